@@ -1,0 +1,114 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import type { Client } from '@temporalio/client';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.ts';
+import type { Db } from '../db/connection.ts';
+import { authenticate } from './auth/authenticate.ts';
+import { mountDocs } from './docs/docs.routes.ts';
+import { healthRoutes } from './health/health.routes.ts';
+import { cors } from './http/cors.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { ApiError } from './http/errors.ts';
+import { buildOpenApiDocument } from './http/openapi.ts';
+import { organizationPlans } from './http/organization-plans.ts';
+import { rateLimit } from './http/rate-limit.ts';
+import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit-store.ts';
+import { requestContext } from './http/request-context.ts';
+import { mountRoutes, type RouteDefinition } from './http/route.ts';
+import type { RequestState } from './http/state.ts';
+import { jobRoutes } from './jobs/jobs.routes.ts';
+
+/** JSON bodies above this are refused with 413 (DESIGN.md, "Limits not shown"). */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface AppDependencies {
+  readonly config: Config;
+  readonly db: Db;
+  readonly temporal: Client;
+  readonly logger: Logger;
+  readonly rateLimitStore?: RateLimitStore;
+  readonly now?: () => Date;
+}
+
+export interface Api {
+  readonly app: Koa<RequestState>;
+  readonly routes: readonly RouteDefinition[];
+  listen(port?: number, host?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** The HTTP API as a value: build it, listen, stop. Nothing starts until `listen`. */
+export function createApi(deps: AppDependencies): Api {
+  const { config, db, temporal, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const store =
+    deps.rateLimitStore ??
+    (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
+  const plans = organizationPlans(db);
+
+  const routes: RouteDefinition[] = [
+    ...healthRoutes({ db, temporal }),
+    ...jobRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
+  ];
+  const document = buildOpenApiDocument(routes, {
+    title: 'Usability and accessibility testing service',
+    version: '0.1.0',
+    serverUrl: config.http.baseUrl,
+  });
+
+  const router = new Router<RequestState>();
+  mountRoutes(router, routes);
+  mountDocs(router, () => document);
+
+  const app = new Koa<RequestState>({ proxy: false });
+  app.silent = true;
+  app
+    .use(requestContext(logger))
+    .use(errorHandler())
+    .use(cors({ baseUrl: config.http.baseUrl, allowLocalhost: config.env === 'development' }))
+    .use(authenticate(config.auth.jwtSecret, now))
+    .use(rateLimit({ store, planOf: (principal) => plans.planOf(principal), now: () => now().getTime() }))
+    .use(
+      koaBody({
+        json: true,
+        urlencoded: false,
+        text: false,
+        multipart: false,
+        jsonLimit: JSON_BODY_LIMIT_BYTES,
+        jsonStrict: false,
+      }),
+    )
+    .use(router.routes())
+    .use(router.allowedMethods({ throw: true }))
+    .use((ctx) => {
+      throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}`);
+    });
+
+  let server: Server | undefined;
+  return {
+    app,
+    routes,
+    async listen(port = config.http.port, host = config.http.host) {
+      server = app.listen(port, host);
+      await once(server, 'listening');
+      const { port: bound } = server.address() as AddressInfo;
+      return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+    },
+    async stop() {
+      if (server) {
+        const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => server?.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        await closing;
+        clearTimeout(force);
+      }
+      await store.close();
+    },
+  };
+}

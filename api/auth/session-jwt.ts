@@ -1,0 +1,51 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { z } from 'zod';
+import type { Claims } from '../../db/doors.ts';
+
+export const SESSION_JWT_LIFETIME_SECONDS = 24 * 60 * 60;
+const ALGORITHM = 'HS256';
+
+const claimsSchema = z.object({
+  sub: z.uuid(),
+  role: z.enum(['business', 'tester', 'admin']),
+  organization_id: z.uuid().nullable().optional(),
+});
+
+export class InvalidSessionToken extends Error {
+  override readonly name = 'InvalidSessionToken';
+}
+
+const keyOf = (secret: string) => new TextEncoder().encode(secret);
+
+export async function signSessionJwt(
+  claims: Claims,
+  secret: string,
+  now: Date = new Date(),
+  lifetimeSeconds = SESSION_JWT_LIFETIME_SECONDS,
+): Promise<string> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ role: claims.role, organization_id: claims.organization_id ?? null })
+    .setProtectedHeader({ alg: ALGORITHM })
+    .setSubject(claims.sub)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + lifetimeSeconds)
+    .sign(keyOf(secret));
+}
+
+/** Verifies signature, algorithm and expiry, then the claim shapes; throws InvalidSessionToken. */
+export async function verifySessionJwt(
+  token: string,
+  secret: string,
+  now: Date = new Date(),
+): Promise<Claims> {
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, keyOf(secret), { algorithms: [ALGORITHM], currentDate: now }));
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) throw new InvalidSessionToken('Session token expired');
+    throw new InvalidSessionToken('Invalid session token');
+  }
+  const claims = claimsSchema.safeParse(payload);
+  if (!claims.success) throw new InvalidSessionToken('Invalid session token claims');
+  return claims.data;
+}

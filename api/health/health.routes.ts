@@ -1,0 +1,65 @@
+import type { Client } from '@temporalio/client';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../../db/connection.ts';
+import { ApiError } from '../http/errors.ts';
+import { defineRoute, type RouteDefinition } from '../http/route.ts';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+const dependencyStatus = z.object({ reachable: z.boolean(), latencyMs: z.number() });
+const healthResponse = z.object({
+  status: z.literal('ok'),
+  database: dependencyStatus,
+  temporal: dependencyStatus,
+});
+
+export interface HealthDependencies {
+  readonly db: Db;
+  readonly temporal: Client;
+}
+
+async function probe(check: () => Promise<unknown>): Promise<z.output<typeof dependencyStatus>> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check(), timeout]);
+    return { reachable: true, latencyMs: Math.round(performance.now() - started) };
+  } catch {
+    return { reachable: false, latencyMs: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function healthRoutes({ db, temporal }: HealthDependencies): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/health',
+      tag: 'Operations',
+      summary: 'Reachability of the database and the Temporal server (503 when either is down)',
+      auth: 'public',
+      response: healthResponse,
+      handler: async () => {
+        const [database, workflowService] = await Promise.all([
+          probe(() => sql`select 1`.execute(db)),
+          probe(() =>
+            // The deadline stops the client's own retries too, not just our wait for them.
+            temporal.connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () =>
+              temporal.workflowService.getSystemInfo({}),
+            ),
+          ),
+        ]);
+        const down = [!database.reachable && 'database', !workflowService.reachable && 'temporal'].filter(
+          Boolean,
+        );
+        if (down.length) throw new ApiError('unavailable', `Unavailable: ${down.join(', ')} unreachable`);
+        return { data: { status: 'ok', database, temporal: workflowService } };
+      },
+    }),
+  ];
+}

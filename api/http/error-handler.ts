@@ -1,0 +1,51 @@
+import type { Middleware } from 'koa';
+import { ApiError } from './errors.ts';
+import { failure } from './envelope.ts';
+import type { RequestState } from './state.ts';
+
+/** Statuses that body parsers and the router raise themselves (http-errors), mapped to our messages. */
+const FRAMEWORK_ERRORS: Readonly<Record<number, string>> = {
+  400: 'Malformed request body: invalid JSON',
+  405: 'Method not allowed',
+  413: 'Request body too large',
+  415: 'Unsupported media type: send application/json',
+};
+
+/**
+ * The one place errors become responses: ApiErrors keep their status and message, known framework
+ * errors get a fixed message, anything else is a plain 500 whose details go only to the log.
+ */
+export function errorHandler(): Middleware<RequestState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const { status, message, headers } = describe(error);
+      if (status >= 500) ctx.state.log.error({ err: error }, 'request failed');
+      else ctx.state.log.debug({ status, message }, 'request refused');
+      ctx.status = status;
+      for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+      ctx.body = failure(message);
+    }
+  };
+}
+
+function describe(error: unknown): { status: number; message: string; headers: Record<string, string> } {
+  if (error instanceof ApiError)
+    return { status: error.status, message: error.message, headers: { ...error.headers } };
+  const status = frameworkStatus(error);
+  if (status !== undefined) {
+    const headers: Record<string, string> = {};
+    const allow = (error as { headers?: { Allow?: string } }).headers?.Allow;
+    if (status === 405 && allow) headers.Allow = allow;
+    return { status, message: FRAMEWORK_ERRORS[status] ?? 'Bad request', headers };
+  }
+  return { status: 500, message: 'Internal server error', headers: {} };
+}
+
+function frameworkStatus(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, expose } = error as { status?: unknown; expose?: unknown };
+  if (typeof status === 'number' && expose === true && status >= 400 && status < 500) return status;
+  return undefined;
+}

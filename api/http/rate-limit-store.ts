@@ -1,0 +1,64 @@
+import { Redis } from 'ioredis';
+
+export interface WindowCount {
+  /** Requests counted in the current window, this one included. */
+  readonly count: number;
+  /** Milliseconds until the window closes. */
+  readonly resetMs: number;
+}
+
+/** Counts requests per key in fixed one-window buckets. */
+export interface RateLimitStore {
+  hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  close(): Promise<void>;
+}
+
+/** Counters for a single instance; expired windows are swept as new ones open. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private lastSweep = 0;
+
+  hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
+    if (now - this.lastSweep > windowMs) this.sweep(now);
+    const windowStart = now - (now % windowMs);
+    const bucket = `${key}:${windowStart}`;
+    const entry = this.windows.get(bucket) ?? { count: 0, resetAt: windowStart + windowMs };
+    entry.count += 1;
+    this.windows.set(bucket, entry);
+    return Promise.resolve({ count: entry.count, resetMs: entry.resetAt - now });
+  }
+
+  close(): Promise<void> {
+    this.windows.clear();
+    return Promise.resolve();
+  }
+
+  private sweep(now: number): void {
+    this.lastSweep = now;
+    for (const [bucket, entry] of this.windows) if (entry.resetAt <= now) this.windows.delete(bucket);
+  }
+}
+
+/** Counters shared by every instance through Redis (INCR on a key that expires with its window). */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly redis: Redis;
+
+  constructor(
+    url: string,
+    private readonly prefix = 'ratelimit',
+  ) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  }
+
+  async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {
+    const windowStart = now - (now % windowMs);
+    const bucket = `${this.prefix}:${key}:${windowStart}`;
+    const results = await this.redis.multi().incr(bucket).pexpire(bucket, windowMs).exec();
+    const count = Number(results?.[0]?.[1] ?? 1);
+    return { count, resetMs: windowStart + windowMs - now };
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit();
+  }
+}

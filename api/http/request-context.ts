@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { RequestState } from './state.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+/** Gives every request an id (the caller's X-Request-Id when well-formed) and a child logger carrying it. */
+export function requestContext(logger: Logger): Middleware<RequestState> {
+  return async (ctx, next) => {
+    const offered = ctx.get('X-Request-Id');
+    const requestId = REQUEST_ID.test(offered) ? offered : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ requestId });
+    ctx.state.principal = null;
+    ctx.state.authFailure = null;
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      ctx.state.log.info(
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      );
+    }
+  };
+}

@@ -1,0 +1,104 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { z, ZodType } from 'zod';
+import type { UserRole } from '../../db/schema.ts';
+import type { Principal } from '../auth/principal.ts';
+import { success, type PageMetadata } from './envelope.ts';
+import { ApiError, forbidden, malformed, unauthenticated } from './errors.ts';
+import type { RequestState } from './state.ts';
+import { validateBody, validateQuery } from './validate.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type AuthRequirement = 'public' | 'user';
+
+export interface RouteInput<
+  A extends AuthRequirement,
+  B extends ZodType,
+  Q extends ZodType,
+  P extends ZodType,
+> {
+  readonly body: z.output<B>;
+  readonly query: z.output<Q>;
+  readonly params: z.output<P>;
+  readonly principal: A extends 'user' ? Principal : Principal | null;
+  readonly ctx: Context;
+}
+
+export interface RouteResult {
+  readonly data: unknown;
+  readonly metadata?: PageMetadata;
+  readonly status?: number;
+}
+
+/** One endpoint: how it is reached, what it accepts and answers (also its documentation), and its handler. */
+export interface RouteDefinition<
+  A extends AuthRequirement = AuthRequirement,
+  B extends ZodType = ZodType,
+  Q extends ZodType = ZodType,
+  P extends ZodType = ZodType,
+> {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly auth: A;
+  readonly roles?: readonly UserRole[];
+  readonly body?: B;
+  readonly query?: Q;
+  readonly params?: P;
+  /** Request headers worth documenting (for example Idempotency-Key). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Schema of the envelope's `data` on success. */
+  readonly response: ZodType;
+  readonly status?: number;
+  readonly paginated?: boolean;
+  /** The name used in the 404 for a path parameter that cannot identify anything. */
+  readonly resource?: string;
+  readonly handler: (input: RouteInput<A, B, Q, P>) => Promise<RouteResult>;
+}
+
+export function defineRoute<
+  A extends AuthRequirement,
+  B extends ZodType = ZodType<undefined>,
+  Q extends ZodType = ZodType<undefined>,
+  P extends ZodType = ZodType<undefined>,
+>(definition: RouteDefinition<A, B, Q, P>): RouteDefinition {
+  return definition;
+}
+
+/** Registers routes on the router, each as the same chain: auth -> roles -> validate -> handler -> envelope. */
+export function mountRoutes(router: Router<RequestState>, routes: readonly RouteDefinition[]): void {
+  for (const route of routes) {
+    router.register(route.path, [route.method], async (ctx) => {
+      const principal = authorize(route, ctx.state);
+      const params = route.params ? parseParams(route, ctx.params) : undefined;
+      const query = route.query ? validateQuery(route.query, ctx.query) : undefined;
+      const body = route.body ? validateBody(route.body, jsonBody(ctx)) : undefined;
+      const result = await route.handler({ body, query, params, principal, ctx });
+      ctx.status = result.status ?? route.status ?? 200;
+      ctx.body = success(result.data, result.metadata ?? null);
+    });
+  }
+}
+
+function authorize(route: RouteDefinition, state: RequestState): Principal | null {
+  if (route.auth === 'public') return state.principal;
+  if (!state.principal) throw unauthenticated(state.authFailure ?? 'Authentication required');
+  if (route.roles && !route.roles.includes(state.principal.claims.role)) {
+    throw forbidden(`This endpoint requires the role ${route.roles.join(' or ')}`);
+  }
+  return state.principal;
+}
+
+function parseParams(route: RouteDefinition, raw: unknown): unknown {
+  const parsed = route.params!.safeParse(raw);
+  if (!parsed.success) throw new ApiError('not_found', `${route.resource ?? 'Resource'} not found`);
+  return parsed.data;
+}
+
+function jsonBody(ctx: Context): unknown {
+  const type = ctx.request.type;
+  if (type && !ctx.is('application/json'))
+    throw malformed('Request body must be JSON (Content-Type: application/json)');
+  return (ctx.request as { body?: unknown }).body ?? {};
+}

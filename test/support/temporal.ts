@@ -1,0 +1,73 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Runtime, type Worker, type WorkflowBundle } from '@temporalio/worker';
+import { createServiceWorker, WORKFLOWS_PATH } from '../../workers/service-worker.ts';
+import { testDatabase } from './database.ts';
+
+/** One task queue per test run, so runs on the same server never steal each other's tasks. */
+export const TEST_TASK_QUEUE = `usability-test-${process.pid}`;
+
+let environment: Promise<TestWorkflowEnvironment> | undefined;
+let bundle: Promise<WorkflowBundle> | undefined;
+let worker: { worker: Worker; running: Promise<void> } | undefined;
+
+function requiredPath(variable: string): string {
+  const path = process.env[variable];
+  if (!path) throw new Error(`${variable} is not set: run the suite with npm test`);
+  return path;
+}
+
+// Temporal's core logs to the console by default; the suite keeps the output to mocha's.
+Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+
+/** A real Temporal dev server started from the installed CLI (no download), once per run. */
+export function temporalEnvironment(): Promise<TestWorkflowEnvironment> {
+  environment ??= TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: requiredPath('TEMPORAL_CLI_PATH') },
+      ip: '127.0.0.1',
+      log: { format: 'json', level: 'error' },
+    },
+  });
+  return environment;
+}
+
+/** The time-skipping test server, for tests that control the clock. Each caller owns and tears down its own. */
+export function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
+  return TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: requiredPath('TEMPORAL_TEST_SERVER_PATH') } },
+  });
+}
+
+/** The workflows bundled once per run; bundling takes seconds. */
+export function workflowBundle(): Promise<WorkflowBundle> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silentLogger });
+  return bundle;
+}
+
+/** The service worker, running in the background for the rest of the run. */
+export async function ensureServiceWorker(): Promise<void> {
+  if (worker) return;
+  const env = await temporalEnvironment();
+  const created = await createServiceWorker({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue: TEST_TASK_QUEUE,
+    workflowBundle: await workflowBundle(),
+    db: testDatabase(),
+  });
+  worker = { worker: created, running: created.run() };
+}
+
+export async function stopTemporal(): Promise<void> {
+  if (worker) {
+    worker.worker.shutdown();
+    await worker.running;
+    worker = undefined;
+  }
+  if (environment) {
+    await (await environment).teardown();
+    environment = undefined;
+  }
+}
+
+const silentLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };

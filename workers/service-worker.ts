@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import { createActivities, type ActivityDependencies } from '../activities/index.ts';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+export interface ServiceWorkerOptions extends ActivityDependencies {
+  readonly connection: NativeConnection;
+  readonly namespace: string;
+  readonly taskQueue: string;
+  /** A pre-built bundle (tests build one per run); otherwise the worker bundles the workflows itself. */
+  readonly workflowBundle?: WorkflowBundle;
+}
+
+/** The worker for the service's task queue: every workflow, every activity. */
+export function createServiceWorker({
+  connection,
+  namespace,
+  taskQueue,
+  workflowBundle,
+  ...deps
+}: ServiceWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities(deps),
+  });
+}

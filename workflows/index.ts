@@ -1,0 +1,2 @@
+// The worker bundles this file: every workflow the service runs is exported here.
+export { studyWorkflow } from './study.ts';

@@ -1,0 +1,96 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import type { StudyActivities } from '../activities/studies/study-activities.ts';
+
+export type StudyWorkflowStatus = 'draft' | 'active' | 'paused' | 'completed' | 'archived';
+export type StudyStatusAction = 'pause' | 'resume' | 'archive';
+
+export interface StudyWorkflowInput {
+  readonly jobId: string;
+}
+
+export const studyWorkflowId = (jobId: string): string => `study:${jobId}`;
+
+/** Sent by the payment webhook when the provider confirms the study's checkout. */
+export const paymentConfirmedSignal = defineSignal<[]>('paymentConfirmed');
+/** Pause, resume or archive; answers with the recorded status once the database holds it. */
+export const changeStudyStatusUpdate = defineUpdate<StudyWorkflowStatus, [StudyStatusAction]>('changeStatus');
+export const studyStatusQuery = defineQuery<StudyWorkflowStatus>('status');
+
+/** The failure type an update validator raises for a transition that does not apply. */
+export const INVALID_TRANSITION = 'InvalidStudyTransition';
+
+const { recordStudyStatus } = proxyActivities<StudyActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute' },
+});
+
+export type StudyTransition = { readonly next: StudyWorkflowStatus } | { readonly refusal: string };
+
+/** Where an action leads from the current status, or a refusal naming the state it requires. */
+export function nextStudyStatus(current: StudyWorkflowStatus, action: StudyStatusAction): StudyTransition {
+  if (action === 'archive') {
+    return current === 'archived' ? { refusal: 'Study is already archived' } : { next: 'archived' };
+  }
+  if (action === 'pause') {
+    return current === 'active'
+      ? { next: 'paused' }
+      : { refusal: `Study must be active to pause (it is ${current})` };
+  }
+  return current === 'paused'
+    ? { next: 'active' }
+    : { refusal: `Study must be paused to resume (it is ${current})` };
+}
+
+/**
+ * Owns a study's life: created in draft, it takes no testers until the payment signal makes it
+ * active; then it can be paused and resumed; archiving ends it. Every change is recorded in the
+ * database by an activity before the query or the update reports it, one change at a time.
+ */
+export async function studyWorkflow({ jobId }: StudyWorkflowInput): Promise<void> {
+  let status: StudyWorkflowStatus = 'draft';
+  let changing = false;
+
+  async function moveTo(next: StudyWorkflowStatus): Promise<StudyWorkflowStatus> {
+    await condition(() => !changing);
+    changing = true;
+    try {
+      await recordStudyStatus({ jobId, status: next });
+      status = next;
+    } finally {
+      changing = false;
+    }
+    return status;
+  }
+
+  setHandler(studyStatusQuery, () => status);
+  setHandler(paymentConfirmedSignal, async () => {
+    if (status === 'draft') await moveTo('active');
+  });
+  setHandler(
+    changeStudyStatusUpdate,
+    async (action: StudyStatusAction) => {
+      const transition = nextStudyStatus(status, action);
+      return 'next' in transition ? moveTo(transition.next) : status;
+    },
+    {
+      validator: (action: StudyStatusAction) => {
+        const transition = nextStudyStatus(status, action);
+        if ('refusal' in transition) {
+          throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: transition.refusal });
+        }
+      },
+    },
+  );
+
+  await condition(() => status === 'archived' || status === 'completed');
+  await condition(allHandlersFinished);
+}
