@@ -1,4 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { AuditTables } from './schema-audits.ts';
+import type { AuthTables } from './schema-auth.ts';
 
 /** Timestamps come back from pg as Date and may be written as Date or ISO string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -89,7 +91,8 @@ export interface StudyVariantsTable {
   split_ratio: Numeric;
 }
 
-export interface Database {
+/** Every table; areas with their own owners keep their types in `schema-<area>.ts`. */
+export interface Database extends AuditTables, AuthTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   organization_memberships: OrganizationMembershipsTable;
