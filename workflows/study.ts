@@ -59,8 +59,19 @@ export async function studyWorkflow({ jobId }: StudyWorkflowInput): Promise<void
   let status: StudyWorkflowStatus = 'draft';
   let changing = false;
 
+  /** Waits for any change in flight, then applies the action to the status it left behind. */
+  async function apply(action: StudyStatusAction): Promise<StudyWorkflowStatus> {
+    // Several waiters may wake in one activation, so each re-checks; nothing may await between the
+    // check and moveTo setting `changing`, or two changes would both start from the same status.
+    while (changing) await condition(() => !changing);
+    const transition = nextStudyStatus(status, action);
+    if ('refusal' in transition) {
+      throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: transition.refusal });
+    }
+    return moveTo(transition.next);
+  }
+
   async function moveTo(next: StudyWorkflowStatus): Promise<StudyWorkflowStatus> {
-    await condition(() => !changing);
     changing = true;
     try {
       await recordStudyStatus({ jobId, status: next });
@@ -73,23 +84,20 @@ export async function studyWorkflow({ jobId }: StudyWorkflowInput): Promise<void
 
   setHandler(studyStatusQuery, () => status);
   setHandler(paymentConfirmedSignal, async () => {
+    while (changing) await condition(() => !changing);
     if (status === 'draft') await moveTo('active');
   });
-  setHandler(
-    changeStudyStatusUpdate,
-    async (action: StudyStatusAction) => {
+  setHandler(changeStudyStatusUpdate, apply, {
+    // A change in flight may make the action valid (payment then pause), so only a settled status
+    // is judged here; the handler judges again once the change has landed.
+    validator: (action: StudyStatusAction) => {
+      if (changing) return;
       const transition = nextStudyStatus(status, action);
-      return 'next' in transition ? moveTo(transition.next) : status;
+      if ('refusal' in transition) {
+        throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: transition.refusal });
+      }
     },
-    {
-      validator: (action: StudyStatusAction) => {
-        const transition = nextStudyStatus(status, action);
-        if ('refusal' in transition) {
-          throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: transition.refusal });
-        }
-      },
-    },
-  );
+  });
 
   await condition(() => status === 'archived' || status === 'completed');
   await condition(allHandlersFinished);

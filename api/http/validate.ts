@@ -4,7 +4,10 @@ import { ApiError } from './errors.ts';
 // Zod's default for a missing value names types; the spec's form is `tasks[0].title: Required`.
 z.config({
   customError: (issue) =>
-    issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined,
+    // An enum reports a missing value as invalid_value rather than invalid_type.
+    (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined
+      ? 'Required'
+      : undefined,
 });
 
 export function formatPath(path: readonly PropertyKey[]): string {

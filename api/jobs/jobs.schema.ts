@@ -14,8 +14,12 @@ const STUDY_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as
 const text = (max: number) =>
   z.string().trim().min(1, 'Must not be empty').max(max, `Must be at most ${max} characters`);
 
+// A schema-level error outranks validate.ts's global "Required", so a missing value keeps it here.
+const requiredOr = (message: string) => (issue: { readonly input?: unknown }) =>
+  issue.input === undefined ? 'Required' : message;
+
 const httpUrl = z
-  .url({ protocol: /^https?$/, error: 'Must be an http or https URL' })
+  .url({ protocol: /^https?$/, error: requiredOr('Must be an http or https URL') })
   .max(2048, 'Must be at most 2048 characters');
 
 const task = z.object({
@@ -120,7 +124,7 @@ const compensation = z.object({
     .positive('Must be above 0')
     .max(100_000)
     .refine((amount) => Math.abs(Math.round(amount * 100) - amount * 100) < 1e-6, 'At most 2 decimal places'),
-  type: z.literal('flat', { error: 'Must be flat' }),
+  type: z.literal('flat', { error: requiredOr('Must be flat') }),
 });
 
 const settings = z.object({
