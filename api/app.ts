@@ -8,7 +8,16 @@ import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/connection.ts';
+import { createEmailSender, type EmailSender } from '../activities/notify/email.ts';
+import { ApiTokenVerifier } from './auth/api-token-verifier.ts';
+import { apiTokenRoutes } from './auth/api-tokens.routes.ts';
+import { auditRoutes } from './audits/audits.routes.ts';
 import { authenticate } from './auth/authenticate.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import { credentialScope } from './auth/credential-scope.ts';
+import { oauthRoutes } from './auth/oauth.routes.ts';
+import { recoveryRoutes } from './auth/recovery.routes.ts';
+import { RevokedLogins } from './auth/revoked-logins.ts';
 import { mountDocs } from './docs/docs.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { cors } from './http/cors.ts';
@@ -34,6 +43,7 @@ export interface AppDependencies {
   readonly logger: Logger;
   readonly rateLimitStore?: RateLimitStore;
   readonly now?: () => Date;
+  readonly email?: EmailSender;
 }
 
 export interface Api {
@@ -51,10 +61,25 @@ export function createApi(deps: AppDependencies): Api {
     deps.rateLimitStore ??
     (config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore());
   const plans = organizationPlans(db);
+  const email = deps.email ?? createEmailSender(config.email);
+  const apiTokens = new ApiTokenVerifier(db, now);
+  const revokedLogins = new RevokedLogins(db, now);
+  const auth = { db, config, now, email, apiTokens, revokedLogins };
 
   const routes: RouteDefinition[] = [
     ...healthRoutes({ db, temporal }),
+    ...authRoutes(auth),
+    ...recoveryRoutes(auth),
+    ...oauthRoutes(auth),
+    ...apiTokenRoutes(auth),
     ...jobRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
+    ...auditRoutes({
+      db,
+      temporal,
+      taskQueue: config.audits.taskQueue,
+      allowPrivateUrls: config.audits.allowPrivateUrls,
+      now,
+    }),
   ];
   const document = buildOpenApiDocument(routes, {
     title: 'Usability and accessibility testing service',
@@ -68,12 +93,20 @@ export function createApi(deps: AppDependencies): Api {
 
   const app = new Koa<RequestState>({ proxy: false });
   app.silent = true;
+  let stopping = false;
   app
+    .use(async (ctx, next) => {
+      await next();
+      // A request that finishes during shutdown closes its connection, so `stop` need not wait
+      // for an idle keep-alive socket to time out.
+      if (stopping) ctx.set('Connection', 'close');
+    })
     .use(requestContext(logger))
     .use(errorHandler())
     .use(cors({ baseUrl: config.http.baseUrl, allowLocalhost: config.env === 'development' }))
-    .use(authenticate(config.auth.jwtSecret, now))
+    .use(authenticate({ jwtSecret: config.auth.jwtSecret, db, apiTokens, revokedLogins, now }))
     .use(rateLimit({ store, planOf: (principal) => plans.planOf(principal), now: () => now().getTime() }))
+    .use(credentialScope())
     .use(
       koaBody({
         json: true,
@@ -84,11 +117,21 @@ export function createApi(deps: AppDependencies): Api {
         jsonStrict: false,
       }),
     )
+    .use(async (ctx, next) => {
+      await next();
+      // Decided after the router's own 405 check (a throwing last link would pre-empt it, and its
+      // throwing mode drops the Allow header): whatever nothing answered becomes an envelope error.
+      if (ctx.body != null) return;
+      const allow = ctx.response.get('Allow');
+      // 501 is the router's answer to a method it has never heard of (PROPFIND): on a known path that
+      // is as much "not allowed" as DELETE, and on an unknown path the route is what is missing.
+      if ((ctx.status === 405 || ctx.status === 501) && allow)
+        throw new ApiError('method_not_allowed', 'Method not allowed', { Allow: allow });
+      if (ctx.status === 404 || ctx.status === 501)
+        throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}`);
+    })
     .use(router.routes())
-    .use(router.allowedMethods({ throw: true }))
-    .use((ctx) => {
-      throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}`);
-    });
+    .use(router.allowedMethods());
 
   let server: Server | undefined;
   return {
@@ -101,6 +144,7 @@ export function createApi(deps: AppDependencies): Api {
       return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
     },
     async stop() {
+      stopping = true;
       if (server) {
         const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
         server.closeIdleConnections();
@@ -109,6 +153,7 @@ export function createApi(deps: AppDependencies): Api {
         clearTimeout(force);
       }
       await store.close();
+      email.close();
     },
   };
 }

@@ -18,6 +18,16 @@ const environmentSchema = z
     TEMPORAL_UI_URL: z.url().default('http://127.0.0.1:8233'),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEVELOPMENT_JWT_SECRET),
     REDIS_URL: z.url().optional(),
+    SMTP_URL: z.url().optional(),
+    EMAIL_FROM: z.string().min(3).default('Usability service <no-reply@localhost>'),
+    OUTBOX_DIR: z.string().min(1).default('.data/outbox'),
+    CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+    AUDIT_TASK_QUEUE: z.string().min(1).default('usability-audits'),
+    AUDIT_POOL_SIZE: z.coerce.number().int().min(1).max(16).default(2),
+    // Audits of loopback/private addresses are refused unless this is on (tests, local development).
+    AUDIT_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
+    ...oauthProviderVariables(1),
+    ...oauthProviderVariables(2),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.JWT_SECRET === DEVELOPMENT_JWT_SECRET) {
@@ -26,6 +36,68 @@ const environmentSchema = z
   });
 
 export type Environment = z.infer<typeof environmentSchema>;
+
+/** One OAuth identity provider; endpoints are configurable so tests run the flow against a local server. */
+export interface OAuthProviderConfig {
+  readonly id: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly authorizeUrl: string;
+  readonly tokenUrl: string;
+  readonly userinfoUrl: string;
+  readonly scope: string;
+}
+
+// Two provider slots: OAUTH_PROVIDER_<n>_ID names the provider in URLs; a slot without an id is off.
+function oauthProviderVariables<N extends 1 | 2>(n: N) {
+  const prefix = `OAUTH_PROVIDER_${n}` as const;
+  return {
+    [`${prefix}_ID`]: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,50}$/)
+      .optional(),
+    [`${prefix}_CLIENT_ID`]: z.string().min(1).optional(),
+    [`${prefix}_CLIENT_SECRET`]: z.string().min(1).optional(),
+    [`${prefix}_AUTHORIZE_URL`]: z.url().optional(),
+    [`${prefix}_TOKEN_URL`]: z.url().optional(),
+    [`${prefix}_USERINFO_URL`]: z.url().optional(),
+    [`${prefix}_SCOPE`]: z.string().default('openid email profile'),
+  } as Record<
+    `${typeof prefix}_${'ID' | 'CLIENT_ID' | 'CLIENT_SECRET' | 'AUTHORIZE_URL' | 'TOKEN_URL' | 'USERINFO_URL'}`,
+    z.ZodOptional<z.ZodString>
+  > &
+    Record<`${typeof prefix}_SCOPE`, z.ZodDefault<z.ZodString>>;
+}
+
+function oauthProviders(env: Readonly<Record<string, unknown>>): OAuthProviderConfig[] {
+  const providers: OAuthProviderConfig[] = [];
+  for (const n of [1, 2]) {
+    const read = (name: string) => env[`OAUTH_PROVIDER_${n}_${name}`] as string | undefined;
+    const id = read('ID');
+    if (!id) continue;
+    const [clientId, clientSecret, authorizeUrl, tokenUrl, userinfoUrl] = [
+      'CLIENT_ID',
+      'CLIENT_SECRET',
+      'AUTHORIZE_URL',
+      'TOKEN_URL',
+      'USERINFO_URL',
+    ].map((name) => {
+      const value = read(name);
+      if (!value) throw new ConfigError(`Invalid environment variable OAUTH_PROVIDER_${n}_${name}: Required`);
+      return value;
+    }) as [string, string, string, string, string];
+    providers.push({
+      id,
+      clientId,
+      clientSecret,
+      authorizeUrl,
+      tokenUrl,
+      userinfoUrl,
+      scope: read('SCOPE') ?? '',
+    });
+  }
+  return providers;
+}
 
 export interface Config {
   readonly env: Environment['NODE_ENV'];
@@ -38,8 +110,16 @@ export interface Config {
     readonly taskQueue: string;
     readonly uiUrl: string;
   };
-  readonly auth: { readonly jwtSecret: string };
+  readonly auth: { readonly jwtSecret: string; readonly oauthProviders: readonly OAuthProviderConfig[] };
+  /** SMTP when `smtpUrl` is set, otherwise `.eml` files in `outboxDir`. */
+  readonly email: { readonly smtpUrl: string | undefined; readonly from: string; readonly outboxDir: string };
   readonly redisUrl: string | undefined;
+  readonly audits: {
+    readonly chromiumPath: string;
+    readonly taskQueue: string;
+    readonly poolSize: number;
+    readonly allowPrivateUrls: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -66,8 +146,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       taskQueue: env.TEMPORAL_TASK_QUEUE,
       uiUrl: env.TEMPORAL_UI_URL,
     },
-    auth: { jwtSecret: env.JWT_SECRET },
+    auth: { jwtSecret: env.JWT_SECRET, oauthProviders: oauthProviders(env) },
+    email: { smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM, outboxDir: env.OUTBOX_DIR },
     redisUrl: env.REDIS_URL,
+    audits: {
+      chromiumPath: env.CHROMIUM_PATH,
+      taskQueue: env.AUDIT_TASK_QUEUE,
+      poolSize: env.AUDIT_POOL_SIZE,
+      allowPrivateUrls: env.AUDIT_ALLOW_PRIVATE_URLS === 'true',
+    },
   });
 }
 

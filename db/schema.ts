@@ -1,6 +1,37 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AuditTables } from './schema-audits.ts';
 import type { AuthTables } from './schema-auth.ts';
+import type {
+  AwardedBadgesTable,
+  BadgesTable,
+  CommunityStatsSnapshotsTable,
+  NotificationOutboxTable,
+  PointLedgerTable,
+} from './schema-engagement.ts';
+import type { PaymentsTable, ProviderEventsTable, ReviewCallBookingsTable } from './schema-payments.ts';
+import type {
+  CapacityReviewsTable,
+  OutreachMessagesTable,
+  ProposalsTable,
+  ReportsTable,
+  StudyReportsTable,
+} from './schema-reports.ts';
+import type {
+  AgentJobsTable,
+  FacialSnapshotsTable,
+  QueuedAiWorkTable,
+  SessionEventsTable,
+  SessionFeedbackTable,
+  SessionNotesTable,
+  SessionsTable,
+  VoiceSegmentsTable,
+} from './schema-sessions.ts';
+import type {
+  PayoutAccountsTable,
+  QuizQuestionsTable,
+  QuizzesTable,
+  TesterProfilesTable,
+} from './schema-testers.ts';
 
 /** Timestamps come back from pg as Date and may be written as Date or ISO string. */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -8,6 +39,20 @@ export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 /** numeric columns come back from pg as strings to keep their precision. */
 export type Numeric = ColumnType<string, number | string, number | string>;
+/** A column with a database default: optional on insert. */
+export type Defaulted<T> = ColumnType<T, T | undefined, T>;
+/** bigint identity columns: pg returns them as strings; the database always generates them. */
+export type Identity = ColumnType<string, never, never>;
+/** A jsonb object; pg serialises plain objects itself. */
+export type JsonObject<T = Record<string, unknown>> = ColumnType<T, T | string, T | string>;
+export type DefaultedJsonObject<T = Record<string, unknown>> = ColumnType<
+  T,
+  T | string | undefined,
+  T | string
+>;
+/** A jsonb array, written as JSON text: pg would send a JS array as a SQL array. */
+export type JsonArray<T> = ColumnType<T[], string, string>;
+export type DefaultedJsonArray<T> = ColumnType<T[], string | undefined, string>;
 
 export type Plan = 'free' | 'pro';
 export type UserRole = 'business' | 'tester' | 'admin';
@@ -29,6 +74,8 @@ export interface UsersTable {
   role: UserRole;
   display_name: string | null;
   password_hash: string | null;
+  /** Added by 0011_auth.sql: a suspended user cannot log in. */
+  status: ColumnType<'active' | 'suspended' | 'pending', 'active' | 'suspended' | 'pending' | undefined>;
   created_at: GeneratedTimestamp;
 }
 
@@ -99,4 +146,30 @@ export interface Database extends AuditTables, AuthTables {
   studies: StudiesTable;
   study_tasks: StudyTasksTable;
   study_variants: StudyVariantsTable;
+  // The data model of issue 3 (db/migrations/0004-0009), typed in schema-<area>.ts.
+  quizzes: QuizzesTable;
+  quiz_questions: QuizQuestionsTable;
+  tester_profiles: TesterProfilesTable;
+  payout_accounts: PayoutAccountsTable;
+  sessions: SessionsTable;
+  session_feedback: SessionFeedbackTable;
+  session_events: SessionEventsTable;
+  facial_snapshots: FacialSnapshotsTable;
+  voice_segments: VoiceSegmentsTable;
+  agent_jobs: AgentJobsTable;
+  session_notes: SessionNotesTable;
+  queued_ai_work: QueuedAiWorkTable;
+  reports: ReportsTable;
+  study_reports: StudyReportsTable;
+  proposals: ProposalsTable;
+  outreach_messages: OutreachMessagesTable;
+  capacity_reviews: CapacityReviewsTable;
+  payments: PaymentsTable;
+  provider_events: ProviderEventsTable;
+  review_call_bookings: ReviewCallBookingsTable;
+  badges: BadgesTable;
+  awarded_badges: AwardedBadgesTable;
+  point_ledger: PointLedgerTable;
+  community_stats_snapshots: CommunityStatsSnapshotsTable;
+  notification_outbox: NotificationOutboxTable;
 }

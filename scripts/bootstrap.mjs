@@ -11,6 +11,7 @@ const COMMANDS = {
   test: 'scripts/test.ts',
   migrate: 'scripts/migrate.ts',
   seed: 'scripts/seed.ts',
+  'db-check': 'scripts/db-check.ts',
   bench: 'scripts/bench.ts',
 };
 

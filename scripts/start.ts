@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../config/index.ts';
 import { ensureDatabase, migrate } from '../db/migrate.ts';
 import { startDevServer, temporalReachable, type DevServer } from './lib/temporal-dev-server.ts';
-import { PROJECT_ROOT, temporalCli } from './lib/tools.ts';
+import { chromium, PROJECT_ROOT, temporalCli } from './lib/tools.ts';
 
 const config = loadConfig();
 const DEFAULT_TEMPORAL_PORT = 7233;
@@ -48,6 +48,7 @@ async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`API did not become healthy at ${url}`);
 }
 
+chromium(config.audits.chromiumPath);
 const temporal = await provideTemporal();
 const created = await ensureDatabase(config.database.url);
 const { applied } = await migrate(config.database.url);

@@ -2,6 +2,7 @@ import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@tempor
 import { loadConfig } from '../config/index.ts';
 import { createLogger } from '../config/logger.ts';
 import { connectDatabase } from '../db/connection.ts';
+import { createAuditWorker } from './audit-worker.ts';
 import { createServiceWorker } from './service-worker.ts';
 
 const config = loadConfig();
@@ -29,9 +30,24 @@ const worker = await createServiceWorker({
   db: database.db,
 });
 
-logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
+const auditWorker = await createAuditWorker({
+  connection,
+  namespace: config.temporal.namespace,
+  taskQueue: config.audits.taskQueue,
+  db: database.db,
+  email: config.email,
+  chromiumPath: config.audits.chromiumPath,
+  poolSize: config.audits.poolSize,
+  allowPrivateUrls: config.audits.allowPrivateUrls,
+});
+
+logger.info(
+  { taskQueue: config.temporal.taskQueue, auditTaskQueue: config.audits.taskQueue },
+  'worker running',
+);
 try {
-  await worker.run();
+  // Both stop together on SIGINT/SIGTERM (the SDK's shutdown signals reach every worker).
+  await Promise.all([worker.run(), auditWorker.run()]);
 } finally {
   await connection.close();
   await database.close();

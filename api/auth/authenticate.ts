@@ -1,30 +1,64 @@
 import type { Middleware } from 'koa';
+import type { Db } from '../../db/connection.ts';
 import type { RequestState } from '../http/state.ts';
-import type { Principal } from './principal.ts';
+import type { ApiTokenVerifier } from './api-token-verifier.ts';
+import { isApiToken } from './api-tokens.ts';
+import { SESSION_COOKIE } from './cookies.ts';
+import type { RevokedLogins } from './revoked-logins.ts';
+import type { SessionPrincipal } from './principal.ts';
 import { InvalidSessionToken, verifySessionJwt } from './session-jwt.ts';
+import { TEST_TOKEN_HEADER, verifyTestToken } from './test-tokens.ts';
 
-export const SESSION_COOKIE = 'session';
+export { SESSION_COOKIE };
+
+export interface AuthenticateOptions {
+  readonly jwtSecret: string;
+  readonly db: Db;
+  readonly apiTokens: ApiTokenVerifier;
+  readonly revokedLogins: RevokedLogins;
+  readonly now?: () => Date;
+}
 
 /**
- * Reads the caller's credential (Authorization: Bearer <JWT> or the session cookie) and records
- * who is calling. It refuses nothing itself: a route that needs a caller answers 401, so public
- * routes stay reachable and the rate limiter can count anonymous callers by address.
+ * Reads the caller's credential and records who is calling: `X-Test-Token` (the extension),
+ * `Authorization: Bearer` with an API token or a session JWT, or the session cookie. It refuses
+ * nothing itself: a route that needs a caller answers 401, so public routes stay reachable and
+ * the rate limiter can count anonymous callers by address. What each credential may reach is
+ * decided next, by `credentialScope`.
  */
-export function authenticate(
-  jwtSecret: string,
-  now: () => Date = () => new Date(),
-): Middleware<RequestState> {
+export function authenticate({
+  jwtSecret,
+  db,
+  apiTokens,
+  revokedLogins,
+  now = () => new Date(),
+}: AuthenticateOptions): Middleware<RequestState> {
   return async (ctx, next) => {
-    const token = bearerToken(ctx.get('Authorization')) ?? ctx.cookies.get(SESSION_COOKIE);
-    if (ctx.get('Authorization') && token === undefined) {
+    const testToken = ctx.get(TEST_TOKEN_HEADER);
+    const authorization = ctx.get('Authorization');
+    const bearer = bearerToken(authorization);
+    if (testToken) {
+      ctx.state.principal = await verifyTestToken(db, testToken, now());
+      if (!ctx.state.principal) ctx.state.authFailure = 'Invalid or expired test token';
+    } else if (authorization && bearer === undefined) {
       ctx.state.authFailure = 'Unsupported Authorization header';
-    } else if (token) {
-      try {
-        const claims = await verifySessionJwt(token, jwtSecret, now());
-        ctx.state.principal = sessionPrincipal(claims);
-      } catch (error) {
-        if (!(error instanceof InvalidSessionToken)) throw error;
-        ctx.state.authFailure = error.message;
+    } else if (bearer && isApiToken(bearer)) {
+      ctx.state.principal = await apiTokens.verify(bearer);
+      if (!ctx.state.principal) ctx.state.authFailure = 'Invalid or revoked API token';
+    } else {
+      const token = bearer ?? ctx.cookies.get(SESSION_COOKIE);
+      if (token) {
+        try {
+          const claims = await verifySessionJwt(token, jwtSecret, now());
+          if (claims.sid && (await revokedLogins.isRevoked(claims.sid))) {
+            ctx.state.authFailure = 'Session ended: log in again';
+          } else {
+            ctx.state.principal = sessionPrincipal(claims);
+          }
+        } catch (error) {
+          if (!(error instanceof InvalidSessionToken)) throw error;
+          ctx.state.authFailure = error.message;
+        }
       }
     }
     await next();
@@ -36,7 +70,7 @@ function bearerToken(header: string): string | undefined {
   return match?.[1];
 }
 
-function sessionPrincipal(claims: Principal['claims']): Principal {
+function sessionPrincipal(claims: SessionPrincipal['claims']): SessionPrincipal {
   return {
     kind: 'session',
     claims,

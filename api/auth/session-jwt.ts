@@ -9,7 +9,11 @@ const claimsSchema = z.object({
   sub: z.uuid(),
   role: z.enum(['business', 'tester', 'admin']),
   organization_id: z.uuid().nullable().optional(),
+  sid: z.uuid().optional(),
 });
+
+/** The verified claims; `sid` names the login (refresh family) a browser session belongs to. */
+export type SessionClaims = Claims & { readonly sid?: string };
 
 export class InvalidSessionToken extends Error {
   override readonly name = 'InvalidSessionToken';
@@ -22,9 +26,14 @@ export async function signSessionJwt(
   secret: string,
   now: Date = new Date(),
   lifetimeSeconds = SESSION_JWT_LIFETIME_SECONDS,
+  loginId?: string,
 ): Promise<string> {
   const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ role: claims.role, organization_id: claims.organization_id ?? null })
+  return new SignJWT({
+    role: claims.role,
+    organization_id: claims.organization_id ?? null,
+    ...(loginId ? { sid: loginId } : {}),
+  })
     .setProtectedHeader({ alg: ALGORITHM })
     .setSubject(claims.sub)
     .setIssuedAt(issuedAt)
@@ -37,7 +46,7 @@ export async function verifySessionJwt(
   token: string,
   secret: string,
   now: Date = new Date(),
-): Promise<Claims> {
+): Promise<SessionClaims> {
   let payload: unknown;
   try {
     ({ payload } = await jwtVerify(token, keyOf(secret), { algorithms: [ALGORITHM], currentDate: now }));

@@ -47,5 +47,7 @@ function frameworkStatus(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { status, expose } = error as { status?: unknown; expose?: unknown };
   if (typeof status === 'number' && expose === true && status >= 400 && status < 500) return status;
+  // koa-body's JSON parser throws a bare SyntaxError carrying status 400 but no `expose` flag.
+  if (error instanceof SyntaxError && status === 400) return 400;
   return undefined;
 }

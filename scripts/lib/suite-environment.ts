@@ -1,6 +1,6 @@
 import { loadConfig } from '../../config/index.ts';
 import { dropDatabase, ensureDatabase, migrate } from '../../db/migrate.ts';
-import { temporalCli, temporalTestServer } from './tools.ts';
+import { chromium, temporalCli, temporalTestServer } from './tools.ts';
 
 export interface SuiteEnvironment {
   /** Variables the suite runs with: its own database and the installed Temporal binaries. */
@@ -20,6 +20,7 @@ export async function prepareSuiteEnvironment(kind: 'test' | 'bench'): Promise<S
   const databaseUrl = url.toString();
   const cli = temporalCli();
   const testServer = temporalTestServer();
+  chromium(config.audits.chromiumPath);
   await ensureDatabase(databaseUrl);
   try {
     await migrate(databaseUrl);

@@ -59,3 +59,30 @@ export function temporalCli(): string {
 export function temporalTestServer(): string {
   return onPath(TEMPORAL_TEST_SERVER.binary) ?? pipInstalled(TEMPORAL_TEST_SERVER);
 }
+
+/**
+ * Debian's Chromium, which the audits drive through playwright (nothing downloads a browser).
+ * Installed with apt when the configured path is missing; returns the path.
+ */
+export function chromium(path = '/usr/bin/chromium'): string {
+  if (isExecutable(path)) return path;
+  console.log(`[setup] ${path} is missing; installing Debian's chromium with apt-get`);
+  const run = (args: string[]) => {
+    const [command, ...rest] = process.getuid?.() === 0 ? args : ['sudo', ...args];
+    return spawnSync(command!, rest, {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  };
+  let result = run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']);
+  if (result.status !== 0) {
+    run(['apt-get', 'update']);
+    result = run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']);
+  }
+  if (result.status !== 0 || !isExecutable(path)) {
+    throw new Error(
+      `Could not install chromium with apt-get (exit ${result.status ?? 'none'}); set CHROMIUM_PATH`,
+    );
+  }
+  return path;
+}

@@ -1,0 +1,128 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Viewport } from './types.ts';
+
+/** An audit that ran past its deadline; its context has been closed. */
+export class AuditTimeoutError extends Error {
+  override readonly name = 'AuditTimeoutError';
+}
+
+export interface BrowserPoolSettings {
+  /** Debian's Chromium; nothing downloads a browser. */
+  readonly executablePath: string;
+  /** Contexts kept open and ready, each with a blank page. */
+  readonly size: number;
+}
+
+interface WarmPage {
+  readonly context: BrowserContext;
+  readonly page: Page;
+}
+
+const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
+
+/**
+ * One Chromium per worker and a few warm contexts: creating a context and its first page costs
+ * more than a small page's audit, so the next ones are made while the current audit runs. Every
+ * audit gets a fresh context (no cookies or storage shared between audits), closed afterwards.
+ */
+export class BrowserPool {
+  private browser: Promise<Browser> | undefined;
+  private readonly warm: Promise<WarmPage>[] = [];
+  private closed = false;
+
+  constructor(private readonly settings: BrowserPoolSettings) {}
+
+  /** Launches the browser and fills the pool, so the first audit finds it warm. */
+  async start(): Promise<void> {
+    await this.launch();
+    this.refill();
+    await Promise.allSettled(this.warm);
+  }
+
+  async withPage<T>(
+    options: { viewport: Viewport; timeoutMs: number },
+    work: (page: Page) => Promise<T>,
+  ): Promise<T> {
+    if (this.closed) throw new Error('The browser pool is closed');
+    const { context, page } = await this.acquire();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        // Closing the context aborts whatever the page is doing, so `work` rejects promptly too.
+        void context.close().catch(() => undefined);
+        reject(new AuditTimeoutError(`The page audit did not finish within ${options.timeoutMs} ms`));
+      }, options.timeoutMs);
+    });
+    try {
+      const size = page.viewportSize();
+      if (size?.width !== options.viewport.width || size.height !== options.viewport.height) {
+        await page.setViewportSize(options.viewport);
+      }
+      const running = work(page);
+      running.catch(() => undefined);
+      return await Promise.race([running, deadline]);
+    } finally {
+      clearTimeout(timer);
+      await context.close().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const warm = this.warm.splice(0);
+    await Promise.allSettled(warm.map(async (entry) => (await entry).context.close()));
+    const browser = this.browser;
+    this.browser = undefined;
+    if (browser) await (await browser).close().catch(() => undefined);
+  }
+
+  private launch(): Promise<Browser> {
+    this.browser ??= chromium
+      .launch({
+        executablePath: this.settings.executablePath,
+        // Root in containers cannot use Chromium's sandbox; /dev/shm is often too small there.
+        args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+      })
+      .then((browser) => {
+        browser.on('disconnected', () => {
+          this.browser = undefined;
+          // Warm contexts died with the browser; acquire() opens fresh ones on the next launch.
+          this.warm.length = 0;
+        });
+        return browser;
+      });
+    this.browser.catch(() => {
+      this.browser = undefined;
+    });
+    return this.browser;
+  }
+
+  private async acquire(): Promise<WarmPage> {
+    const next = this.warm.shift();
+    this.refill();
+    if (next) {
+      try {
+        const entry = await next;
+        if (entry.context.browser()?.isConnected()) return entry;
+      } catch {
+        // a warm context that failed to open: make one now
+      }
+    }
+    return this.open();
+  }
+
+  private refill(): void {
+    while (!this.closed && this.warm.length < this.settings.size) {
+      const opening = this.open();
+      opening.catch(() => undefined);
+      this.warm.push(opening);
+    }
+  }
+
+  private async open(): Promise<WarmPage> {
+    const browser = await this.launch();
+    const context = await browser.newContext({ viewport: DEFAULT_VIEWPORT, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    return { context, page };
+  }
+}

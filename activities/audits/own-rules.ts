@@ -1,0 +1,111 @@
+import type { AuditCategory, Severity } from './types.ts';
+
+export interface RuleInfo {
+  readonly category: AuditCategory;
+  readonly severity: Severity;
+  readonly wcag: readonly string[];
+  /** What to do about it, for the report's remediation list. */
+  readonly fix: string;
+}
+
+/** The project's own checks: what axe-core does not do (see docs/audits.md). */
+export const OWN_RULES = {
+  'keyboard-trap': {
+    category: 'keyboard',
+    severity: 'critical',
+    wcag: ['2.1.2'],
+    fix: 'Let Tab and Shift+Tab move focus out of every widget; never cancel Tab without moving focus onward.',
+  },
+  'keyboard-unreachable': {
+    category: 'keyboard',
+    severity: 'serious',
+    wcag: ['2.1.1'],
+    fix: 'Use native controls (button, a href, input) or give custom widgets tabindex="0" and key handlers.',
+  },
+  'focus-order': {
+    category: 'keyboard',
+    severity: 'moderate',
+    wcag: ['2.4.3'],
+    fix: 'Make the DOM order follow the visual order; remove positive tabindex values and CSS reordering of controls.',
+  },
+  'skip-link-missing': {
+    category: 'keyboard',
+    severity: 'moderate',
+    wcag: ['2.4.1'],
+    fix: 'Add a "Skip to main content" link as the first focusable element, pointing at the main landmark.',
+  },
+  'skip-link-broken': {
+    category: 'keyboard',
+    severity: 'serious',
+    wcag: ['2.4.1'],
+    fix: 'Point the skip link at an element that exists (its id) and is visible.',
+  },
+  'focus-visible': {
+    category: 'keyboard',
+    severity: 'serious',
+    wcag: ['2.4.7'],
+    fix: 'Do not remove the focus outline; give :focus-visible a clear outline or border with 3:1 contrast.',
+  },
+  'non-text-contrast': {
+    category: 'contrast',
+    severity: 'serious',
+    wcag: ['1.4.11'],
+    fix: 'Give control borders or backgrounds a contrast of at least 3:1 against their surroundings.',
+  },
+  'image-alt-filename': {
+    category: 'images',
+    severity: 'serious',
+    wcag: ['1.1.1'],
+    fix: 'Replace file names in alt attributes with a short description of what the image shows.',
+  },
+  'image-alt-redundant-phrase': {
+    category: 'images',
+    severity: 'minor',
+    wcag: ['1.1.1'],
+    fix: 'Drop "image of" and similar phrases from alternative text.',
+  },
+  'image-alt-duplicates-text': {
+    category: 'images',
+    severity: 'minor',
+    wcag: ['1.1.1'],
+    fix: 'Use alt="" for images whose meaning is already given by the adjacent text.',
+  },
+  'error-message-not-associated': {
+    category: 'forms',
+    severity: 'serious',
+    wcag: ['3.3.1'],
+    fix: 'Tie each error message to its field with aria-describedby (or aria-errormessage) and set aria-invalid.',
+  },
+  'invalid-field-without-message': {
+    category: 'forms',
+    severity: 'serious',
+    wcag: ['3.3.1'],
+    fix: 'Describe the error in text and tie it to the invalid field with aria-describedby.',
+  },
+  'autocomplete-missing': {
+    category: 'forms',
+    severity: 'moderate',
+    wcag: ['1.3.5'],
+    fix: 'Add the matching autocomplete token (email, tel, given-name, ...) to fields that collect personal data.',
+  },
+  'page-has-headings': {
+    category: 'headings',
+    severity: 'moderate',
+    wcag: ['1.3.1', '2.4.6'],
+    fix: 'Structure the content with headings, starting with one h1.',
+  },
+  'page-has-h1': {
+    category: 'headings',
+    severity: 'moderate',
+    wcag: ['1.3.1'],
+    fix: 'Give the page one h1 naming its main content.',
+  },
+  'heading-skipped-level': {
+    category: 'headings',
+    severity: 'moderate',
+    wcag: ['1.3.1'],
+    fix: 'Nest headings one level at a time (h1, h2, h3); style them with CSS rather than picking levels for size.',
+  },
+} as const satisfies Record<string, RuleInfo>;
+
+export type OwnRuleId = keyof typeof OWN_RULES;

@@ -1,0 +1,267 @@
+// The project's own checks that run inside the audited page. Kept as source text, not functions:
+// functions passed to page.evaluate would carry the TypeScript compiler's helpers into the page.
+// The script defines `window.__auditKit` once; the Node side calls its members by name.
+export const PAGE_SCRIPT = String.raw`(() => {
+  if (window.__auditKit) return;
+  const INTERACTIVE = 'a[href], area[href], button, input:not([type=hidden]), select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable=true]';
+  const WIDGET_ROLES = ['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'option', 'slider', 'textbox', 'combobox', 'spinbutton'];
+
+  function cssEscape(value) { return window.CSS && CSS.escape ? CSS.escape(value) : value.replace(/[^a-zA-Z0-9_-]/g, '\\$&'); }
+  function selectorOf(el) {
+    if (!(el instanceof Element)) return 'document';
+    if (el.id && document.querySelectorAll('#' + cssEscape(el.id)).length === 1) return '#' + cssEscape(el.id);
+    const parts = [];
+    let node = el;
+    while (node && node.nodeType === 1 && node !== document.documentElement) {
+      if (node.id && document.querySelectorAll('#' + cssEscape(node.id)).length === 1) { parts.unshift('#' + cssEscape(node.id)); break; }
+      const tag = node.tagName.toLowerCase();
+      const parent = node.parentElement;
+      if (!parent) { parts.unshift(tag); break; }
+      const same = Array.from(parent.children).filter((c) => c.tagName === node.tagName);
+      parts.unshift(same.length > 1 ? tag + ':nth-of-type(' + (same.indexOf(node) + 1) + ')' : tag);
+      node = parent;
+    }
+    return parts.join(' > ') || el.tagName.toLowerCase();
+  }
+  function isVisible(el) {
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none') return false;
+    const rect = el.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  }
+  function rectOf(el) {
+    const r = el.getBoundingClientRect();
+    return { top: r.top + scrollY, left: r.left + scrollX, width: r.width, height: r.height };
+  }
+  function textOf(el) { return (el.textContent || '').replace(/\s+/g, ' ').trim(); }
+  function norm(text) { return (text || '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim(); }
+  function issue(ruleId, el, description, extra) { return Object.assign({ ruleId, element: selectorOf(el), description }, extra || {}); }
+
+  // ---- colour ----
+  function parseColor(value) {
+    const m = /rgba?\(([^)]+)\)/.exec(value || '');
+    if (!m) return null;
+    const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+  }
+  function luminance(c) {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+  }
+  function ratio(a, b) { const x = luminance(a), y = luminance(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }
+  function backgroundBehind(el) {
+    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+      const c = parseColor(getComputedStyle(node).backgroundColor);
+      if (c && c.a > 0.5) return c;
+    }
+    return { r: 255, g: 255, b: 255, a: 1 };
+  }
+
+  // WCAG 1.4.11: a control's boundary (its border or its own background) against what surrounds it.
+  function controlContrast() {
+    const out = [];
+    for (const el of document.querySelectorAll('input:not([type=hidden]):not([type=image]), select, textarea, button, [role=button]')) {
+      if (!isVisible(el) || el.disabled) continue;
+      const type = (el.getAttribute('type') || '').toLowerCase();
+      if (type === 'checkbox' || type === 'radio' || type === 'range' || type === 'color' || type === 'file') continue;
+      const style = getComputedStyle(el);
+      const around = backgroundBehind(el.parentElement || document.body);
+      const own = parseColor(style.backgroundColor);
+      const ratios = [];
+      if (own && own.a > 0.5) ratios.push(ratio(own, around));
+      const width = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth) + parseFloat(style.borderLeftWidth) + parseFloat(style.borderRightWidth);
+      const border = parseColor(style.borderTopColor);
+      if (width > 0 && style.borderTopStyle !== 'none' && border && border.a > 0.5) ratios.push(ratio(border, around));
+      if (!ratios.length) continue;
+      const best = Math.max.apply(null, ratios);
+      if (best < 3) out.push(issue('non-text-contrast', el, 'The boundary of this control has a contrast ratio of ' + best.toFixed(2) + ':1 against its surroundings; controls need at least 3:1'));
+    }
+    return out;
+  }
+
+  // ---- images ----
+  function imageChecks() {
+    const out = [];
+    for (const img of document.querySelectorAll('img[alt], input[type=image][alt], area[alt]')) {
+      const alt = (img.getAttribute('alt') || '').trim();
+      if (!alt) continue;
+      const src = img.getAttribute('src') || '';
+      const file = decodeURIComponent(src.split(/[?#]/)[0].split('/').pop() || '');
+      if (/\.(png|jpe?g|gif|svg|webp|bmp|tiff?|avif)$/i.test(alt) || (file && alt === file) || /^(img|image|dsc|photo|pic|screenshot)[-_ ]?\d+$/i.test(alt)) {
+        out.push(issue('image-alt-filename', img, 'Alternative text "' + alt + '" is a file name, not a description of the image'));
+        continue;
+      }
+      if (/^(an? )?(image|picture|photo|photograph|graphic|icon) (of|showing)\b/i.test(alt)) {
+        out.push(issue('image-alt-redundant-phrase', img, 'Alternative text starts with "' + alt.split(' ').slice(0, 2).join(' ') + '"; screen readers already announce an image'));
+        continue;
+      }
+      const container = img.closest('a, button, figure') || img.parentElement;
+      const caption = container && container.querySelector('figcaption');
+      const around = [container ? textOf(container) : '', caption ? textOf(caption) : ''];
+      const sibling = img.nextElementSibling || img.previousElementSibling;
+      if (sibling) around.push(textOf(sibling));
+      if (around.some((text) => text && norm(text) === norm(alt))) {
+        out.push(issue('image-alt-duplicates-text', img, 'Alternative text "' + alt + '" repeats the text next to the image; screen readers hear it twice (use alt="" if decorative)'));
+      }
+    }
+    return out;
+  }
+
+  // ---- forms ----
+  const PERSONAL = [
+    [/e-?mail/i, 'email'], [/(phone|mobile|tel)/i, 'tel'], [/(first|given).?name|fname/i, 'given-name'],
+    [/(last|family|sur).?name|lname/i, 'family-name'], [/(full.?)?name$/i, 'name'], [/(street|address)/i, 'street-address'],
+    [/(postal|post.?code|zip)/i, 'postal-code'], [/city|town/i, 'address-level2'], [/country/i, 'country-name'],
+    [/(birth|bday|dob)/i, 'bday'], [/(card.?number|cc.?num)/i, 'cc-number'], [/organi[sz]ation|company/i, 'organization'],
+  ];
+  function labelTextOf(el) {
+    const parts = [];
+    if (el.labels) for (const label of el.labels) parts.push(textOf(label));
+    parts.push(el.getAttribute('aria-label') || '', el.getAttribute('placeholder') || '');
+    return parts.join(' ');
+  }
+  function referencedIds() {
+    const ids = new Set();
+    for (const el of document.querySelectorAll('[aria-describedby], [aria-errormessage], [aria-labelledby]')) {
+      for (const attr of ['aria-describedby', 'aria-errormessage', 'aria-labelledby']) {
+        for (const id of (el.getAttribute(attr) || '').split(/\s+/)) if (id) ids.add(id);
+      }
+    }
+    return ids;
+  }
+  function formChecks() {
+    const out = [];
+    const ids = referencedIds();
+    const messages = document.querySelectorAll('[role=alert], [aria-live=assertive], .error, .errors, .error-message, .invalid-feedback, .field-error, [class*="error"], [id*="error"]');
+    const seen = new Set();
+    for (const message of messages) {
+      if (seen.has(message) || !isVisible(message) || !textOf(message)) continue;
+      if (message.closest('label')) continue;
+      if (message.matches('input, select, textarea, button, form')) continue;
+      let tied = false;
+      for (let node = message; node && node.nodeType === 1 && !tied; node = node.parentElement) {
+        if (node.id && ids.has(node.id)) tied = true;
+        if (node === message.closest('form')) break;
+      }
+      for (const inner of message.querySelectorAll('[id]')) if (ids.has(inner.id)) tied = true;
+      for (const inner of message.querySelectorAll('*')) seen.add(inner);
+      if (!tied) out.push(issue('error-message-not-associated', message, 'Error message "' + textOf(message).slice(0, 80) + '" is not tied to its field (aria-describedby or aria-errormessage)'));
+    }
+    for (const field of document.querySelectorAll('[aria-invalid=true]')) {
+      if (!field.getAttribute('aria-describedby') && !field.getAttribute('aria-errormessage')) {
+        out.push(issue('invalid-field-without-message', field, 'Field is marked invalid but no error message is tied to it'));
+      }
+    }
+    for (const field of document.querySelectorAll('input, select, textarea')) {
+      const type = (field.getAttribute('type') || 'text').toLowerCase();
+      if (!['text', 'email', 'tel', 'url', 'search', 'date', ''].includes(type) && field.tagName === 'INPUT') continue;
+      if (!isVisible(field) || field.hasAttribute('autocomplete')) continue;
+      const hint = [field.name, field.id, labelTextOf(field), type].join(' ');
+      const match = PERSONAL.find(([pattern]) => pattern.test(hint)) || (type === 'email' ? [null, 'email'] : type === 'tel' ? [null, 'tel'] : null);
+      if (match) out.push(issue('autocomplete-missing', field, 'Personal-data field has no autocomplete attribute (expected autocomplete="' + match[1] + '")'));
+    }
+    return out;
+  }
+
+  // ---- headings ----
+  function headingChecks() {
+    const out = [];
+    const headings = Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6, [role=heading][aria-level]')).filter(isVisible);
+    const levelOf = (h) => (/^H[1-6]$/.test(h.tagName) ? Number(h.tagName[1]) : Number(h.getAttribute('aria-level')));
+    if (!headings.length) {
+      out.push(issue('page-has-headings', document.body, 'The page has no headings to structure its content'));
+      return out;
+    }
+    if (!headings.some((h) => levelOf(h) === 1)) out.push(issue('page-has-h1', headings[0], 'The page has no level-one heading'));
+    let previous = 0;
+    for (const h of headings) {
+      const level = levelOf(h);
+      if (previous && level > previous + 1) out.push(issue('heading-skipped-level', h, 'Heading level ' + level + ' follows level ' + previous + '; levels must not be skipped'));
+      else if (!previous && level > 2) out.push(issue('heading-skipped-level', h, 'The first heading is level ' + level + '; the outline must start at level 1'));
+      previous = level;
+    }
+    return out;
+  }
+
+  // ---- keyboard support ----
+  function focusSnapshot(el) {
+    const s = getComputedStyle(el);
+    return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.backgroundColor, s.color, s.borderTopColor, s.borderBottomColor, s.borderTopWidth, s.borderBottomWidth, s.textDecorationLine].join('|');
+  }
+  function prepareWalk() {
+    const candidates = [];
+    let k = 0;
+    for (const el of document.querySelectorAll(INTERACTIVE)) {
+      if (el.disabled || !isVisible(el) || el.closest('[inert]')) continue;
+      const tabindex = el.getAttribute('tabindex');
+      if (tabindex !== null && Number(tabindex) < 0) continue;
+      if (el.tagName === 'A' && !el.hasAttribute('href') && tabindex === null) continue;
+      el.setAttribute('data-audit-k', String(k++));
+      candidates.push({ k: k - 1, selector: selectorOf(el), positiveTabindex: Number(tabindex) > 0 });
+    }
+    const widgets = [];
+    for (const el of document.querySelectorAll('[role], [onclick]')) {
+      if (el.matches(INTERACTIVE) || !isVisible(el)) continue;
+      const role = el.getAttribute('role');
+      if (el.hasAttribute('onclick') || WIDGET_ROLES.includes(role)) widgets.push(issue('keyboard-unreachable', el, 'Interactive ' + (role ? 'element with role="' + role + '"' : 'element with a click handler') + ' cannot receive keyboard focus (add tabindex="0" or use a native control)'));
+    }
+    const main = document.querySelector('main, [role=main]') || document.querySelector('h1');
+    let beforeMain = 0;
+    if (main) for (const el of document.querySelectorAll('[data-audit-k]')) if (main.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING) beforeMain++;
+    return { candidates, widgets, beforeMain, hasMain: !!main };
+  }
+  function focusState() {
+    const el = document.activeElement;
+    if (!el || el === document.body || el === document.documentElement) return null;
+    const k = el.getAttribute('data-audit-k');
+    return { k: k === null ? null : Number(k), selector: selectorOf(el), rect: rectOf(el), focused: focusSnapshot(el) };
+  }
+  function restingStyles(keys) {
+    if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
+    const out = {};
+    for (const k of keys) {
+      const el = document.querySelector('[data-audit-k="' + k + '"]');
+      if (el) out[k] = focusSnapshot(el);
+    }
+    return out;
+  }
+  function skipLink() {
+    const first = document.querySelector('[data-audit-k="0"]');
+    const links = Array.from(document.querySelectorAll('a[href^="#"]')).filter((a) => a.getAttribute('href').length > 1);
+    const skip = links.find((a) => /skip|jump|main content|to content/i.test(textOf(a) + ' ' + (a.getAttribute('aria-label') || ''))) || (first && first.matches('a[href^="#"]') && first.getAttribute('href').length > 1 ? first : null);
+    if (!skip) return null;
+    const id = decodeURIComponent(skip.getAttribute('href').slice(1));
+    const target = document.getElementById(id) || document.getElementsByName(id)[0];
+    return { selector: selectorOf(skip), k: skip.getAttribute('data-audit-k'), target: id, targetExists: !!target, targetVisible: !!target && (isVisible(target) || target.children.length > 0) };
+  }
+
+  function links() {
+    const out = new Set();
+    for (const a of document.querySelectorAll('a[href]')) {
+      try {
+        const url = new URL(a.getAttribute('href'), document.baseURI);
+        url.hash = '';
+        if (url.origin === location.origin && /^https?:$/.test(url.protocol)) out.add(url.href);
+      } catch (e) { /* not a URL */ }
+    }
+    return Array.from(out);
+  }
+
+  function outline(selector, on) {
+    let el = null;
+    try { el = document.querySelector(selector); } catch (e) { return false; }
+    if (!el) return false;
+    if (on) {
+      el.scrollIntoView({ block: 'center', inline: 'center' });
+      el.setAttribute('data-audit-outline', el.getAttribute('style') || '');
+      el.style.outline = '4px solid #d0021b';
+      el.style.outlineOffset = '2px';
+    } else {
+      el.setAttribute('style', el.getAttribute('data-audit-outline') || '');
+      el.removeAttribute('data-audit-outline');
+    }
+    return true;
+  }
+
+  window.__auditKit = { controlContrast, imageChecks, formChecks, headingChecks, prepareWalk, focusState, restingStyles, skipLink, links, outline };
+})()`;

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure, type Client } from '@temporalio/client';
+import { AUDIT_FAILURES } from '../../activities/audits/audit-activities.ts';
+import { assertAuditableUrl, BlockedUrlError } from '../../activities/audits/url-guard.ts';
+import type { Db } from '../../db/connection.ts';
+import { asUser } from '../../db/doors.ts';
+import { findUserEmail, insertAuditJob, insertInstantAudit } from '../../db/repositories/audits.ts';
+import { fullAuditWorkflow, fullAuditWorkflowId, instantAuditWorkflow } from '../../workflows/audit.ts';
+import type { Principal } from '../auth/principal.ts';
+import { invalid } from '../http/errors.ts';
+import type { FullAuditRequest, InstantAuditRequest } from './audits.schema.ts';
+import { toAuditJob } from './audit-view.ts';
+
+export interface AuditCommandDependencies {
+  readonly db: Db;
+  readonly temporal: Client;
+  /** The audit task queue, polled by the workers that own a browser. */
+  readonly taskQueue: string;
+  readonly allowPrivateUrls: boolean;
+  readonly now: () => Date;
+}
+
+/** At most this many issues are listed in an instant result; `issueCounts` counts them all. */
+const TOP_ISSUES = 50;
+
+/** Runs one page's audit on the audit worker and answers with it, stored for the caller's organization. */
+export async function runInstantAudit(
+  deps: AuditCommandDependencies,
+  principal: Principal,
+  input: InstantAuditRequest,
+) {
+  await checkUrl(deps, input.url);
+  let output;
+  try {
+    output = await deps.temporal.workflow.execute(instantAuditWorkflow, {
+      taskQueue: deps.taskQueue,
+      workflowId: `instant-audit:${randomUUID()}`,
+      args: [{ url: input.url, viewport: input.viewport, categories: input.checkCategories }],
+      workflowExecutionTimeout: '15 seconds',
+    });
+  } catch (error) {
+    throw refusalOf(error) ?? error;
+  }
+  const completedAt = deps.now();
+  const topIssues = output.issues.slice(0, TOP_ISSUES).map(({ ruleId: _ruleId, ...issue }) => issue);
+  const row = await asUser(deps.db, principal.claims, (tx) =>
+    insertInstantAudit(tx, {
+      organization_id: principal.organizationId,
+      requested_by: principal.claims.sub,
+      url: input.url,
+      score: output.score,
+      grade: output.grade,
+      result: JSON.stringify({
+        issueCounts: output.issueCounts,
+        issues: output.issues,
+        finalUrl: output.url,
+      }),
+      completed_at: completedAt,
+    }),
+  );
+  return {
+    auditId: row.id,
+    url: input.url,
+    score: output.score,
+    grade: output.grade,
+    topIssues,
+    issueCounts: output.issueCounts,
+    completedAt: completedAt.toISOString(),
+  };
+}
+
+/** Stores the job as queued and starts its workflow; the workflow reports everything after that. */
+export async function queueFullAudit(
+  deps: AuditCommandDependencies,
+  principal: Principal,
+  input: FullAuditRequest,
+) {
+  await checkUrl(deps, input.url);
+  const row = await asUser(deps.db, principal.claims, async (tx) => {
+    const requester = await findUserEmail(tx, principal.claims.sub);
+    const recipients = [...new Set([...(requester ? [requester] : []), ...input.recipientEmails])];
+    if (!recipients.length) throw invalid('recipientEmails: At least one recipient is required');
+    return insertAuditJob(tx, {
+      organization_id: principal.organizationId,
+      requested_by: principal.claims.sub,
+      url: input.url,
+      crawl: input.crawl,
+      max_pages: input.maxPages,
+      viewport_width: input.viewport.width,
+      viewport_height: input.viewport.height,
+      report_title: input.reportTitle ?? null,
+      recipients,
+      queued_at: deps.now(),
+    });
+  });
+  await deps.temporal.workflow.start(fullAuditWorkflow, {
+    taskQueue: deps.taskQueue,
+    workflowId: fullAuditWorkflowId(row.id),
+    args: [
+      {
+        auditJobId: row.id,
+        url: row.url,
+        crawl: row.crawl,
+        maxPages: row.max_pages,
+        viewport: input.viewport,
+      },
+    ],
+  });
+  return toAuditJob(row);
+}
+
+async function checkUrl(deps: AuditCommandDependencies, url: string): Promise<void> {
+  try {
+    await assertAuditableUrl(url, { allowPrivate: deps.allowPrivateUrls });
+  } catch (error) {
+    if (error instanceof BlockedUrlError) throw invalid(error.message);
+    throw error;
+  }
+}
+
+/** A page that is refused, cannot load or runs out of time is the request's problem (422), not ours. */
+function refusalOf(error: unknown) {
+  const known: readonly string[] = Object.values(AUDIT_FAILURES);
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (current instanceof ApplicationFailure && current.type && known.includes(current.type)) {
+      return invalid(current.message.startsWith('url:') ? current.message : `url: ${current.message}`);
+    }
+  }
+  return undefined;
+}

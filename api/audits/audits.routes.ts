@@ -1,0 +1,55 @@
+import { asUser } from '../../db/doors.ts';
+import { findAuditJob } from '../../db/repositories/audits.ts';
+import { notFound } from '../http/errors.ts';
+import { defineRoute, type RouteDefinition } from '../http/route.ts';
+import { queueFullAudit, runInstantAudit, type AuditCommandDependencies } from './audit-commands.ts';
+import {
+  auditJobIdParams,
+  auditJobStatusResponse,
+  fullAuditBody,
+  fullAuditJobResponse,
+  instantAuditBody,
+  instantAuditResponse,
+} from './audits.schema.ts';
+import { toAuditJobStatus } from './audit-view.ts';
+
+export function auditRoutes(deps: AuditCommandDependencies): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/audits/instant',
+      tag: 'Audits',
+      summary: 'Audit one page in a real browser and answer with its score, grade and issues',
+      auth: 'user',
+      body: instantAuditBody,
+      response: instantAuditResponse,
+      handler: async ({ body, principal }) => ({ data: await runInstantAudit(deps, principal, body) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/audits/full',
+      tag: 'Audits',
+      summary: 'Queue a full audit (optionally crawling same-origin pages); the report is emailed',
+      auth: 'user',
+      body: fullAuditBody,
+      response: fullAuditJobResponse,
+      status: 202,
+      handler: async ({ body, principal }) => ({ data: await queueFullAudit(deps, principal, body) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/audits/:auditJobId',
+      tag: 'Audits',
+      summary: "A full audit's status, progress (pages done of planned) and, once complete, its result",
+      auth: 'user',
+      params: auditJobIdParams,
+      resource: 'Audit job',
+      response: auditJobStatusResponse,
+      handler: async ({ params, principal }) => {
+        const row = await asUser(deps.db, principal.claims, (tx) => findAuditJob(tx, params.auditJobId));
+        if (!row) throw notFound('Audit job');
+        return { data: toAuditJobStatus(row) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { AUDIT_CATEGORIES, SEVERITIES } from '../../activities/audits/types.ts';
+
+export const MAX_PAGES_LIMIT = 50;
+export const MAX_RECIPIENTS = 20;
+
+const requiredOr = (message: string) => (issue: { readonly input?: unknown }) =>
+  issue.input === undefined ? 'Required' : message;
+
+const auditUrl = z
+  .url({ protocol: /^https?$/, error: requiredOr('Must be an http or https URL') })
+  .max(2048, 'Must be at most 2048 characters');
+
+const viewport = z
+  .object({
+    width: z
+      .number()
+      .int('Must be an integer')
+      .min(320, 'Must be at least 320')
+      .max(3840, 'Must be at most 3840'),
+    height: z
+      .number()
+      .int('Must be an integer')
+      .min(240, 'Must be at least 240')
+      .max(2160, 'Must be at most 2160'),
+  })
+  .default({ width: 1280, height: 800 });
+
+export const instantAuditBody = z.object({
+  url: auditUrl,
+  viewport,
+  checkCategories: z
+    .array(z.enum(AUDIT_CATEGORIES))
+    .min(1, 'At least one category is required')
+    .default([...AUDIT_CATEGORIES])
+    .transform((list) => [...new Set(list)]),
+});
+export type InstantAuditRequest = z.output<typeof instantAuditBody>;
+
+export const fullAuditBody = z.object({
+  url: auditUrl,
+  crawl: z.boolean().default(false),
+  maxPages: z
+    .number()
+    .int('Must be an integer')
+    .min(1, 'Must be at least 1')
+    .max(MAX_PAGES_LIMIT, `Must be at most ${MAX_PAGES_LIMIT}`)
+    .default(5),
+  viewport,
+  reportTitle: z
+    .string()
+    .trim()
+    .min(1, 'Must not be empty')
+    .max(200, 'Must be at most 200 characters')
+    .optional(),
+  recipientEmails: z
+    .array(
+      z
+        .email('Must be an email address')
+        .max(320)
+        .transform((email) => email.toLowerCase()),
+    )
+    .max(MAX_RECIPIENTS, `At most ${MAX_RECIPIENTS} recipients`)
+    .default([]),
+});
+export type FullAuditRequest = z.output<typeof fullAuditBody>;
+
+export const auditJobIdParams = z.object({ auditJobId: z.uuid() });
+
+const severity = z.enum(SEVERITIES);
+const issueCounts = z.object({
+  critical: z.number(),
+  serious: z.number(),
+  moderate: z.number(),
+  minor: z.number(),
+});
+const grade = z.enum(['A', 'B', 'C', 'D', 'F']);
+
+export const auditIssue = z.object({
+  issueId: z.string(),
+  category: z.enum(AUDIT_CATEGORIES),
+  severity,
+  element: z.string().describe('CSS selector of the offending element'),
+  description: z.string(),
+  wcagCriteria: z
+    .array(z.string())
+    .describe('WCAG 2.1 success criteria, e.g. ["1.4.3"]; empty for best practices'),
+});
+
+export const instantAuditResponse = z.object({
+  auditId: z.uuid(),
+  url: z.string(),
+  score: z.number().int().min(0).max(100),
+  grade,
+  topIssues: z.array(auditIssue).describe('The most severe issues first, at most 50'),
+  issueCounts,
+  completedAt: z.iso.datetime(),
+});
+
+const auditResult = z.object({
+  score: z.number().int(),
+  grade,
+  issueCounts,
+  pages: z.array(z.object({ url: z.string(), score: z.number().int(), grade, issueCounts })),
+  remediation: z.array(
+    z.object({
+      ruleId: z.string(),
+      severity,
+      wcagCriteria: z.array(z.string()),
+      occurrences: z.number().int(),
+      fix: z.string(),
+    }),
+  ),
+});
+
+export const fullAuditJobResponse = z.object({
+  auditJobId: z.uuid(),
+  url: z.string(),
+  crawl: z.boolean(),
+  maxPages: z.number().int(),
+  status: z.enum(['queued', 'running', 'complete', 'failed']),
+  estimatedCompletionMinutes: z.number().int(),
+  reportDeliveredTo: z.array(z.string()),
+  queuedAt: z.iso.datetime(),
+});
+
+export const auditJobStatusResponse = fullAuditJobResponse.extend({
+  progress: z.object({ pagesDone: z.number().int(), pagesPlanned: z.number().int() }),
+  startedAt: z.iso.datetime().nullable(),
+  completedAt: z.iso.datetime().nullable(),
+  result: auditResult
+    .nullable()
+    .describe('The overall score, per-page breakdown and remediation, once complete'),
+  error: z.string().nullable(),
+});

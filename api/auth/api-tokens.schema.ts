@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+export const createApiTokenBody = z.object({
+  name: z.string().trim().min(1, 'Must not be empty').max(100, 'Must be at most 100 characters'),
+  scope: z
+    .enum(['read', 'read_write', 'admin'])
+    .describe(
+      'read: GET only; read_write: GET, POST, PATCH; admin: everything, billing and webhooks included',
+    ),
+});
+
+export const apiTokenIdParams = z.object({ id: z.uuid() });
+
+export const apiTokenView = z.object({
+  tokenId: z.uuid(),
+  name: z.string(),
+  scope: z.enum(['read', 'read_write', 'admin']),
+  prefix: z.string().describe('The first characters of the token, to tell tokens apart'),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
+});
+
+export const createdApiTokenView = apiTokenView.extend({
+  token: z.string().describe('The secret, shown this once: only its hash is stored'),
+});
+
+export const revokedApiTokenView = z.object({ tokenId: z.uuid(), revokedAt: z.iso.datetime() });

@@ -1,0 +1,64 @@
+import type { Tx } from '../../db/doors.ts';
+import type { ApiTokenScope } from '../../db/schema-auth.ts';
+import { randomSecret, sha256Hex } from './secrets.ts';
+
+/** Marks a bearer credential as an API token rather than a session JWT (which starts with "ey"). */
+export const API_TOKEN_PREFIX = 'uat_';
+
+export const isApiToken = (bearer: string) => bearer.startsWith(API_TOKEN_PREFIX);
+
+export interface NewApiToken {
+  readonly organizationId: string;
+  readonly createdBy: string;
+  readonly name: string;
+  readonly scope: ApiTokenScope;
+}
+
+export async function issueApiToken(tx: Tx, token: NewApiToken, now: Date) {
+  const secret = `${API_TOKEN_PREFIX}${randomSecret()}`;
+  const row = await tx
+    .insertInto('api_tokens')
+    .values({
+      organization_id: token.organizationId,
+      created_by: token.createdBy,
+      name: token.name,
+      scope: token.scope,
+      token_hash: sha256Hex(secret),
+      token_prefix: secret.slice(0, 12),
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { row, secret };
+}
+
+export function listApiTokens(tx: Tx, organizationId: string) {
+  return tx
+    .selectFrom('api_tokens')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+export function revokeApiToken(tx: Tx, id: string, organizationId: string, now: Date) {
+  return tx
+    .updateTable('api_tokens')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The live token with this secret, recording its use. */
+export async function findLiveApiToken(tx: Tx, secret: string, now: Date) {
+  return tx
+    .updateTable('api_tokens')
+    .set({ last_used_at: now })
+    .where('token_hash', '=', sha256Hex(secret))
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'organization_id', 'created_by', 'scope'])
+    .executeTakeFirst();
+}

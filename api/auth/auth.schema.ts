@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+const email = z.email('Must be an email address').max(320, 'Must be at most 320 characters');
+// Bounded above so a megabyte "password" cannot make scrypt a denial of service.
+export const newPassword = z
+  .string()
+  .min(10, 'Must be at least 10 characters')
+  .max(200, 'Must be at most 200 characters');
+
+export const registerBody = z.object({
+  email,
+  password: newPassword,
+  role: z.enum(['business', 'tester']),
+  displayName: z.string().trim().min(1).max(200).optional(),
+  organizationName: z.string().trim().min(1).max(200).optional().describe('Business accounts only'),
+});
+
+export const loginBody = z.object({
+  email,
+  password: z.string().min(1, 'Required').max(200, 'Must be at most 200 characters'),
+});
+
+export const emailBody = z.object({ email });
+
+export const oneTimeTokenBody = z.object({ token: z.string().min(1).max(200) });
+
+export const passwordResetConfirmBody = z.object({
+  token: z.string().min(1).max(200),
+  password: newPassword,
+});
+
+export const userView = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: z.enum(['business', 'tester', 'admin']),
+  displayName: z.string().nullable(),
+  organizationId: z.uuid().nullable(),
+});
+
+export const sessionResponse = z.object({
+  user: userView,
+  sessionToken: z.string().describe('The session JWT, also set as the httpOnly `session` cookie'),
+  expiresAt: z.iso.datetime(),
+});
+
+export const acceptedResponse = z.object({
+  accepted: z.literal(true).describe('Answered alike whether or not the email has an account'),
+});
+
+export const loggedOutResponse = z.object({ loggedOut: z.literal(true) });
+export const passwordResetResponse = z.object({ passwordReset: z.literal(true) });

@@ -1,0 +1,17 @@
+import type { EmailSender } from '../../activities/notify/email.ts';
+import type { Config } from '../../config/index.ts';
+import type { Db } from '../../db/connection.ts';
+import type { ApiTokenVerifier } from './api-token-verifier.ts';
+import type { RevokedLogins } from './revoked-logins.ts';
+
+/** What the authentication commands and routes are built over. */
+export interface AuthDependencies {
+  readonly db: Db;
+  readonly config: Config;
+  readonly now: () => Date;
+  readonly email: EmailSender;
+  readonly apiTokens: ApiTokenVerifier;
+  readonly revokedLogins: RevokedLogins;
+  /** fetch for the OAuth providers' endpoints (replaceable only to observe calls). */
+  readonly fetch?: typeof fetch;
+}

@@ -1,0 +1,56 @@
+import type { Tx } from '../../db/doors.ts';
+import { forbidden } from '../http/errors.ts';
+import { createAccount, findAccountByEmail, findAccountById, type AccountView } from './accounts.ts';
+import type { ProviderProfile } from './oauth-client.ts';
+
+/**
+ * The account behind a provider identity, created or updated. A known identity signs in its
+ * user; a new one is linked to the account with the same email only when the provider vouches
+ * for that email (otherwise anyone could claim an account by typing its address at a provider);
+ * failing both, a new account is created.
+ */
+export async function upsertOAuthAccount(
+  tx: Tx,
+  provider: string,
+  profile: ProviderProfile,
+  signupRole: 'business' | 'tester',
+  now: Date,
+): Promise<AccountView> {
+  const identity = await tx
+    .selectFrom('user_identities')
+    .select(['id', 'user_id'])
+    .where('provider', '=', provider)
+    .where('subject', '=', profile.subject)
+    .executeTakeFirst();
+  if (identity) {
+    await tx
+      .updateTable('user_identities')
+      .set({ email: profile.email, updated_at: now })
+      .where('id', '=', identity.id)
+      .execute();
+    if (profile.name) {
+      await tx
+        .updateTable('users')
+        .set({ display_name: profile.name })
+        .where('id', '=', identity.user_id)
+        .execute();
+    }
+    return (await findAccountById(tx, identity.user_id))!;
+  }
+  if (!profile.email || !profile.emailVerified) {
+    throw forbidden('The identity provider did not share a verified email address');
+  }
+  const account =
+    (await findAccountByEmail(tx, profile.email)) ??
+    (await createAccount(tx, {
+      email: profile.email,
+      role: signupRole,
+      displayName: profile.name,
+      passwordHash: null,
+    }));
+  await tx
+    .insertInto('user_identities')
+    .values({ user_id: account.id, provider, subject: profile.subject, email: profile.email })
+    .execute();
+  return account;
+}

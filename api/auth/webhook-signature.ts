@@ -1,0 +1,60 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { unauthenticated } from '../http/errors.ts';
+
+/** Header names of the spec's signed webhooks. */
+export const PAYMENT_SIGNATURE_HEADER = 'Payment-Signature';
+export const SCHEDULING_SIGNATURE_HEADER = 'Scheduling-Webhook-Signature';
+
+/** Signatures older (or further in the future) than this are refused: a captured request cannot be replayed later. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+const hmacHex = (secret: string, timestamp: string, rawBody: Buffer) =>
+  createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
+
+/**
+ * The header value a sender computes: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">`.
+ * Signing the timestamp with the body is what makes replay protection possible.
+ */
+export function signWebhook(rawBody: Buffer | string, secret: string, now: Date = new Date()): string {
+  const timestamp = String(Math.floor(now.getTime() / 1000));
+  return `t=${timestamp},v1=${hmacHex(secret, timestamp, Buffer.from(rawBody))}`;
+}
+
+export interface WebhookSignatureCheck {
+  /** The signature header's value; undefined or empty when absent. */
+  readonly header: string | undefined;
+  /** The body exactly as received: no parser may have touched it. */
+  readonly rawBody: Buffer;
+  /** The shared secret, or several while one is being rotated. */
+  readonly secrets: string | readonly string[];
+  readonly now?: Date;
+  readonly toleranceSeconds?: number;
+}
+
+/**
+ * Verifies an HMAC-SHA256 webhook signature over the raw body with constant-time comparison.
+ * Throws the API's 401 on an absent or malformed header, a stale timestamp or a mismatch.
+ * Event ids must still be deduplicated by the route: a replay within the tolerance verifies.
+ */
+export function verifyWebhookSignature(check: WebhookSignatureCheck): void {
+  if (!check.header) throw unauthenticated('Webhook signature missing');
+  const fields = check.header.split(',').map((part) => part.trim().split('=', 2) as [string, string?]);
+  const timestamp = fields.find(([key]) => key === 't')?.[1];
+  const signatures = fields.filter(([key, value]) => key === 'v1' && value).map(([, value]) => value!);
+  if (!timestamp || !/^\d{1,12}$/.test(timestamp) || signatures.length === 0) {
+    throw unauthenticated('Webhook signature malformed');
+  }
+  const nowSeconds = Math.floor((check.now ?? new Date()).getTime() / 1000);
+  if (Math.abs(nowSeconds - Number(timestamp)) > (check.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS)) {
+    throw unauthenticated('Webhook signature timestamp outside the tolerance');
+  }
+  const secrets = typeof check.secrets === 'string' ? [check.secrets] : check.secrets;
+  const matches = secrets.some((secret) => {
+    const expected = Buffer.from(hmacHex(secret, timestamp, check.rawBody), 'hex');
+    return signatures.some((signature) => {
+      const given = Buffer.from(signature, 'hex');
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+  });
+  if (!matches) throw unauthenticated('Webhook signature mismatch');
+}

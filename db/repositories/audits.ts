@@ -1,0 +1,126 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Tx } from '../doors.ts';
+import type { AuditJobStatus, AuditJobsTable, AuditPagesTable, AuditsTable } from '../schema-audits.ts';
+
+export type InstantAuditRow = Selectable<AuditsTable>;
+export type AuditJobRow = Selectable<AuditJobsTable>;
+export type AuditPageRow = Selectable<AuditPagesTable>;
+export type NewInstantAudit = Insertable<AuditsTable>;
+export type NewAuditJob = Insertable<AuditJobsTable>;
+export type NewAuditPage = Insertable<AuditPagesTable>;
+
+export function insertInstantAudit(tx: Tx, audit: NewInstantAudit): Promise<InstantAuditRow> {
+  return tx.insertInto('audits').values(audit).returningAll().executeTakeFirstOrThrow();
+}
+
+export function insertAuditJob(tx: Tx, job: NewAuditJob): Promise<AuditJobRow> {
+  return tx.insertInto('audit_jobs').values(job).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findAuditJob(tx: Tx, id: string): Promise<AuditJobRow | undefined> {
+  return tx.selectFrom('audit_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserEmail(tx: Tx, userId: string): Promise<string | undefined> {
+  const row = await tx.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+  return row?.email;
+}
+
+/** queued -> running; a retried activity finds it running already and changes nothing. */
+export async function markAuditJobRunning(tx: Tx, id: string, at: Date): Promise<void> {
+  await tx
+    .updateTable('audit_jobs')
+    .set({ status: 'running', started_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .execute();
+}
+
+export async function setAuditProgress(
+  tx: Tx,
+  id: string,
+  pagesDone: number,
+  pagesPlanned: number,
+): Promise<void> {
+  await tx
+    .updateTable('audit_jobs')
+    .set({ pages_done: pagesDone, pages_planned: Math.max(1, pagesPlanned) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Stores a page's result and its screenshots; a retry of the same page replaces the earlier attempt. */
+export async function saveAuditPage(
+  tx: Tx,
+  page: NewAuditPage,
+  screenshots: ReadonlyMap<string, Buffer>,
+): Promise<void> {
+  const stored = await tx
+    .insertInto('audit_pages')
+    .values(page)
+    .onConflict((oc) =>
+      oc.columns(['audit_job_id', 'position']).doUpdateSet((eb) => ({
+        url: eb.ref('excluded.url'),
+        score: eb.ref('excluded.score'),
+        grade: eb.ref('excluded.grade'),
+        issue_counts: eb.ref('excluded.issue_counts'),
+        issues: eb.ref('excluded.issues'),
+        audited_at: eb.ref('excluded.audited_at'),
+      })),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await tx.deleteFrom('audit_screenshots').where('audit_page_id', '=', stored.id).execute();
+  if (screenshots.size) {
+    await tx
+      .insertInto('audit_screenshots')
+      .values(
+        [...screenshots].map(([issueId, image]) => ({ audit_page_id: stored.id, issue_id: issueId, image })),
+      )
+      .execute();
+  }
+}
+
+export function listAuditPages(tx: Tx, auditJobId: string): Promise<AuditPageRow[]> {
+  return tx
+    .selectFrom('audit_pages')
+    .selectAll()
+    .where('audit_job_id', '=', auditJobId)
+    .orderBy('position')
+    .execute();
+}
+
+/** Screenshots of a job, keyed by page position and issue id. */
+export async function listAuditScreenshots(tx: Tx, auditJobId: string): Promise<Map<string, Buffer>> {
+  const rows = await tx
+    .selectFrom('audit_screenshots as s')
+    .innerJoin('audit_pages as p', 'p.id', 's.audit_page_id')
+    .select(['p.position', 's.issue_id', 's.image'])
+    .where('p.audit_job_id', '=', auditJobId)
+    .execute();
+  return new Map(rows.map((row) => [`${row.position}:${row.issue_id}`, row.image]));
+}
+
+export async function finishAuditJob(
+  tx: Tx,
+  id: string,
+  outcome: {
+    status: Extract<AuditJobStatus, 'complete' | 'failed'>;
+    result: object | null;
+    error: string | null;
+    deliveredTo: readonly string[] | null;
+    at: Date;
+  },
+): Promise<void> {
+  await tx
+    .updateTable('audit_jobs')
+    .set({
+      status: outcome.status,
+      result: outcome.result === null ? null : JSON.stringify(outcome.result),
+      error: outcome.error,
+      report_delivered_to: outcome.deliveredTo ? [...outcome.deliveredTo] : null,
+      completed_at: outcome.at,
+    })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,55 @@
+import type { Generated } from 'kysely';
+import type { Defaulted, GeneratedTimestamp, JsonObject, Numeric, Timestamp } from './schema.ts';
+
+// Kysely types of db/migrations/0008_payments.sql; listed in `Database` in db/schema.ts.
+
+export type PaymentStatus = 'queued' | 'processing' | 'paid' | 'failed';
+export type EventProvider = 'payments' | 'scheduling' | 'messaging';
+export type BookingStatus = 'booked' | 'cancelled';
+
+export interface PaymentsTable {
+  id: Generated<string>;
+  organization_id: string;
+  study_id: string;
+  session_id: string;
+  tester_id: string;
+  amount: Numeric;
+  currency: string;
+  status: Defaulted<PaymentStatus>;
+  provider_payout_id: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  attempts: Defaulted<number>;
+  queued_at: GeneratedTimestamp;
+  paid_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface ProviderEventsTable {
+  /** The provider's event id. */
+  id: string;
+  provider: EventProvider;
+  type: string;
+  payload: JsonObject;
+  provider_created_at: Timestamp | null;
+  received_at: GeneratedTimestamp;
+  processed_at: Timestamp | null;
+  processing_error: string | null;
+}
+
+export interface ReviewCallBookingsTable {
+  id: Generated<string>;
+  organization_id: string | null;
+  study_id: string | null;
+  provider_booking_id: string;
+  provider_event_id: string | null;
+  invitee_email: string;
+  invitee_name: string | null;
+  consultant_name: string | null;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  status: Defaulted<BookingStatus>;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}

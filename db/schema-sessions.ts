@@ -1,0 +1,162 @@
+import type { Generated } from 'kysely';
+import type {
+  Defaulted,
+  Identity,
+  DefaultedJsonObject,
+  GeneratedTimestamp,
+  JsonObject,
+  Timestamp,
+} from './schema.ts';
+
+// Kysely types of db/migrations/0005_sessions.sql and 0006_session_signals.sql; listed in
+// `Database` in db/schema.ts.
+
+export type SessionStatus =
+  'active' | 'paused' | 'completed' | 'analyzing' | 'analyzed' | 'confirmed' | 'cancelled';
+export type EventType = 'click' | 'scroll' | 'input' | 'focus' | 'blur' | 'navigation' | 'error';
+export type Sentiment = 'positive' | 'neutral' | 'negative';
+export type AgentKind = 'agent1' | 'agent2' | 'agent3' | 'agent4';
+export type AgentJobStatus = 'queued' | 'complete' | 'failed';
+export type NoteAuthorKind = 'agent' | 'human';
+export type NoteDecision = 'confirmed' | 'rejected';
+export type FindingSeverity = 'critical' | 'high' | 'medium' | 'low';
+export type WcagLevel = 'A' | 'AA' | 'AAA';
+export type QueuedAiWorkStatus = 'queued' | 'processing' | 'done' | 'failed';
+
+export interface SessionsTable {
+  id: Generated<string>;
+  study_id: string;
+  organization_id: string;
+  tester_id: string;
+  variant: string | null;
+  status: Defaulted<SessionStatus>;
+  test_token_hash: string | null;
+  test_token_expires_at: Timestamp | null;
+  notes_confirmed: Defaulted<boolean>;
+  notes_confirmed_at: Timestamp | null;
+  rating: number | null;
+  rating_comment: string | null;
+  started_at: GeneratedTimestamp;
+  completed_at: Timestamp | null;
+  duration_seconds: number | null;
+  analyzed_at: Timestamp | null;
+  confirmed_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface SessionFeedbackTable {
+  id: Generated<string>;
+  session_id: string;
+  tester_id: string;
+  clarity: number;
+  difficulty: number;
+  technical_issues: boolean;
+  comment: string | null;
+  submitted_at: GeneratedTimestamp;
+}
+
+export interface SessionEventsTable {
+  id: Identity;
+  session_id: string;
+  event_type: EventType;
+  target_selector: string;
+  occurred_at: Timestamp;
+  x: number | null;
+  y: number | null;
+  scroll_y: number | null;
+  input_length: number | null;
+  viewport_width: number | null;
+  viewport_height: number | null;
+  received_at: GeneratedTimestamp;
+}
+
+export interface FacialSnapshotsTable {
+  id: Identity;
+  session_id: string;
+  frame_index: number;
+  captured_at: Timestamp;
+  face_detected: Defaulted<boolean>;
+  emotion: string | null;
+  /** emotion label -> confidence 0-1 */
+  confidences: DefaultedJsonObject<Record<string, number>>;
+  /** Action Unit -> intensity */
+  action_units: DefaultedJsonObject<Record<string, number>>;
+  attention_score: number;
+  gaze_x: number | null;
+  gaze_y: number | null;
+  received_at: GeneratedTimestamp;
+}
+
+export interface VoiceSegmentsTable {
+  id: Identity;
+  session_id: string;
+  segment_index: number;
+  started_at: Timestamp;
+  ended_at: Timestamp;
+  transcript: string;
+  sentiment: Sentiment;
+  sentiment_score: number;
+  hesitation_count: number | null;
+  words_per_minute: number | null;
+  contains_pii: Defaulted<boolean>;
+  sanitised: Defaulted<boolean>;
+  sanitised_at: Timestamp | null;
+  processed_at: Timestamp | null;
+  received_at: GeneratedTimestamp;
+}
+
+export interface AgentJobsTable {
+  id: Generated<string>;
+  kind: AgentKind;
+  organization_id: string;
+  study_id: string;
+  session_id: string | null;
+  status: Defaulted<AgentJobStatus>;
+  requested_by: string | null;
+  options: DefaultedJsonObject;
+  provider: string | null;
+  used_fallback: Defaulted<boolean>;
+  estimated_completion_seconds: number | null;
+  queued_at: GeneratedTimestamp;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  duration_ms: number | null;
+  result: JsonObject | null;
+  error: string | null;
+}
+
+export interface SessionNotesTable {
+  id: Generated<string>;
+  session_id: string;
+  content: string;
+  noted_at: Timestamp | null;
+  author_kind: NoteAuthorKind;
+  author_id: string | null;
+  agent_job_id: string | null;
+  confirmed: Defaulted<boolean>;
+  decision: NoteDecision | null;
+  annotation: string | null;
+  decided_at: Timestamp | null;
+  wcag_criterion: string | null;
+  wcag_level: WcagLevel | null;
+  severity: FindingSeverity | null;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface QueuedAiWorkTable {
+  id: Identity;
+  step: AgentKind;
+  agent_job_id: string | null;
+  session_id: string | null;
+  voice_segment_id: string | null;
+  payload: DefaultedJsonObject;
+  status: Defaulted<QueuedAiWorkStatus>;
+  attempts: Defaulted<number>;
+  last_error: string | null;
+  next_attempt_at: GeneratedTimestamp;
+  created_at: GeneratedTimestamp;
+  completed_at: Timestamp | null;
+}

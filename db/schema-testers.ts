@@ -1,0 +1,83 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { Defaulted, Device, GeneratedTimestamp, Timestamp } from './schema.ts';
+
+// Kysely types of db/migrations/0004_testers.sql; listed in `Database` in db/schema.ts.
+
+export type TesterStatus = 'active' | 'suspended' | 'pending';
+export type AssistiveTechnology =
+  | 'screen_reader'
+  | 'screen_magnifier'
+  | 'voice_control'
+  | 'switch_access'
+  | 'braille_display'
+  | 'eye_tracking'
+  | 'captions'
+  | 'other';
+export type AccessNeed =
+  | 'keyboard_only'
+  | 'low_vision'
+  | 'blind'
+  | 'color_vision_deficiency'
+  | 'deaf_or_hard_of_hearing'
+  | 'motor'
+  | 'cognitive'
+  | 'photosensitivity'
+  | 'other';
+export type PayoutAccountStatus = 'onboarding' | 'verified' | 'restricted';
+
+export interface QuizzesTable {
+  id: Generated<string>;
+  version: number;
+  passing_score: number;
+  published_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface QuizOption {
+  id: string;
+  text: string;
+}
+
+export interface QuizQuestionsTable {
+  id: Generated<string>;
+  quiz_id: string;
+  position: number;
+  text: string;
+  type: Defaulted<'multiple_choice'>;
+  /** jsonb: written as `JSON.stringify(options)`. */
+  options: ColumnType<QuizOption[], string, string>;
+  correct_option_id: string;
+  points: Defaulted<number>;
+}
+
+export interface TesterProfilesTable {
+  user_id: string;
+  country: string;
+  birth_year: number | null;
+  devices: Device[];
+  languages: Defaulted<string[]>;
+  assistive_technologies: Defaulted<AssistiveTechnology[]>;
+  access_needs: Defaulted<AccessNeed[]>;
+  status: Defaulted<TesterStatus>;
+  quiz_id: string | null;
+  quiz_score: number | null;
+  quiz_passed: boolean | null;
+  quiz_completed_at: Timestamp | null;
+  messaging_chat_id: string | null;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
+export interface PayoutAccountsTable {
+  id: Generated<string>;
+  tester_id: string;
+  provider_account_id: string;
+  status: Defaulted<PayoutAccountStatus>;
+  charges_enabled: Defaulted<boolean>;
+  payouts_enabled: Defaulted<boolean>;
+  details_submitted: Defaulted<boolean>;
+  requirements_currently_due: Defaulted<string[]>;
+  requirements_eventually_due: Defaulted<string[]>;
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { createBusiness, createTester } from '../support/factories.ts';
+import { sessionToken } from '../support/tokens.ts';
+
+const MINUTE_MS = 60_000;
+
+/** The API's clock, moved by the tests; windows are aligned to whole minutes of it. */
+class Clock {
+  constructor(private current = Date.parse('2030-01-01T00:00:00.000Z')) {}
+  readonly now = () => new Date(this.current);
+  advance(ms: number) {
+    this.current += ms;
+  }
+}
+
+/** Sends `count` requests, a batch at a time, and returns their statuses in order. */
+async function statuses(count: number, send: () => Promise<{ status: number }>): Promise<number[]> {
+  const out: number[] = [];
+  while (out.length < count) {
+    const batch = Math.min(25, count - out.length);
+    const responses = await Promise.all(Array.from({ length: batch }, send));
+    out.push(...responses.map((response) => response.status));
+  }
+  return out;
+}
+
+/** A GET from a chosen loopback address, so the API sees another client. */
+function getFrom(url: string, path: string, localAddress: string): Promise<number> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ hostname, port, path, localAddress, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+const tokenAt = async (clock: Clock, claims: Parameters<typeof sessionToken>[0]) =>
+  sessionToken(claims, clock.now());
+
+describe('rate limiting', () => {
+  describe('one instance, in-memory counters', () => {
+    let api: TestApi;
+    let clock: Clock;
+    beforeEach(async () => {
+      clock = new Clock();
+      api = await startTestApi({ now: clock.now });
+    });
+    afterEach(() => api.stop());
+
+    it('unauthenticated callers get 30 requests per minute, then 429 with Retry-After', async () => {
+      const seen = await statuses(30, () => api.request('GET', '/api/health'));
+      assert.ok(
+        seen.every((status) => status === 200),
+        seen.join(','),
+      );
+      const refused = await api.request('GET', '/api/health');
+      assert.equal(refused.status, 429);
+      assert.equal(refused.body.success, false);
+      assert.equal(refused.body.error, 'Rate limit of 30 requests per minute exceeded');
+      const retryAfter = refused.headers.get('Retry-After') ?? '';
+      assert.match(retryAfter, /^[1-9]\d*$/, 'whole seconds, above 0');
+      assert.equal(refused.headers.get('RateLimit-Limit'), '30');
+      assert.equal(refused.headers.get('RateLimit-Remaining'), '0');
+    });
+
+    it('Retry-After is the seconds left in the window', async () => {
+      clock.advance(45_000);
+      await statuses(30, () => api.request('GET', '/api/nowhere'));
+      const refused = await api.request('GET', '/api/nowhere');
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('Retry-After'), '15');
+    });
+
+    it('the window resets after a minute', async () => {
+      await statuses(31, () => api.request('GET', '/api/nowhere'));
+      assert.equal((await api.request('GET', '/api/nowhere')).status, 429);
+      clock.advance(MINUTE_MS);
+      assert.equal((await api.request('GET', '/api/nowhere')).status, 404);
+    });
+
+    it('unauthenticated callers are counted by client address, not by a forwarded header', async () => {
+      await statuses(30, () => api.request('GET', '/api/nowhere'));
+      assert.equal(await getFrom(api.url, '/api/nowhere', '127.0.0.1'), 429);
+      const spoofed = await api.request('GET', '/api/nowhere', {
+        headers: { 'X-Forwarded-For': '203.0.113.9' },
+      });
+      assert.equal(spoofed.status, 429);
+      assert.equal(await getFrom(api.url, '/api/nowhere', '127.0.0.2'), 404);
+    });
+
+    it('an authenticated free-tier caller gets 120 requests per minute', async () => {
+      const token = await tokenAt(clock, (await createBusiness('free')).claims);
+      const seen = await statuses(120, () => api.request('GET', '/api/jobs?limit=1', { token }));
+      assert.ok(
+        seen.every((status) => status === 200),
+        seen.join(','),
+      );
+      const refused = await api.request('GET', '/api/jobs?limit=1', { token });
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('RateLimit-Limit'), '120');
+      assert.match(refused.headers.get('Retry-After') ?? '', /^[1-9]\d*$/);
+    });
+
+    it('an authenticated pro-tier caller gets 600 requests per minute', async () => {
+      const token = await tokenAt(clock, (await createBusiness('pro')).claims);
+      const seen = await statuses(600, () => api.request('GET', '/api/jobs?limit=1', { token }));
+      assert.ok(
+        seen.every((status) => status === 200),
+        `first refusal at ${seen.findIndex((status) => status !== 200) + 1}`,
+      );
+      const refused = await api.request('GET', '/api/jobs?limit=1', { token });
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('RateLimit-Limit'), '600');
+    });
+
+    it('counters are per credential: another user, and anonymous callers, are not throttled', async () => {
+      const throttled = await tokenAt(clock, (await createBusiness('free')).claims);
+      await statuses(121, () => api.request('GET', '/api/jobs?limit=1', { token: throttled }));
+      assert.equal((await api.request('GET', '/api/jobs?limit=1', { token: throttled })).status, 429);
+
+      const other = await tokenAt(clock, (await createBusiness('free')).claims);
+      assert.equal((await api.request('GET', '/api/jobs?limit=1', { token: other })).status, 200);
+      const tester = await tokenAt(clock, await createTester());
+      assert.equal((await api.request('GET', '/api/jobs?limit=1', { token: tester })).status, 200);
+      assert.equal((await api.request('GET', '/api/health')).status, 200);
+    });
+
+    it('a caller without an organization (a tester) is on the free tier', async () => {
+      const token = await tokenAt(clock, await createTester());
+      await statuses(120, () => api.request('GET', '/api/nowhere', { token }));
+      const refused = await api.request('GET', '/api/nowhere', { token });
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('RateLimit-Limit'), '120');
+    });
+
+    it('webhook routes share 1,000 requests per minute per route, whoever sends them', async () => {
+      // No webhook route exists yet: the limiter runs before routing, so unknown webhook paths
+      // answer 404 until the route's budget is spent.
+      const seen = await statuses(1000, () => api.request('POST', '/api/webhooks/payments', { body: {} }));
+      assert.ok(
+        seen.every((status) => status === 404),
+        `first other status at ${seen.findIndex((status) => status !== 404) + 1}`,
+      );
+      const refused = await api.request('POST', '/api/webhooks/payments', { body: {} });
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('RateLimit-Limit'), '1000');
+      assert.equal(await getFrom(api.url, '/api/webhooks/payments', '127.0.0.2'), 429);
+      assert.equal(await getFrom(api.url, '/api/webhooks/scheduling', '127.0.0.2'), 404);
+    });
+  });
+
+  describe('two instances with REDIS_URL', () => {
+    it('share one counter per credential', async () => {
+      const clock = new Clock();
+      const env = { REDIS_URL: 'redis://127.0.0.1:6379' };
+      const first = await startTestApi({ env, now: clock.now });
+      const second = await startTestApi({ env, now: clock.now });
+      try {
+        // A fresh user: its counter key is unique to this run, whatever else uses the Redis server.
+        const token = await tokenAt(clock, (await createBusiness('free')).claims);
+        const send = (api: TestApi) => () => api.request('GET', '/api/nowhere', { token });
+        assert.ok((await statuses(60, send(first))).every((status) => status === 404));
+        assert.ok((await statuses(60, send(second))).every((status) => status === 404));
+        const refusedByFirst = await first.request('GET', '/api/nowhere', { token });
+        const refusedBySecond = await second.request('GET', '/api/nowhere', { token });
+        assert.equal(refusedByFirst.status, 429);
+        assert.equal(refusedBySecond.status, 429);
+        assert.match(refusedBySecond.headers.get('Retry-After') ?? '', /^[1-9]\d*$/);
+      } finally {
+        await first.stop();
+        await second.stop();
+      }
+    });
+  });
+});

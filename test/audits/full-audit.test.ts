@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { createBusiness, type BusinessFixture } from '../support/factories.ts';
+import { sessionToken } from '../support/tokens.ts';
+import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './harness.ts';
+import { asSystem } from '../../db/doors.ts';
+import { testDatabase } from '../support/database.ts';
+
+interface AuditJob {
+  auditJobId: string;
+  url: string;
+  crawl: boolean;
+  maxPages: number;
+  status: string;
+  estimatedCompletionMinutes: number;
+  reportDeliveredTo: string[];
+  queuedAt: string;
+  progress?: { pagesDone: number; pagesPlanned: number };
+  error?: string | null;
+  result?: { score: number; grade: string; pages: { url: string }[]; remediation: unknown[] } | null;
+}
+
+describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
+  this.timeout(120_000);
+  let harness: AuditHarness;
+  let business: BusinessFixture;
+  let token: string;
+  let requesterEmail: string;
+
+  before(async () => {
+    harness = await acquireAuditHarness();
+    business = await createBusiness('pro');
+    token = await sessionToken(business.claims);
+    requesterEmail = await asSystem(
+      testDatabase(),
+      async (tx) =>
+        (
+          await tx
+            .selectFrom('users')
+            .select('email')
+            .where('id', '=', business.userId)
+            .executeTakeFirstOrThrow()
+        ).email,
+    );
+  });
+  after(() => releaseAuditHarness());
+
+  async function waitUntilDone(id: string, seen: Set<string>): Promise<AuditJob> {
+    for (;;) {
+      const response = await harness.api.request('GET', `/api/audits/${id}`, { token });
+      assert.equal(response.status, 200, response.text);
+      const job = response.body.data as AuditJob;
+      seen.add(job.status);
+      if (job.status === 'complete' || job.status === 'failed') return job;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it('answers 202 queued at once; the job runs to complete and its report is emailed to the recipients and the requester', async () => {
+    const response = await harness.api.request('POST', '/api/audits/full', {
+      token,
+      body: {
+        url: `${harness.fixtures.url}/site/page-1.html`,
+        crawl: true,
+        maxPages: 3,
+        reportTitle: 'Site audit',
+        recipientEmails: ['Lead@Example.com'],
+      },
+    });
+    assert.equal(response.status, 202, response.text);
+    const queued = response.body.data as AuditJob;
+    assert.equal(queued.status, 'queued');
+    assert.deepEqual(queued.reportDeliveredTo, [requesterEmail, 'lead@example.com']);
+    assert.equal(queued.maxPages, 3);
+
+    const seen = new Set<string>(['queued']);
+    const done = await waitUntilDone(queued.auditJobId, seen);
+    assert.equal(done.status, 'complete', JSON.stringify(done));
+    assert.deepEqual(done.progress, { pagesDone: 3, pagesPlanned: 3 });
+    assert.equal(done.result?.pages.length, 3);
+    assert.ok(done.result && done.result.remediation.length > 0);
+
+    const mail = await harness.mail.waitFor('lead@example.com', 30_000);
+    assert.match(mail.subject ?? '', /^Site audit: \d+\/100, grade [A-F]$/);
+    const recipients = (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((to) =>
+      to?.value.map((v) => v.address),
+    );
+    assert.ok(recipients.includes(requesterEmail));
+    const html = String(mail.html);
+    assert.match(html, /Overall score: \d+ \/ 100 \(grade [A-F]\)/);
+    assert.match(html, /<h2>Pages<\/h2>/);
+    assert.match(html, /WCAG 1\.1\.1/);
+    assert.match(html, /Remediation, most important first/);
+    const pdf = mail.attachments.find((a) => a.contentType === 'application/pdf');
+    assert.ok(
+      pdf && pdf.content.subarray(0, 5).toString() === '%PDF-',
+      'a PDF printed by Chromium is attached',
+    );
+    const screenshots = mail.attachments.filter((a) => a.contentType === 'image/png');
+    assert.ok(screenshots.length >= 1, 'critical issues (missing alt) come with annotated screenshots');
+    // The images are inline parts of the mail, shown where the issue is listed.
+    assert.ok(screenshots.every((a) => a.cid));
+    assert.match(html, /alt="Screenshot with the element outlined in red"/);
+  });
+
+  it('a crawl audits at most maxPages pages of the same origin', async () => {
+    const response = await harness.api.request('POST', '/api/audits/full', {
+      token,
+      body: { url: `${harness.fixtures.url}/site/page-1.html`, crawl: true, maxPages: 2 },
+    });
+    assert.equal(response.status, 202, response.text);
+    const done = await waitUntilDone((response.body.data as AuditJob).auditJobId, new Set());
+    assert.equal(done.status, 'complete');
+    assert.deepEqual(done.progress, { pagesDone: 2, pagesPlanned: 2 });
+    assert.equal(done.result?.pages.length, 2);
+    for (const page of done.result?.pages ?? []) assert.ok(page.url.startsWith(harness.fixtures.url));
+  });
+
+  it('without crawl only the given page is audited', async () => {
+    const response = await harness.api.request('POST', '/api/audits/full', {
+      token,
+      body: { url: `${harness.fixtures.url}/site/page-1.html`, maxPages: 10 },
+    });
+    const done = await waitUntilDone((response.body.data as AuditJob).auditJobId, new Set());
+    assert.deepEqual(done.progress, { pagesDone: 1, pagesPlanned: 1 });
+  });
+
+  it('maxPages above 50 answers 422', async () => {
+    const response = await harness.api.request('POST', '/api/audits/full', {
+      token,
+      body: { url: `${harness.fixtures.url}/site/page-1.html`, crawl: true, maxPages: 51 },
+    });
+    assert.equal(response.status, 422);
+    assert.match(response.body.error ?? '', /^maxPages: /);
+  });
+
+  it('a page that cannot be loaded ends the job failed with the reason', async () => {
+    const response = await harness.api.request('POST', '/api/audits/full', {
+      token,
+      body: { url: 'http://127.0.0.1:9/nothing-listens-here' },
+    });
+    const done = await waitUntilDone((response.body.data as AuditJob).auditJobId, new Set());
+    assert.equal(done.status, 'failed');
+    assert.match(done.error ?? '', /^url: The page could not be loaded/);
+  });
+
+  it("another organization's user gets 404 for the job", async () => {
+    const response = await harness.api.request('POST', '/api/audits/full', {
+      token,
+      body: { url: `${harness.fixtures.url}/clean.html` },
+    });
+    const id = (response.body.data as AuditJob).auditJobId;
+    const stranger = await sessionToken((await createBusiness()).claims);
+    const read = await harness.api.request('GET', `/api/audits/${id}`, { token: stranger });
+    assert.equal(read.status, 404);
+    await waitUntilDone(id, new Set());
+  });
+});

@@ -1,0 +1,74 @@
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { testConfig } from '../support/config.ts';
+import { testDatabase } from '../support/database.ts';
+import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
+import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
+import { createAuditWorker } from '../../workers/audit-worker.ts';
+import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+
+/** The audit task queue of this run; the shared service worker does not poll it. */
+export const AUDIT_TEST_QUEUE = `usability-audits-test-${process.pid}`;
+
+export interface AuditHarness {
+  readonly fixtures: FixtureServer;
+  readonly mail: MailCatcher;
+  /** The API with private addresses allowed, so it can audit the fixtures on 127.0.0.1. */
+  readonly api: TestApi;
+}
+
+let shared: { harness: Promise<AuditHarness>; users: number; stop: () => Promise<void> } | undefined;
+
+/**
+ * One fixture server, SMTP catcher and audit worker (so one browser) for every audit suite of the
+ * run. Each suite acquires it in `before` and releases it in `after`; the last one stops it.
+ */
+export function acquireAuditHarness(): Promise<AuditHarness> {
+  if (shared) {
+    shared.users++;
+    return shared.harness;
+  }
+  const parts: { stops: (() => Promise<void>)[] } = { stops: [] };
+  const harness = (async () => {
+    const fixtures = await startFixtureServer();
+    parts.stops.push(() => fixtures.stop());
+    const mail = await startMailCatcher();
+    parts.stops.push(() => mail.stop());
+    const env = { AUDIT_TASK_QUEUE: AUDIT_TEST_QUEUE, AUDIT_ALLOW_PRIVATE_URLS: 'true', SMTP_URL: mail.url };
+    const config = testConfig(env);
+    const temporal = await temporalEnvironment();
+    const audit = await createAuditWorker({
+      connection: temporal.nativeConnection,
+      namespace: temporal.namespace ?? 'default',
+      taskQueue: AUDIT_TEST_QUEUE,
+      workflowBundle: await workflowBundle(),
+      db: testDatabase(),
+      email: config.email,
+      chromiumPath: config.audits.chromiumPath,
+      poolSize: 2,
+      allowPrivateUrls: true,
+    });
+    const running = audit.run();
+    parts.stops.unshift(async () => {
+      audit.worker.shutdown();
+      await running;
+    });
+    const api = await startTestApi({ env });
+    parts.stops.unshift(() => api.stop());
+    return { fixtures, mail, api };
+  })();
+  shared = {
+    harness,
+    users: 1,
+    stop: async () => {
+      for (const stop of parts.stops) await stop();
+    },
+  };
+  return harness;
+}
+
+export async function releaseAuditHarness(): Promise<void> {
+  if (!shared || --shared.users > 0) return;
+  const { stop } = shared;
+  shared = undefined;
+  await stop();
+}

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { checkPenalty, gradeOf, scoreOf } from '../../activities/audits/score.ts';
+import type { CheckOutcome, Severity } from '../../activities/audits/types.ts';
+
+const failed = (severity: Severity, elements = 1): CheckOutcome => ({
+  ruleId: `rule-${severity}-${elements}`,
+  category: 'aria',
+  severity,
+  issues: Array.from({ length: elements }, (_, i) => ({
+    issueId: String(i),
+    ruleId: 'r',
+    category: 'aria' as const,
+    severity,
+    element: `#e${i}`,
+    description: '',
+    wcagCriteria: [],
+  })),
+});
+
+describe('audit score and grade', () => {
+  it('grade bands: 90-100 A, 80-89 B, 70-79 C, 60-69 D, below 60 F', () => {
+    const cases: [number, string][] = [
+      [100, 'A'],
+      [90, 'A'],
+      [89, 'B'],
+      [80, 'B'],
+      [79, 'C'],
+      [70, 'C'],
+      [69, 'D'],
+      [60, 'D'],
+      [59, 'F'],
+      [0, 'F'],
+    ];
+    for (const [score, grade] of cases) assert.equal(gradeOf(score), grade, String(score));
+  });
+
+  it('a page with no failed check scores 100', () => {
+    assert.equal(scoreOf([]), 100);
+  });
+
+  it('one critical failure costs more than one serious, which costs more than moderate and minor', () => {
+    const scores = (['critical', 'serious', 'moderate', 'minor'] as const).map((s) => scoreOf([failed(s)]));
+    assert.deepEqual(
+      [...scores].sort((a, b) => a - b),
+      scores,
+    );
+    assert.ok(scores[0]! < 90, 'a single critical failure (a keyboard trap) keeps a page out of grade A');
+  });
+
+  it('more failing elements weigh more, but a check never weighs more than twice its severity', () => {
+    assert.ok(checkPenalty('serious', 4) > checkPenalty('serious', 1));
+    assert.equal(checkPenalty('serious', 10_000), 2 * checkPenalty('serious', 1));
+  });
+});

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { assertAuditableUrl, BlockedUrlError, isBlockedAddress } from '../../activities/audits/url-guard.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { createBusiness } from '../support/factories.ts';
+import { sessionToken } from '../support/tokens.ts';
+
+describe('audit SSRF guard', function () {
+  this.timeout(30_000);
+
+  it('loopback, private, link-local and metadata addresses are blocked; public ones are not', () => {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      'fd00:ec2::254',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+    ]) {
+      assert.equal(isBlockedAddress(address), true, address);
+    }
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) {
+      assert.equal(isBlockedAddress(address), false, address);
+    }
+  });
+
+  it('only http and https are auditable, even when private addresses are allowed', async () => {
+    for (const url of ['ftp://example.com/', 'file:///etc/passwd', 'javascript:alert(1)']) {
+      await assert.rejects(assertAuditableUrl(url, { allowPrivate: true }), BlockedUrlError, url);
+    }
+  });
+
+  it('the configuration switch lets tests audit 127.0.0.1', async () => {
+    assert.equal((await assertAuditableUrl('http://127.0.0.1:8080/', { allowPrivate: true })).port, '8080');
+  });
+
+  describe('through the API with the default configuration', () => {
+    let api: TestApi;
+    let token: string;
+    before(async () => {
+      api = await startTestApi({ worker: false });
+      token = await sessionToken((await createBusiness()).claims);
+    });
+    after(() => api.stop());
+
+    for (const url of [
+      'http://127.0.0.1:3000/',
+      'http://localhost/',
+      'http://10.0.0.5/admin',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+      'http://[::ffff:7f00:1]/',
+    ]) {
+      it(`instant and full audits of ${url} answer 422`, async () => {
+        for (const path of ['/api/audits/instant', '/api/audits/full']) {
+          const response = await api.request('POST', path, { token, body: { url } });
+          assert.equal(response.status, 422, response.text);
+          assert.match(response.body.error ?? '', /^url: /);
+        }
+      });
+    }
+
+    it('a non-http scheme answers 422 naming url', async () => {
+      const response = await api.request('POST', '/api/audits/instant', {
+        token,
+        body: { url: 'ftp://example.com/' },
+      });
+      assert.equal(response.status, 422);
+      assert.match(response.body.error ?? '', /^url: /);
+    });
+  });
+});

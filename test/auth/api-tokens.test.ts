@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { sha256Hex } from '../../api/auth/secrets.ts';
+import { asSystem } from '../../db/doors.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { testDatabase } from '../support/database.ts';
+import { createBusiness, createTester, type BusinessFixture } from '../support/factories.ts';
+import { sessionToken } from '../support/tokens.ts';
+import { insertStudy, TestClock } from './helpers.ts';
+
+describe('API bearer tokens (POST, GET /api/auth/tokens, DELETE /api/auth/tokens/:id)', () => {
+  const clock = new TestClock();
+  let api: TestApi;
+  let business: BusinessFixture;
+  let ownerJwt: string;
+  before(async () => {
+    api = await startTestApi({ now: clock.now, worker: false });
+    business = await createBusiness('pro');
+    ownerJwt = await sessionToken(business.claims, clock.now());
+  });
+  after(() => api.stop());
+
+  async function issue(scope: 'read' | 'read_write' | 'admin'): Promise<{ token: string; tokenId: string }> {
+    const response = await api.request('POST', '/api/auth/tokens', {
+      token: ownerJwt,
+      body: { name: `${scope} token`, scope },
+    });
+    assert.equal(response.status, 201, response.text);
+    return response.body.data as { token: string; tokenId: string };
+  }
+
+  it('shows the secret once: the list never does, and only its SHA-256 is stored', async () => {
+    const { token, tokenId } = await issue('read');
+    assert.match(token, /^uat_[A-Za-z0-9_-]{43}$/);
+    const list = await api.request('GET', '/api/auth/tokens', { token: ownerJwt });
+    assert.equal(list.status, 200);
+    const listed = (list.body.data as { tokenId: string }[]).find((row) => row.tokenId === tokenId);
+    assert.ok(listed);
+    assert.ok(!list.text.includes(token));
+    const stored = await asSystem(testDatabase(), (tx) =>
+      tx.selectFrom('api_tokens').select('token_hash').where('id', '=', tokenId).executeTakeFirstOrThrow(),
+    );
+    assert.equal(stored.token_hash, sha256Hex(token));
+  });
+
+  it('only organization owners issue tokens: members and testers get 403', async () => {
+    const member = await asSystem(testDatabase(), async (tx) => {
+      const user = await tx
+        .insertInto('users')
+        .values({ email: `member-${randomUUID()}@example.com`, role: 'business' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await tx
+        .insertInto('organization_memberships')
+        .values({ organization_id: business.organizationId, user_id: user.id, member_role: 'member' })
+        .execute();
+      return user.id;
+    });
+    const memberJwt = await sessionToken(
+      { sub: member, role: 'business', organization_id: business.organizationId },
+      clock.now(),
+    );
+    const testerJwt = await sessionToken(await createTester(), clock.now());
+    for (const token of [memberJwt, testerJwt]) {
+      const response = await api.request('POST', '/api/auth/tokens', {
+        token,
+        body: { name: 'x', scope: 'read' },
+      });
+      assert.equal(response.status, 403);
+    }
+  });
+
+  it('read scope: GET endpoints only', async () => {
+    const { token } = await issue('read');
+    assert.equal((await api.request('GET', '/api/jobs', { token })).status, 200);
+    assert.equal((await api.request('POST', '/api/jobs', { token, body: {} })).status, 403);
+    assert.equal((await api.request('PATCH', `/api/jobs/${randomUUID()}`, { token, body: {} })).status, 403);
+    assert.equal((await api.request('DELETE', `/api/auth/tokens/${randomUUID()}`, { token })).status, 403);
+  });
+
+  it('read_write scope: GET, POST and PATCH, but not DELETE, PUT or token management', async () => {
+    const { token } = await issue('read_write');
+    assert.equal((await api.request('GET', '/api/jobs', { token })).status, 200);
+    // Past the scope check the route itself answers: 422 for an empty body.
+    assert.equal((await api.request('POST', '/api/jobs', { token, body: {} })).status, 422);
+    assert.equal((await api.request('PATCH', `/api/jobs/${randomUUID()}`, { token, body: {} })).status, 422);
+    assert.equal((await api.request('DELETE', `/api/auth/tokens/${randomUUID()}`, { token })).status, 403);
+    assert.equal((await api.request('PUT', '/api/jobs', { token, body: {} })).status, 403);
+    assert.equal((await api.request('GET', '/api/auth/tokens', { token })).status, 403);
+  });
+
+  it('admin scope: every method, token management included', async () => {
+    const { token } = await issue('admin');
+    assert.equal((await api.request('GET', '/api/auth/tokens', { token })).status, 200);
+    assert.equal((await api.request('DELETE', `/api/auth/tokens/${randomUUID()}`, { token })).status, 404);
+    assert.equal((await api.request('PUT', '/api/jobs', { token, body: {} })).status, 405);
+  });
+
+  it("acts only within its organization: another organization's study is not found", async () => {
+    const { token } = await issue('admin');
+    const own = await insertStudy(business.organizationId);
+    const other = await insertStudy((await createBusiness()).organizationId);
+    assert.equal((await api.request('GET', `/api/jobs/${own}`, { token })).status, 200);
+    assert.equal((await api.request('GET', `/api/jobs/${other}`, { token })).status, 404);
+  });
+
+  it('answers 401 for an unknown token', async () => {
+    const response = await api.request('GET', '/api/jobs', { token: `uat_${'x'.repeat(43)}` });
+    assert.equal(response.status, 401);
+  });
+
+  it('a revoked token stops working at once here and within 60 seconds on every other instance', async () => {
+    const other = await startTestApi({ now: clock.now, worker: false });
+    try {
+      const { token, tokenId } = await issue('read');
+      assert.equal((await other.request('GET', '/api/jobs', { token })).status, 200); // cached there
+      const revoked = await api.request('DELETE', `/api/auth/tokens/${tokenId}`, { token: ownerJwt });
+      assert.equal(revoked.status, 200);
+      assert.equal((await api.request('GET', '/api/jobs', { token })).status, 401);
+      clock.advance(60_000);
+      assert.equal((await other.request('GET', '/api/jobs', { token })).status, 401);
+    } finally {
+      await other.stop();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
+import { asSystem } from '../../db/doors.ts';
+import { testDatabase } from '../support/database.ts';
+import { cookieValue, createPasswordUser, MINUTE, TestClock, tokenFromMail } from './helpers.ts';
+
+describe('magic link login (POST /api/auth/magic-link, POST /api/auth/magic-link/verify)', () => {
+  const clock = new TestClock();
+  let mail: MailCatcher;
+  let api: TestApi;
+  before(async () => {
+    mail = await startMailCatcher();
+    api = await startTestApi({ now: clock.now, worker: false, env: { SMTP_URL: mail.url } });
+  });
+  after(async () => {
+    await api.stop();
+    await mail.stop();
+  });
+
+  async function requestLink(email: string): Promise<string> {
+    const response = await api.request('POST', '/api/auth/magic-link', { body: { email } });
+    assert.equal(response.status, 202);
+    const message = await mail.waitFor(email);
+    mail.messages.splice(mail.messages.indexOf(message), 1);
+    assert.equal(message.subject, 'Your sign-in link');
+    return tokenFromMail(message.text, '/login/magic-link');
+  }
+
+  it('emails a one-time link whose token logs the user in with session and refresh cookies', async () => {
+    const user = await createPasswordUser('business');
+    const token = await requestLink(user.email);
+    const response = await api.request('POST', '/api/auth/magic-link/verify', { body: { token } });
+    assert.equal(response.status, 200);
+    const jwt = cookieValue(response.headers, 'session');
+    assert.ok(cookieValue(response.headers, 'refresh_token'));
+    const me = await api.request('GET', '/api/auth/me', { token: jwt });
+    assert.equal((me.body.data as { id: string }).id, user.id);
+  });
+
+  it('a magic link works once', async () => {
+    const user = await createPasswordUser('tester');
+    const token = await requestLink(user.email);
+    assert.equal((await api.request('POST', '/api/auth/magic-link/verify', { body: { token } })).status, 200);
+    const again = await api.request('POST', '/api/auth/magic-link/verify', { body: { token } });
+    assert.equal(again.status, 401);
+  });
+
+  it('a magic link expires after 15 minutes', async () => {
+    const user = await createPasswordUser('tester');
+    const token = await requestLink(user.email);
+    clock.advance(15 * MINUTE + 1000);
+    assert.equal((await api.request('POST', '/api/auth/magic-link/verify', { body: { token } })).status, 401);
+  });
+
+  it('answers an unknown email exactly as a known one (202), so it reveals nothing', async () => {
+    const user = await createPasswordUser('tester');
+    const known = await api.request('POST', '/api/auth/magic-link', { body: { email: user.email } });
+    const unknown = await api.request('POST', '/api/auth/magic-link', {
+      body: { email: `nobody-${Date.now()}@example.com` },
+    });
+    assert.equal(unknown.status, known.status);
+    assert.deepEqual(unknown.body, known.body);
+  });
+
+  it('a suspended account gets no link (202 all the same)', async () => {
+    const suspended = await createPasswordUser('tester', 'suspended');
+    const response = await api.request('POST', '/api/auth/magic-link', { body: { email: suspended.email } });
+    assert.equal(response.status, 202);
+    const issued = await asSystem(testDatabase(), (tx) =>
+      tx.selectFrom('one_time_tokens').select('id').where('user_id', '=', suspended.id).execute(),
+    );
+    assert.equal(issued.length, 0);
+  });
+});

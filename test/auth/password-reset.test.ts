@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
+import { cookieValue, createPasswordUser, HOUR, TestClock, tokenFromMail } from './helpers.ts';
+
+describe('password reset (POST /api/auth/password-reset, POST /api/auth/password-reset/confirm)', () => {
+  const clock = new TestClock();
+  let mail: MailCatcher;
+  let api: TestApi;
+  before(async () => {
+    mail = await startMailCatcher();
+    api = await startTestApi({ now: clock.now, worker: false, env: { SMTP_URL: mail.url } });
+  });
+  after(async () => {
+    await api.stop();
+    await mail.stop();
+  });
+
+  async function requestReset(email: string): Promise<string> {
+    const response = await api.request('POST', '/api/auth/password-reset', { body: { email } });
+    assert.equal(response.status, 202);
+    const message = await mail.waitFor(email);
+    mail.messages.splice(mail.messages.indexOf(message), 1);
+    assert.equal(message.subject, 'Reset your password');
+    return tokenFromMail(message.text, '/reset-password');
+  }
+
+  const login = (email: string, password: string) =>
+    api.request('POST', '/api/auth/login', { body: { email, password } });
+
+  it('sets the new password by the emailed token: the new one logs in, the old one no longer does', async () => {
+    const user = await createPasswordUser('tester');
+    const token = await requestReset(user.email);
+    const confirm = await api.request('POST', '/api/auth/password-reset/confirm', {
+      body: { token, password: 'a brand new password' },
+    });
+    assert.equal(confirm.status, 200);
+    assert.equal((await login(user.email, 'a brand new password')).status, 200);
+    assert.equal((await login(user.email, user.password)).status, 401);
+  });
+
+  it('ends every existing login of the account (refresh tokens revoked)', async () => {
+    const user = await createPasswordUser('tester');
+    const refresh = cookieValue((await login(user.email, user.password)).headers, 'refresh_token');
+    const token = await requestReset(user.email);
+    await api.request('POST', '/api/auth/password-reset/confirm', {
+      body: { token, password: 'another new password' },
+    });
+    const response = await api.request('POST', '/api/auth/refresh', {
+      headers: { Cookie: `refresh_token=${refresh}` },
+    });
+    assert.equal(response.status, 401);
+  });
+
+  it('a reset token works once', async () => {
+    const user = await createPasswordUser('tester');
+    const token = await requestReset(user.email);
+    const body = { token, password: 'first new password' };
+    assert.equal((await api.request('POST', '/api/auth/password-reset/confirm', { body })).status, 200);
+    const again = await api.request('POST', '/api/auth/password-reset/confirm', {
+      body: { token, password: 'second new password' },
+    });
+    assert.equal(again.status, 401);
+    assert.equal((await login(user.email, 'second new password')).status, 401);
+  });
+
+  it('a reset token expires after 60 minutes', async () => {
+    const user = await createPasswordUser('tester');
+    const token = await requestReset(user.email);
+    clock.advance(HOUR + 1000);
+    const response = await api.request('POST', '/api/auth/password-reset/confirm', {
+      body: { token, password: 'too late password' },
+    });
+    assert.equal(response.status, 401);
+  });
+
+  it('a magic-link token cannot reset a password', async () => {
+    const user = await createPasswordUser('tester');
+    await api.request('POST', '/api/auth/magic-link', { body: { email: user.email } });
+    const message = await mail.waitFor(user.email);
+    mail.messages.splice(mail.messages.indexOf(message), 1);
+    const token = tokenFromMail(message.text, '/login/magic-link');
+    const response = await api.request('POST', '/api/auth/password-reset/confirm', {
+      body: { token, password: 'sneaky new password' },
+    });
+    assert.equal(response.status, 401);
+  });
+});

@@ -1,0 +1,98 @@
+import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type {
+  AuditActivities,
+  InstantAuditInput,
+  InstantAuditOutput,
+} from '../activities/audits/audit-activities.ts';
+import type { Viewport } from '../activities/audits/types.ts';
+
+export const fullAuditWorkflowId = (auditJobId: string): string => `audit:${auditJobId}`;
+
+export interface FullAuditInput {
+  readonly auditJobId: string;
+  readonly url: string;
+  readonly crawl: boolean;
+  readonly maxPages: number;
+  readonly viewport: Viewport;
+}
+
+// The HTTP caller waits for an instant audit: one attempt, bounded by the spec's 10 seconds.
+const instant = proxyActivities<AuditActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 1 },
+});
+
+const pages = proxyActivities<AuditActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 2, nonRetryableErrorTypes: ['BlockedUrlError', 'PageLoadError'] },
+});
+
+const records = proxyActivities<AuditActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+const report = proxyActivities<AuditActivities>({
+  startToCloseTimeout: '3 minutes',
+  retry: { maximumAttempts: 3 },
+});
+
+/** One page audited on the audit task queue while the API request waits. */
+export async function instantAuditWorkflow(input: InstantAuditInput): Promise<InstantAuditOutput> {
+  return instant.runInstantAudit(input);
+}
+
+/**
+ * A full audit's life: queued (the API stored it) -> running -> complete or failed. Pages are
+ * audited one at a time, breadth first from the start URL when crawling, following same-origin
+ * links until `maxPages` are planned; progress is recorded after each page. A page that cannot be
+ * audited is skipped; when none can be, the audit fails. Then the report is built and mailed.
+ */
+export async function fullAuditWorkflow(input: FullAuditInput): Promise<void> {
+  const limit = input.crawl ? input.maxPages : 1;
+  await records.markAuditRunning({ auditJobId: input.auditJobId });
+  try {
+    const planned = [input.url];
+    const known = new Set(planned);
+    let audited = 0;
+    let firstError: string | undefined;
+    for (let index = 0; index < planned.length; index++) {
+      try {
+        const page = await pages.auditReportPage({
+          auditJobId: input.auditJobId,
+          position: index + 1,
+          url: planned[index]!,
+          viewport: input.viewport,
+        });
+        audited++;
+        known.add(page.url);
+        for (const link of input.crawl ? page.links : []) {
+          if (planned.length >= limit) break;
+          if (!known.has(link)) {
+            known.add(link);
+            planned.push(link);
+          }
+        }
+      } catch (error) {
+        firstError ??= messageOf(error);
+      }
+      await records.recordAuditProgress({
+        auditJobId: input.auditJobId,
+        pagesDone: index + 1,
+        pagesPlanned: planned.length,
+      });
+    }
+    if (!audited)
+      throw ApplicationFailure.nonRetryable(firstError ?? 'No page could be audited', 'AuditFailed');
+    await report.deliverAuditReport({ auditJobId: input.auditJobId });
+  } catch (error) {
+    await records.recordAuditFailure({ auditJobId: input.auditJobId, error: messageOf(error) });
+  }
+}
+
+/** The innermost cause: an activity failure wraps the application failure that says what happened. */
+function messageOf(error: unknown): string {
+  let current: unknown = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}
