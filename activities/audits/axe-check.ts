@@ -1,6 +1,9 @@
-import axe from 'axe-core';
-import type { Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AuditCategory, Severity } from './types.ts';
+
+/** axe-core's minified build, loaded into every audited page by the browser pool's warm contexts. */
+export const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface AxeFinding {
   readonly ruleId: string;
@@ -12,7 +15,7 @@ export interface AxeFinding {
   readonly fix: string;
 }
 
-interface AxeViolation {
+export interface AxeViolation {
   id: string;
   impact: Severity | null;
   tags: string[];
@@ -28,7 +31,8 @@ const REPLACED_RULES = ['bypass', 'heading-order', 'page-has-heading-one', 'regi
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const HEADING_RULES = new Set(['empty-heading', 'heading-order', 'page-has-heading-one', 'p-as-heading']);
 
-const RUN_AXE = `axe.run(document, ${JSON.stringify({
+/** Runs axe in the page (its copy kept by the audit kit) and returns the violations, trimmed. */
+export const RUN_AXE = `window.__auditKit.axe.run(document, ${JSON.stringify({
   runOnly: { type: 'tag', values: TAGS },
   rules: Object.fromEntries(REPLACED_RULES.map((id) => [id, { enabled: false }])),
   resultTypes: ['violations'],
@@ -53,9 +57,8 @@ export function criteriaOf(tags: readonly string[]): string[] {
   });
 }
 
-export async function axeChecks(page: Page): Promise<AxeFinding[]> {
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate<AxeViolation[]>(RUN_AXE);
+/** axe's violations as findings, one per offending element. */
+export function axeFindings(violations: readonly AxeViolation[]): AxeFinding[] {
   return violations.flatMap((violation) =>
     violation.nodes.map((node) => ({
       ruleId: violation.id,

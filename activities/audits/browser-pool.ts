@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { AUDIT_INIT_SCRIPT } from './page-script.ts';
 import type { Viewport } from './types.ts';
 
 /** An audit that ran past its deadline; its context has been closed. */
@@ -24,6 +25,7 @@ const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
  * One Chromium per worker and a few warm contexts: creating a context and its first page costs
  * more than a small page's audit, so the next ones are made while the current audit runs. Every
  * audit gets a fresh context (no cookies or storage shared between audits), closed afterwards.
+ * Each context carries axe and the audit kit as an init script (see AUDIT_INIT_SCRIPT).
  */
 export class BrowserPool {
   private browser: Promise<Browser> | undefined;
@@ -122,6 +124,8 @@ export class BrowserPool {
   private async open(): Promise<WarmPage> {
     const browser = await this.launch();
     const context = await browser.newContext({ viewport: DEFAULT_VIEWPORT, serviceWorkers: 'block' });
+    // Registered now, while the context waits in the pool, not during the audit.
+    await context.addInitScript({ content: AUDIT_INIT_SCRIPT });
     const page = await context.newPage();
     return { context, page };
   }

@@ -19,14 +19,15 @@ interface FocusState {
   readonly focused: string;
 }
 
-interface WalkPreparation {
+/** What the kit's collect() found before the walk: the tab stops to expect and the widgets without one. */
+export interface WalkPreparation {
   readonly candidates: Candidate[];
   readonly widgets: RawFinding[];
   readonly beforeMain: number;
   readonly hasMain: boolean;
 }
 
-interface SkipLink {
+export interface SkipLink {
   readonly selector: string;
   readonly k: string | null;
   readonly target: string;
@@ -43,8 +44,11 @@ const MAX_STEPS = 150;
  * cannot see from the DOM alone: traps, unreachable controls, focus order against the layout,
  * skip links, and focus indicators that do not change anything on screen.
  */
-export async function keyboardChecks(page: Page): Promise<RawFinding[]> {
-  const prep = await page.evaluate<WalkPreparation>('window.__auditKit.prepareWalk()');
+export async function keyboardChecks(
+  page: Page,
+  prep: WalkPreparation,
+  skip: SkipLink | null,
+): Promise<RawFinding[]> {
   const findings: RawFinding[] = [...prep.widgets];
   const visited: FocusState[] = [];
   const seen = new Map<string, number>();
@@ -94,7 +98,7 @@ export async function keyboardChecks(page: Page): Promise<RawFinding[]> {
   }
   findings.push(...focusOrderFindings(visited, prep.candidates));
   findings.push(...(await focusIndicatorFindings(page, visited)));
-  findings.push(...(await skipLinkFindings(page, prep)));
+  findings.push(...skipLinkFindings(skip, prep));
   return findings;
 }
 
@@ -138,8 +142,7 @@ async function focusIndicatorFindings(page: Page, visited: readonly FocusState[]
     }));
 }
 
-async function skipLinkFindings(page: Page, prep: WalkPreparation): Promise<RawFinding[]> {
-  const skip = await page.evaluate<SkipLink | null>('window.__auditKit.skipLink()');
+function skipLinkFindings(skip: SkipLink | null, prep: WalkPreparation): RawFinding[] {
   if (skip && (!skip.targetExists || !skip.targetVisible)) {
     return [
       {

@@ -40,6 +40,12 @@ export const OWN_RULES = {
     wcag: ['2.4.1'],
     fix: 'Point the skip link at an element that exists (its id) and is visible.',
   },
+  'in-page-link-broken': {
+    category: 'keyboard',
+    severity: 'moderate',
+    wcag: ['2.4.1'],
+    fix: 'Point every in-page link (href="#...") at an id that exists on the page, or remove the link.',
+  },
   'focus-visible': {
     category: 'keyboard',
     severity: 'serious',

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { axeChecks } from './axe-check.ts';
-import { keyboardChecks, type RawFinding } from './keyboard-check.ts';
+import { axeFindings, RUN_AXE, type AxeViolation } from './axe-check.ts';
+import { keyboardChecks, type RawFinding, type SkipLink, type WalkPreparation } from './keyboard-check.ts';
 import { OWN_RULES, type OwnRuleId } from './own-rules.ts';
-import { PAGE_SCRIPT } from './page-script.ts';
+import { AUDIT_INIT_SCRIPT } from './page-script.ts';
 import { bySeverity, countIssues, gradeOf, scoreOf } from './score.ts';
 import {
   SEVERITIES,
@@ -25,45 +25,41 @@ export interface PageAudit extends PageAuditResult {
   readonly fixes: Readonly<Record<string, string>>;
 }
 
+/** What one evaluate call brings back from the loaded page (see the kit's collect()). */
+interface Inspection {
+  readonly axe: AxeViolation[];
+  readonly findings: RawFinding[];
+  readonly links: string[];
+  readonly walk: WalkPreparation | null;
+  readonly skip: SkipLink | null;
+}
+
 /** Loads the page and runs every check of the chosen categories on it. */
 export async function auditPage(page: Page, url: string, options: PageAuditOptions): Promise<PageAudit> {
   if (!options.allowPrivate) await guardNavigations(page);
   await page.goto(url, { waitUntil: 'load', timeout: options.navigationTimeoutMs });
-  await page.evaluate(PAGE_SCRIPT);
   const wanted = new Set(options.categories);
+  const inspection = await inspect(page, options.categories);
   const issues: AuditIssue[] = [];
   const fixes: Record<string, string> = {};
 
-  if ([...wanted].some((category) => category !== 'keyboard')) {
-    for (const finding of await axeChecks(page)) {
-      if (!wanted.has(finding.category)) continue;
-      issues.push(
-        toIssue(
-          finding.ruleId,
-          finding.category,
-          finding.severity,
-          finding.element,
-          finding.description,
-          finding.wcag,
-        ),
-      );
-      fixes[finding.ruleId] = finding.fix;
-    }
+  for (const finding of axeFindings(inspection.axe)) {
+    if (!wanted.has(finding.category)) continue;
+    issues.push(
+      toIssue(
+        finding.ruleId,
+        finding.category,
+        finding.severity,
+        finding.element,
+        finding.description,
+        finding.wcag,
+      ),
+    );
+    fixes[finding.ruleId] = finding.fix;
   }
-  const own: RawFinding[] = [];
-  const inPage = {
-    contrast: 'controlContrast',
-    images: 'imageChecks',
-    forms: 'formChecks',
-    headings: 'headingChecks',
-  } as const;
-  for (const [category, check] of Object.entries(inPage) as [AuditCategory, string][]) {
-    if (wanted.has(category))
-      own.push(...(await page.evaluate<RawFinding[]>(`window.__auditKit.${check}()`)));
-  }
-  const links = await page.evaluate<string[]>('window.__auditKit.links()');
+  const own = [...inspection.findings];
   // Last: the Tab walk moves focus and may open menus that change the DOM the other checks read.
-  if (wanted.has('keyboard')) own.push(...(await keyboardChecks(page)));
+  if (inspection.walk) own.push(...(await keyboardChecks(page, inspection.walk, inspection.skip)));
   for (const finding of own) {
     const rule = OWN_RULES[finding.ruleId as OwnRuleId];
     issues.push(
@@ -80,9 +76,23 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
     grade: gradeOf(score),
     issueCounts: countIssues(unique),
     issues: unique,
-    links,
+    links: inspection.links,
     fixes,
   };
+}
+
+/**
+ * axe (unless only keyboard checks are asked for), then the kit's own checks, in one round trip.
+ * The warm contexts load both at document start; a page without them (a context from elsewhere)
+ * gets them injected here.
+ */
+async function inspect(page: Page, categories: readonly AuditCategory[]): Promise<Inspection> {
+  const axe = categories.some((category) => category !== 'keyboard') ? RUN_AXE : 'Promise.resolve([])';
+  const script = `window.__auditKit && window.__auditKit.axe ? ${axe}.then((axe) => Object.assign({ axe }, window.__auditKit.collect(${JSON.stringify(categories)}))) : null`;
+  const inspection = await page.evaluate<Inspection | null>(script);
+  if (inspection) return inspection;
+  await page.evaluate(AUDIT_INIT_SCRIPT);
+  return (await page.evaluate<Inspection | null>(script))!;
 }
 
 function toIssue(

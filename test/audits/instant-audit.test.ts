@@ -94,6 +94,17 @@ describe('POST /api/audits/instant', function () {
     expectIssue(result, { criterion: '2.4.1', category: 'keyboard' });
   });
 
+  it('an in-page link to an anchor that does not exist is a keyboard issue under 2.4.1', async () => {
+    const result = await audit('broken-anchor.html');
+    expectIssue(result, { criterion: '2.4.1', category: 'keyboard', element: '#reviews-link' });
+    const flagged = result.topIssues.filter((issue) => issue.wcagCriteria.includes('2.4.1'));
+    assert.deepEqual(
+      flagged.map((issue) => issue.element),
+      ['#reviews-link'],
+      'links to an existing id (#pricing) or a[name] (#faq) are not broken',
+    );
+  });
+
   it('low-contrast text (1.4.3) and low-contrast controls (1.4.11) are contrast issues', async () => {
     const result = await audit('low-contrast.html');
     expectIssue(result, { criterion: '1.4.3', category: 'contrast', element: '#faint-text' });
