@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.ts';
+import { createSessionActivities } from './sessions/session-activities.ts';
 import { createStudyActivities } from './studies/study-activities.ts';
 
 export interface ActivityDependencies {
@@ -9,5 +10,6 @@ export interface ActivityDependencies {
 export function createActivities(deps: ActivityDependencies) {
   return {
     ...createStudyActivities(deps),
+    ...createSessionActivities(deps),
   };
 }

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/connection.ts';
 import { createEmailSender, type EmailSender } from '../activities/notify/email.ts';
+import { createFacialEngine } from '../activities/facial/facial-engine-client.ts';
 import { ApiTokenVerifier } from './auth/api-token-verifier.ts';
 import { apiTokenRoutes } from './auth/api-tokens.routes.ts';
 import { auditRoutes } from './audits/audits.routes.ts';
@@ -20,6 +21,8 @@ import { recoveryRoutes } from './auth/recovery.routes.ts';
 import { RevokedLogins } from './auth/revoked-logins.ts';
 import { mountDocs } from './docs/docs.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
+import { INGESTION_BODY_LIMIT_BYTES, isIngestionPath } from './ingestion/body-limit.ts';
+import { ingestionRoutes } from './ingestion/ingestion.routes.ts';
 import { cors } from './http/cors.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
@@ -31,6 +34,8 @@ import { requestContext } from './http/request-context.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RequestState } from './http/state.ts';
 import { jobRoutes } from './jobs/jobs.routes.ts';
+import { reportRoutes } from './reports/reports.routes.ts';
+import { sessionRoutes } from './sessions/sessions.routes.ts';
 
 /** JSON bodies above this are refused with 413 (DESIGN.md, "Limits not shown"). */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -73,6 +78,8 @@ export function createApi(deps: AppDependencies): Api {
     ...oauthRoutes(auth),
     ...apiTokenRoutes(auth),
     ...jobRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
+    ...sessionRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
+    ...reportRoutes({ db }),
     ...auditRoutes({
       db,
       temporal,
@@ -80,6 +87,7 @@ export function createApi(deps: AppDependencies): Api {
       allowPrivateUrls: config.audits.allowPrivateUrls,
       now,
     }),
+    ...ingestionRoutes({ db, facialEngine: createFacialEngine(config.facialEngine) }),
   ];
   const document = buildOpenApiDocument(routes, {
     title: 'Usability and accessibility testing service',
@@ -90,6 +98,11 @@ export function createApi(deps: AppDependencies): Api {
   const router = new Router<RequestState>();
   mountRoutes(router, routes);
   mountDocs(router, () => document);
+
+  const parseJson = (jsonLimit: number) =>
+    koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit, jsonStrict: false });
+  const jsonBody = parseJson(JSON_BODY_LIMIT_BYTES);
+  const ingestionBody = parseJson(INGESTION_BODY_LIMIT_BYTES);
 
   const app = new Koa<RequestState>({ proxy: false });
   app.silent = true;
@@ -107,16 +120,9 @@ export function createApi(deps: AppDependencies): Api {
     .use(authenticate({ jwtSecret: config.auth.jwtSecret, db, apiTokens, revokedLogins, now }))
     .use(rateLimit({ store, planOf: (principal) => plans.planOf(principal), now: () => now().getTime() }))
     .use(credentialScope())
-    .use(
-      koaBody({
-        json: true,
-        urlencoded: false,
-        text: false,
-        multipart: false,
-        jsonLimit: JSON_BODY_LIMIT_BYTES,
-        jsonStrict: false,
-      }),
-    )
+    .use(async (ctx, next) => {
+      await (isIngestionPath(ctx.path) ? ingestionBody : jsonBody)(ctx, next);
+    })
     .use(async (ctx, next) => {
       await next();
       // Decided after the router's own 405 check (a throwing last link would pre-empt it, and its

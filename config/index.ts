@@ -26,6 +26,10 @@ const environmentSchema = z
     AUDIT_POOL_SIZE: z.coerce.number().int().min(1).max(16).default(2),
     // Audits of loopback/private addresses are refused unless this is on (tests, local development).
     AUDIT_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
+    // The self-hosted facial analysis engine (activities/facial/README.md); unset: snapshots are stored unanalysed.
+    FACIAL_ENGINE_URL: z.url().optional(),
+    FACIAL_ENGINE_TOKEN: z.string().min(1).optional(),
+    FACIAL_ENGINE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
     ...oauthProviderVariables(1),
     ...oauthProviderVariables(2),
   })
@@ -120,6 +124,11 @@ export interface Config {
     readonly poolSize: number;
     readonly allowPrivateUrls: boolean;
   };
+  readonly facialEngine: {
+    readonly url: string | undefined;
+    readonly token: string | undefined;
+    readonly timeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -154,6 +163,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       taskQueue: env.AUDIT_TASK_QUEUE,
       poolSize: env.AUDIT_POOL_SIZE,
       allowPrivateUrls: env.AUDIT_ALLOW_PRIVATE_URLS === 'true',
+    },
+    facialEngine: {
+      url: env.FACIAL_ENGINE_URL,
+      token: env.FACIAL_ENGINE_TOKEN,
+      timeoutMs: env.FACIAL_ENGINE_TIMEOUT_MS,
     },
   });
 }

@@ -8,7 +8,8 @@ import { prepareSuiteEnvironment } from './lib/suite-environment.ts';
 import { PROJECT_ROOT } from './lib/tools.ts';
 
 export interface BenchResult {
-  readonly figures: Record<string, number>;
+  /** Numbers, or a list of findings (e.g. the audit's missed pa11y criteria; empty is good). */
+  readonly figures: Record<string, number | readonly string[]>;
   readonly runs: number;
 }
 

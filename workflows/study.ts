@@ -8,6 +8,7 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
+import type { SessionActivities } from '../activities/sessions/session-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
 
 export type StudyWorkflowStatus = 'draft' | 'active' | 'paused' | 'completed' | 'archived';
@@ -24,11 +25,13 @@ export const paymentConfirmedSignal = defineSignal<[]>('paymentConfirmed');
 /** Pause, resume or archive; answers with the recorded status once the database holds it. */
 export const changeStudyStatusUpdate = defineUpdate<StudyWorkflowStatus, [StudyStatusAction]>('changeStatus');
 export const studyStatusQuery = defineQuery<StudyWorkflowStatus>('status');
+/** Sent by a session workflow once its tester has confirmed (the session's id). */
+export const sessionConfirmedSignal = defineSignal<[string]>('sessionConfirmed');
 
 /** The failure type an update validator raises for a transition that does not apply. */
 export const INVALID_TRANSITION = 'InvalidStudyTransition';
 
-const { recordStudyStatus } = proxyActivities<StudyActivities>({
+const { recordStudyStatus, studyTargetReached } = proxyActivities<StudyActivities & SessionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
@@ -86,6 +89,19 @@ export async function studyWorkflow({ jobId }: StudyWorkflowInput): Promise<void
   setHandler(paymentConfirmedSignal, async () => {
     while (changing) await condition(() => !changing);
     if (status === 'draft') await moveTo('active');
+  });
+  // The study is completed once its target number of sessions is confirmed; paused studies count too.
+  setHandler(sessionConfirmedSignal, async () => {
+    while (changing) await condition(() => !changing);
+    if (status !== 'active' && status !== 'paused') return;
+    changing = true;
+    let reached: boolean;
+    try {
+      reached = await studyTargetReached({ jobId });
+    } finally {
+      changing = false;
+    }
+    if (reached && (status === 'active' || status === 'paused')) await moveTo('completed');
   });
   setHandler(changeStudyStatusUpdate, apply, {
     // A change in flight may make the action valid (payment then pause), so only a settled status

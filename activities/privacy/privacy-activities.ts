@@ -1,0 +1,37 @@
+import type { Db } from '../../db/connection.ts';
+import { asSystem } from '../../db/doors.ts';
+import { flaggedVoiceSegments, saveSanitisedTranscript } from '../../db/repositories/signals.ts';
+import { redactPii } from './sanitiser.ts';
+
+export interface PrivacyActivityDependencies {
+  readonly db: Db;
+  readonly now?: () => Date;
+}
+
+/** Segments sanitised per call at most, so one activity attempt stays short; call again while any remain. */
+const SANITISE_BATCH = 500;
+
+/**
+ * The sanitising step (spec: PII-flagged voice segments are excluded from AI analysis until
+ * sanitised). It redacts each flagged transcript and clears the flag; analysis reads only
+ * segments without the flag. Works through the system door: segments are written by admins only.
+ */
+export function createPrivacyActivities({ db, now = () => new Date() }: PrivacyActivityDependencies) {
+  return {
+    async sanitiseVoiceSegments(input: { sessionId?: string } = {}): Promise<{ sanitised: number }> {
+      return asSystem(db, async (tx) => {
+        const segments = await flaggedVoiceSegments(tx, {
+          sessionId: input.sessionId,
+          limit: SANITISE_BATCH,
+        });
+        const at = now();
+        for (const segment of segments) {
+          await saveSanitisedTranscript(tx, segment.id, redactPii(segment.transcript).text, at);
+        }
+        return { sanitised: segments.length };
+      });
+    },
+  };
+}
+
+export type PrivacyActivities = ReturnType<typeof createPrivacyActivities>;

@@ -1,0 +1,71 @@
+import { invalid } from '../http/errors.ts';
+import { defineRoute, type RouteDefinition } from '../http/route.ts';
+import type { RequestState } from '../http/state.ts';
+import { batchResponse, dataBatchBody, sessionBatchBody, sessionIdParams } from './ingestion.schema.ts';
+import { recordBatch, type IngestionDependencies, type SignalKind } from './record-batch.ts';
+
+const ITEM_NAMES: Readonly<Record<SignalKind, string>> = {
+  events: 'browser interaction events',
+  facial: 'facial analysis frames (pre-processed scores)',
+  voice: 'voice segments (transcripts and metrics)',
+  snapshots: 'facial snapshots (images for the facial analysis engine, never stored)',
+};
+
+const describe = (kind: SignalKind) =>
+  `Record a batch of ${ITEM_NAMES[kind]}: each item is checked alone, invalid ones are listed in ` +
+  'rejections, the rest are stored; repeats of stored items count as accepted. ' +
+  'At most 1,000 items (413); the session must be active or paused (409).';
+
+/**
+ * The signal endpoints (spec, "Data ingestion"): `POST /api/data/events|facial|voice` for a
+ * signed-in caller naming the session in the body, and the extension's test-token twins
+ * `POST /api/sessions/:id/events|snapshots|voice` naming it in the path. Who may record is
+ * decided by row-level security: the session's tester (or an admin), never its business.
+ */
+export function ingestionRoutes(deps: IngestionDependencies): RouteDefinition[] {
+  const data = (kind: 'events' | 'facial' | 'voice') =>
+    defineRoute({
+      method: 'POST',
+      path: `/api/data/${kind}`,
+      tag: 'Data ingestion',
+      summary: describe(kind),
+      auth: 'user',
+      body: dataBatchBody,
+      response: batchResponse,
+      handler: async ({ body, principal, ctx }) => ({
+        data: await recordBatch(deps, kind, { principal, ...body, log: (ctx.state as RequestState).log }),
+      }),
+    });
+  const session = (kind: 'events' | 'snapshots' | 'voice') =>
+    defineRoute({
+      method: 'POST',
+      path: `/api/sessions/:id/${kind}`,
+      tag: 'Data ingestion',
+      summary: `${describe(kind)} Takes the session's X-Test-Token.`,
+      auth: 'user',
+      params: sessionIdParams,
+      resource: 'Session',
+      body: sessionBatchBody,
+      response: batchResponse,
+      handler: async ({ body, params, principal, ctx }) => {
+        if (body.sessionId !== undefined && body.sessionId !== params.id)
+          throw invalid('sessionId: must match the session in the path');
+        return {
+          data: await recordBatch(deps, kind, {
+            principal,
+            sessionId: params.id,
+            batch: body.batch,
+            log: (ctx.state as RequestState).log,
+          }),
+        };
+      },
+    });
+  return [
+    data('events'),
+    data('facial'),
+    data('voice'),
+    session('events'),
+    session('snapshots'),
+    session('voice'),
+  ];
+}

@@ -1,0 +1,120 @@
+import type { Logger } from 'pino';
+import type { FacialEngine } from '../../activities/facial/facial-engine-client.ts';
+import type { Db } from '../../db/connection.ts';
+import { asUser, type Tx } from '../../db/doors.ts';
+import {
+  insertEvents,
+  insertFacialSnapshots,
+  insertVoiceSegments,
+  recordingCheck,
+  type RecordingOutcome,
+} from '../../db/repositories/signals.ts';
+import type { Principal } from '../auth/principal.ts';
+import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
+import { MAX_BATCH_ITEMS, type BatchResponse } from './ingestion.schema.ts';
+import { toEventRow, toFacialRow, toSnapshotRow, toVoiceRow } from './item-rows.ts';
+import { eventItem, facialItem, snapshotItem, voiceItem } from './items.schema.ts';
+import { checkBatch, type Rejection } from './validate-batch.ts';
+
+export interface IngestionDependencies {
+  readonly db: Db;
+  readonly facialEngine: FacialEngine;
+}
+
+export interface BatchRequest {
+  readonly principal: Principal;
+  readonly sessionId: string;
+  readonly batch: readonly unknown[];
+  readonly log: Logger;
+}
+
+export type SignalKind = 'events' | 'facial' | 'voice' | 'snapshots';
+
+/** Records one batch of a signal: every item checked alone, the valid ones written in one statement. */
+export async function recordBatch(
+  deps: IngestionDependencies,
+  kind: SignalKind,
+  request: BatchRequest,
+): Promise<BatchResponse> {
+  const { batch } = request;
+  if (batch.length > MAX_BATCH_ITEMS)
+    throw new ApiError(
+      'payload_too_large',
+      `batch: at most ${MAX_BATCH_ITEMS} items per request (got ${batch.length})`,
+    );
+  switch (kind) {
+    case 'events':
+      return write(deps, request, checkBatch(eventItem, batch), (tx, items) =>
+        insertEvents(tx, request.sessionId, items.map(toEventRow)),
+      );
+    case 'facial':
+      return write(deps, request, checkBatch(facialItem, batch), (tx, items) =>
+        insertFacialSnapshots(tx, request.sessionId, items.map(toFacialRow)),
+      );
+    case 'voice':
+      return write(deps, request, checkBatch(voiceItem, batch), (tx, items) =>
+        insertVoiceSegments(tx, request.sessionId, items.map(toVoiceRow)),
+      );
+    case 'snapshots':
+      return recordSnapshots(deps, request);
+  }
+}
+
+async function write<T>(
+  deps: IngestionDependencies,
+  request: BatchRequest,
+  checked: { accepted: T[]; rejections: Rejection[] },
+  insert: (tx: Tx, items: T[]) => Promise<RecordingOutcome>,
+): Promise<BatchResponse> {
+  const outcome = await asUser(deps.db, request.principal.claims, (tx) => insert(tx, checked.accepted));
+  return present(outcome, request.sessionId, checked.accepted.length, checked.rejections);
+}
+
+/**
+ * Snapshots go to the facial engine one image at a time, synchronously (spec). The session is
+ * checked first so that a closed session costs no engine calls; the insert checks it again. An
+ * engine that fails leaves its snapshots stored without analysis and the request succeeds.
+ * The images never leave this function: neither the rows nor the log carry them.
+ */
+async function recordSnapshots(deps: IngestionDependencies, request: BatchRequest): Promise<BatchResponse> {
+  const { accepted, rejections } = checkBatch(snapshotItem, request.batch);
+  present(
+    await asUser(deps.db, request.principal.claims, (tx) => recordingCheck(tx, request.sessionId)),
+    request.sessionId,
+    0,
+    [],
+  );
+  const analyses = await deps.facialEngine.analyzeAll(accepted.map((item) => item.image));
+  const failures = analyses.flatMap((analysis) => (analysis.kind === 'unavailable' ? [analysis.reason] : []));
+  if (failures.length) {
+    request.log.warn(
+      { sessionId: request.sessionId, snapshots: failures.length, reason: failures[0] },
+      'facial engine unavailable; snapshots stored without analysis',
+    );
+  }
+  const rows = accepted.map((item, index) => toSnapshotRow(item, analyses[index]!));
+  const outcome = await asUser(deps.db, request.principal.claims, (tx) =>
+    insertFacialSnapshots(tx, request.sessionId, rows),
+  );
+  return present(outcome, request.sessionId, accepted.length, rejections);
+}
+
+/** The spec's answer, or the reason nothing could be recorded on the session. */
+function present(
+  outcome: RecordingOutcome,
+  sessionId: string,
+  accepted: number,
+  rejections: Rejection[],
+): BatchResponse {
+  switch (outcome.kind) {
+    case 'not_found':
+      throw notFound('Session');
+    case 'not_recorder':
+      throw forbidden("Only the session's tester records signals on it");
+    case 'closed':
+      throw conflict(`Session is ${outcome.status}: signals are recorded only while it is active or paused`);
+    case 'recorded':
+      // Repeats skipped by the unique keys count as accepted: the extension's retry succeeded.
+      return { sessionId, accepted, rejected: rejections.length, rejections };
+  }
+}

@@ -1,0 +1,82 @@
+import { asUser } from '../../db/doors.ts';
+import { noteIdsOf } from '../../db/repositories/session-notes.ts';
+import {
+  analyzeRefusal,
+  analyzeSessionUpdate,
+  changeSessionStatusUpdate,
+  confirmRefusal,
+  confirmSessionUpdate,
+  nextSessionStatus,
+  type SessionStatusAction,
+} from '../../workflows/session.ts';
+import type { Principal } from '../auth/principal.ts';
+import { conflict, forbidden, invalid } from '../http/errors.ts';
+import type { SessionCommandDependencies } from './create-session.ts';
+import type { ConfirmSessionInput } from './sessions.schema.ts';
+import { updateSessionWorkflow, visibleSession } from './session-workflow.ts';
+
+// Every command reads the state from the database to answer 409 early, then changes it only
+// through the session workflow, which judges the transition again.
+
+export async function changeSessionStatus(
+  deps: SessionCommandDependencies,
+  principal: Principal,
+  id: string,
+  action: SessionStatusAction,
+  completedAt?: string,
+) {
+  const session = await visibleSession(deps.db, principal, id);
+  const transition = nextSessionStatus(session.status, action);
+  if ('refusal' in transition) throw conflict(transition.refusal);
+  let at: string | undefined;
+  if (action === 'complete') {
+    const when = completedAt ? new Date(completedAt) : deps.now();
+    if (when < session.started_at) throw invalid('completedAt: Must not be before the session started');
+    if (when > deps.now()) throw invalid('completedAt: Must not be in the future');
+    at = when.toISOString();
+  }
+  return updateSessionWorkflow(deps.temporal, id, (handle) =>
+    handle.executeUpdate(changeSessionStatusUpdate, {
+      args: [{ action, ...(at ? { completedAt: at } : {}) }],
+    }),
+  );
+}
+
+export async function analyzeSession(deps: SessionCommandDependencies, principal: Principal, id: string) {
+  const session = await visibleSession(deps.db, principal, id);
+  const refusal = analyzeRefusal(session.status);
+  if (refusal) throw conflict(refusal);
+  return updateSessionWorkflow(deps.temporal, id, (handle) => handle.executeUpdate(analyzeSessionUpdate));
+}
+
+/** The human-in-the-loop gate: only the session's tester opens it, once the findings exist. */
+export async function confirmSession(
+  deps: SessionCommandDependencies,
+  principal: Principal,
+  id: string,
+  input: ConfirmSessionInput,
+) {
+  const session = await visibleSession(deps.db, principal, id);
+  if (session.tester_id !== principal.claims.sub) {
+    throw forbidden("Only the session's tester can confirm its findings");
+  }
+  const refusal = confirmRefusal(session.status);
+  if (refusal) throw conflict(refusal);
+  const known = new Set(
+    (await asUser(deps.db, principal.claims, (tx) => noteIdsOf(tx, id))).map((n) => n.id),
+  );
+  const unknown = input.notes.findIndex((note) => !known.has(note.noteId));
+  if (unknown >= 0) throw invalid(`notes[${unknown}].noteId: Not a note of this session`);
+  return updateSessionWorkflow(deps.temporal, id, (handle) =>
+    handle.executeUpdate(confirmSessionUpdate, {
+      args: [
+        {
+          rating: input.rating,
+          comment: input.comment,
+          decisions: input.notes,
+          confirmedAt: deps.now().toISOString(),
+        },
+      ],
+    }),
+  );
+}

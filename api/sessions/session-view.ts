@@ -1,0 +1,44 @@
+import type { NoteRow } from '../../db/repositories/session-notes.ts';
+import type { SessionRow } from '../../db/repositories/sessions.ts';
+
+/** The spec's create response: exactly its six fields. */
+export function toCreatedSession(row: SessionRow) {
+  return {
+    sessionId: row.id,
+    jobId: row.study_id,
+    testerId: row.tester_id,
+    variant: row.variant,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export function toSession(row: SessionRow) {
+  return {
+    sessionId: row.id,
+    jobId: row.study_id,
+    testerId: row.tester_id,
+    variant: row.variant,
+    status: row.status,
+    startedAt: row.started_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
+    durationSeconds: row.duration_seconds,
+  };
+}
+
+/** Agent notes name their agent as author: they have no human author id. */
+export function toNote(note: NoteRow) {
+  return {
+    noteId: note.id,
+    content: note.content,
+    timestamp: (note.noted_at ?? note.created_at).toISOString(),
+    authorId: note.author_id ?? 'agent2',
+    authorKind: note.author_kind,
+    severity: note.severity,
+    wcagCriterion: note.wcag_criterion,
+    wcagLevel: note.wcag_level,
+    confirmed: note.confirmed,
+    decision: note.decision,
+    annotation: note.annotation,
+  };
+}

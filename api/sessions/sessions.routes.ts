@@ -1,0 +1,149 @@
+import { asUser } from '../../db/doors.ts';
+import { listNotes } from '../../db/repositories/session-notes.ts';
+import { defineRoute, type RouteDefinition } from '../http/route.ts';
+import { createSession, type SessionCommandDependencies } from './create-session.ts';
+import { submitFeedback, updateNotes } from './note-commands.ts';
+import { analyzeSession, changeSessionStatus, confirmSession } from './session-commands.ts';
+import { toCreatedSession, toNote, toSession } from './session-view.ts';
+import { visibleSession } from './session-workflow.ts';
+import {
+  analyzeSessionResponse,
+  completeSessionBody,
+  completeSessionResponse,
+  confirmSessionBody,
+  confirmSessionResponse,
+  createdSessionResponse,
+  createSessionBody,
+  feedbackBody,
+  feedbackResponse,
+  notesResponse,
+  sessionIdParams,
+  sessionResponse,
+  updateNotesBody,
+  updateNotesResponse,
+  updateSessionBody,
+} from './sessions.schema.ts';
+
+const ACTION_FOR = { paused: 'pause', active: 'resume', completed: 'complete' } as const;
+/** Agent 2 on the local analyst takes a few seconds at most; clients poll GET until analyzed. */
+const ANALYSIS_ESTIMATE_SECONDS = 5;
+
+export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition[] {
+  const common = { tag: 'Sessions', auth: 'user', params: sessionIdParams, resource: 'Session' } as const;
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/sessions',
+      tag: 'Sessions',
+      summary: 'Create a session for an eligible tester on an active study and start its workflow',
+      auth: 'user',
+      roles: ['business', 'admin'],
+      body: createSessionBody,
+      response: createdSessionResponse,
+      status: 201,
+      handler: async ({ body, principal }) => ({
+        data: toCreatedSession((await createSession(deps, principal, body)).session),
+      }),
+    }),
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: '/api/sessions/:id',
+      summary: 'Read a session',
+      response: sessionResponse,
+      handler: async ({ params, principal }) => ({
+        data: toSession(await visibleSession(deps.db, principal, params.id)),
+      }),
+    }),
+    defineRoute({
+      ...common,
+      method: 'PATCH',
+      path: '/api/sessions/:id',
+      summary: 'Pause, resume or complete a session (also with the test token)',
+      body: updateSessionBody,
+      response: sessionResponse,
+      handler: async ({ params, body, principal }) => {
+        await changeSessionStatus(deps, principal, params.id, ACTION_FOR[body.status]);
+        return { data: toSession(await visibleSession(deps.db, principal, params.id)) };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: '/api/sessions/:id/complete',
+      summary: 'Complete an active or paused session; Agent 2 starts right after',
+      body: completeSessionBody,
+      response: completeSessionResponse,
+      handler: async ({ params, body, principal }) => {
+        const state = await changeSessionStatus(deps, principal, params.id, 'complete', body.completedAt);
+        return { data: { sessionId: params.id, status: 'completed', completedAt: state.completedAt } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: '/api/sessions/:id/analyze',
+      summary:
+        'Run Agent 2 on a completed session (answers the running or finished analysis when there is one)',
+      response: analyzeSessionResponse,
+      status: 202,
+      handler: async ({ params, principal }) => {
+        const state = await analyzeSession(deps, principal, params.id);
+        return {
+          data: {
+            sessionId: params.id,
+            status: state.status,
+            estimatedCompletionSeconds: state.status === 'analyzing' ? ANALYSIS_ESTIMATE_SECONDS : 0,
+          },
+        };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: '/api/sessions/:id/notes',
+      summary: "A session's notes; the organization sees agent findings only once the tester confirmed them",
+      response: notesResponse,
+      handler: async ({ params, principal }) => {
+        await visibleSession(deps.db, principal, params.id);
+        const notes = await asUser(deps.db, principal.claims, (tx) => listNotes(tx, params.id));
+        return { data: { sessionId: params.id, notes: notes.map(toNote) } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'PATCH',
+      path: '/api/sessions/:id/notes',
+      summary: 'Add notes, or edit your own, until the session is confirmed',
+      body: updateNotesBody,
+      response: updateNotesResponse,
+      handler: async ({ params, body, principal }) => ({
+        data: await updateNotes(deps, principal, params.id, body),
+      }),
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: '/api/sessions/:id/confirm',
+      summary: 'The tester confirms or rejects the findings and rates the session; the payout is queued',
+      body: confirmSessionBody,
+      response: confirmSessionResponse,
+      handler: async ({ params, body, principal }) => {
+        const result = await confirmSession(deps, principal, params.id, body);
+        return { data: { sessionId: params.id, ...result } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: '/api/sessions/:id/feedback',
+      summary: "The tester's feedback on a completed session, once",
+      body: feedbackBody,
+      response: feedbackResponse,
+      status: 201,
+      handler: async ({ params, body, principal }) => ({
+        data: await submitFeedback(deps, principal, params.id, body),
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+
+const TEXT_MAX = 5000;
+const NOTE_MAX = 10_000;
+const SESSION_STATUSES = [
+  'active',
+  'paused',
+  'completed',
+  'analyzing',
+  'analyzed',
+  'confirmed',
+  'cancelled',
+] as const;
+
+const rating = z.number().int('Must be an integer').min(1, 'Must be 1 to 5').max(5, 'Must be 1 to 5');
+const optionalText = (max: number) =>
+  z.string().trim().max(max, `Must be at most ${max} characters`).optional();
+
+export const sessionIdParams = z.object({ id: z.uuid() });
+
+export const createSessionBody = z.object({
+  jobId: z.uuid('Must be a study id'),
+  testerId: z.uuid('Must be a tester id'),
+  variant: z.string().trim().min(1, 'Must not be empty').max(50).optional(),
+});
+export type CreateSessionInput = z.output<typeof createSessionBody>;
+
+export const completeSessionBody = z.object({
+  completedAt: z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 timestamp' }).optional(),
+});
+
+export const updateSessionBody = z.object({
+  status: z.enum(['active', 'paused', 'completed'], 'Must be one of active, paused, completed'),
+});
+
+export const updateNotesBody = z.object({
+  notes: z
+    .array(
+      z.object({
+        noteId: z.uuid('Must be a note id').optional(),
+        content: z
+          .string()
+          .trim()
+          .min(1, 'Must not be empty')
+          .max(NOTE_MAX, `Must be at most ${NOTE_MAX} characters`),
+      }),
+    )
+    .min(1, 'At least one note is required')
+    .max(100, 'At most 100 notes'),
+});
+export type UpdateNotesInput = z.output<typeof updateNotesBody>;
+
+export const confirmSessionBody = z.object({
+  rating,
+  comment: optionalText(TEXT_MAX),
+  notes: z
+    .array(
+      z.object({
+        noteId: z.uuid('Must be a note id'),
+        decision: z.enum(['confirmed', 'rejected'], 'Must be confirmed or rejected'),
+        annotation: optionalText(TEXT_MAX),
+      }),
+    )
+    .max(1000)
+    .default([])
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((item, index) => {
+        if (seen.has(item.noteId)) {
+          ctx.addIssue({ code: 'custom', path: [index, 'noteId'], message: 'Decided twice' });
+        }
+        seen.add(item.noteId);
+      });
+    }),
+});
+export type ConfirmSessionInput = z.output<typeof confirmSessionBody>;
+
+export const feedbackBody = z.object({
+  clarity: rating,
+  difficulty: rating,
+  technicalIssues: z.boolean('Must be true or false'),
+  comment: optionalText(TEXT_MAX),
+});
+export type FeedbackInput = z.output<typeof feedbackBody>;
+
+const status = z.enum(SESSION_STATUSES);
+const timestamp = z.string().describe('ISO 8601');
+
+export const createdSessionResponse = z.object({
+  sessionId: z.string(),
+  jobId: z.string(),
+  testerId: z.string(),
+  variant: z.string().nullable(),
+  status,
+  createdAt: timestamp,
+});
+
+export const sessionResponse = z.object({
+  sessionId: z.string(),
+  jobId: z.string(),
+  testerId: z.string(),
+  variant: z.string().nullable(),
+  status,
+  startedAt: timestamp,
+  completedAt: timestamp.nullable(),
+  durationSeconds: z.number().int().nullable(),
+});
+
+export const completeSessionResponse = z.object({
+  sessionId: z.string(),
+  status,
+  completedAt: timestamp,
+});
+
+export const analyzeSessionResponse = z.object({
+  sessionId: z.string(),
+  status,
+  estimatedCompletionSeconds: z.number().int(),
+});
+
+export const notesResponse = z.object({
+  sessionId: z.string(),
+  notes: z.array(
+    z.object({
+      noteId: z.string(),
+      content: z.string(),
+      timestamp,
+      authorId: z.string(),
+      authorKind: z.enum(['agent', 'human']),
+      severity: z.enum(['critical', 'high', 'medium', 'low']).nullable(),
+      wcagCriterion: z.string().nullable(),
+      wcagLevel: z.enum(['A', 'AA', 'AAA']).nullable(),
+      confirmed: z.boolean(),
+      decision: z.enum(['confirmed', 'rejected']).nullable(),
+      annotation: z.string().nullable(),
+    }),
+  ),
+});
+
+export const updateNotesResponse = z.object({
+  sessionId: z.string(),
+  updatedCount: z.number().int(),
+  createdCount: z.number().int(),
+});
+
+export const confirmSessionResponse = z.object({
+  sessionId: z.string(),
+  status,
+  payoutQueued: z.boolean(),
+  confirmedAt: timestamp,
+});
+
+export const feedbackResponse = z.object({
+  sessionId: z.string(),
+  feedbackId: z.string(),
+  submittedAt: timestamp,
+});

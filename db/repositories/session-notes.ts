@@ -1,0 +1,111 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Tx } from '../doors.ts';
+import type { NoteDecision, SessionNotesTable } from '../schema-sessions.ts';
+
+export type NoteRow = Selectable<SessionNotesTable>;
+export type NewNote = Insertable<SessionNotesTable>;
+
+/** The notes of a session the caller may see (row-level security filters them), in time order. */
+export function listNotes(tx: Tx, sessionId: string): Promise<NoteRow[]> {
+  return tx
+    .selectFrom('session_notes')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Replaces the undecided agent findings of a session by a new run's, so a retried or repeated
+ * Agent 2 never leaves duplicates; decided notes and human notes stay.
+ */
+export async function replaceAgentFindings(
+  tx: Tx,
+  sessionId: string,
+  notes: readonly NewNote[],
+): Promise<void> {
+  await tx
+    .deleteFrom('session_notes')
+    .where('session_id', '=', sessionId)
+    .where('author_kind', '=', 'agent')
+    .where('decision', 'is', null)
+    .execute();
+  if (notes.length)
+    await tx
+      .insertInto('session_notes')
+      .values([...notes])
+      .execute();
+}
+
+export interface NoteDecisionInput {
+  readonly noteId: string;
+  readonly decision: NoteDecision;
+  readonly annotation?: string | undefined;
+}
+
+/**
+ * The tester's decisions: rejected notes stay unconfirmed for good; confirmed and undecided notes
+ * become confirmed (DESIGN.md: undecided notes count as confirmed).
+ */
+export async function applyDecisions(
+  tx: Tx,
+  sessionId: string,
+  decisions: readonly NoteDecisionInput[],
+  at: Date,
+): Promise<void> {
+  for (const { noteId, decision, annotation } of decisions) {
+    await tx
+      .updateTable('session_notes')
+      .set({
+        decision,
+        confirmed: decision === 'confirmed',
+        decided_at: at,
+        updated_at: at,
+        ...(annotation !== undefined ? { annotation } : {}),
+      })
+      .where('id', '=', noteId)
+      .where('session_id', '=', sessionId)
+      .execute();
+  }
+  await tx
+    .updateTable('session_notes')
+    .set({ confirmed: true, updated_at: at })
+    .where('session_id', '=', sessionId)
+    .where('decision', 'is', null)
+    .execute();
+}
+
+export function confirmedNotes(tx: Tx, sessionId: string): Promise<NoteRow[]> {
+  return tx
+    .selectFrom('session_notes')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('confirmed', '=', true)
+    .where((eb) => eb.or([eb('decision', 'is', null), eb('decision', '=', 'confirmed')]))
+    .orderBy('created_at')
+    .execute();
+}
+
+export function noteIdsOf(
+  tx: Tx,
+  sessionId: string,
+): Promise<{ id: string; author_kind: string; author_id: string | null }[]> {
+  return tx
+    .selectFrom('session_notes')
+    .select(['id', 'author_kind', 'author_id'])
+    .where('session_id', '=', sessionId)
+    .execute();
+}
+
+export async function updateNoteContent(tx: Tx, noteId: string, content: string, at: Date): Promise<void> {
+  await tx.updateTable('session_notes').set({ content, updated_at: at }).where('id', '=', noteId).execute();
+}
+
+export async function insertNotes(tx: Tx, notes: readonly NewNote[]): Promise<void> {
+  if (notes.length)
+    await tx
+      .insertInto('session_notes')
+      .values([...notes])
+      .execute();
+}

@@ -1,0 +1,111 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Tx } from '../doors.ts';
+import type { SessionFeedbackTable, SessionsTable } from '../schema-sessions.ts';
+
+export type SessionRow = Selectable<SessionsTable>;
+export type NewSession = Insertable<SessionsTable>;
+export type SessionChange = Updateable<SessionsTable>;
+
+export function findSession(tx: Tx, id: string): Promise<SessionRow | undefined> {
+  return tx.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function insertSession(tx: Tx, session: NewSession): Promise<SessionRow> {
+  return tx.insertInto('sessions').values(session).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Serialises session creation per study for the rest of the transaction, so two concurrent
+ * creates cannot both read the same variant counts.
+ */
+export async function lockStudyForAssignment(tx: Tx, studyId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`session-assignment:${studyId}`}, 0))`.execute(
+    tx,
+  );
+}
+
+/** Live (non-cancelled) sessions of a study per variant label. */
+export async function variantCounts(tx: Tx, studyId: string): Promise<Map<string, number>> {
+  const rows = await tx
+    .selectFrom('sessions')
+    .select(['variant', (eb) => eb.fn.countAll<string>().as('count')])
+    .where('study_id', '=', studyId)
+    .where('status', '<>', 'cancelled')
+    .where('variant', 'is not', null)
+    .groupBy('variant')
+    .execute();
+  return new Map(rows.map((row) => [row.variant!, Number(row.count)]));
+}
+
+export async function updateSession(tx: Tx, id: string, change: SessionChange): Promise<void> {
+  await tx
+    .updateTable('sessions')
+    .set({ ...change, updated_at: new Date() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The tester's role and qualification, or undefined when no such user exists. */
+export function testerStanding(
+  tx: Tx,
+  testerId: string,
+): Promise<{ role: string; profile_status: string | null } | undefined> {
+  return tx
+    .selectFrom('users')
+    .leftJoin('tester_profiles', 'tester_profiles.user_id', 'users.id')
+    .select(['users.role as role', 'tester_profiles.status as profile_status'])
+    .where('users.id', '=', testerId)
+    .executeTakeFirst();
+}
+
+/** Confirmed sessions of a study against its target number of testers. */
+export async function confirmedAgainstTarget(
+  tx: Tx,
+  studyId: string,
+): Promise<{ confirmed: number; target: number }> {
+  const row = await tx
+    .selectFrom('studies')
+    .select((eb) => [
+      'tester_count',
+      eb
+        .selectFrom('sessions')
+        .select(eb.fn.countAll<string>().as('n'))
+        .whereRef('sessions.study_id', '=', 'studies.id')
+        .where('sessions.status', '=', 'confirmed')
+        .as('confirmed'),
+    ])
+    .where('id', '=', studyId)
+    .executeTakeFirstOrThrow();
+  return { confirmed: Number(row.confirmed ?? 0), target: row.tester_count };
+}
+
+/** True once every live session of the study has its notes confirmed (DESIGN.md, notes_confirmed). */
+export async function refreshStudyNotesConfirmed(tx: Tx, studyId: string): Promise<void> {
+  await sql`
+    update studies set notes_confirmed = not exists (
+      select 1 from sessions s where s.study_id = studies.id and s.status <> 'cancelled' and not s.notes_confirmed
+    ), updated_at = now()
+    where id = ${studyId}`.execute(tx);
+}
+
+export function insertFeedback(
+  tx: Tx,
+  feedback: Insertable<SessionFeedbackTable>,
+): Promise<Selectable<SessionFeedbackTable> | undefined> {
+  return tx
+    .insertInto('session_feedback')
+    .values(feedback)
+    .onConflict((oc) => oc.column('session_id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** One payment per confirmed session, queued at the study's flat compensation; a retry adds nothing. */
+export async function queuePayment(tx: Tx, sessionId: string): Promise<void> {
+  await sql`
+    insert into payments (organization_id, study_id, session_id, tester_id, amount, currency)
+    select s.organization_id, s.study_id, s.id, s.tester_id, st.compensation_amount, st.compensation_currency
+    from sessions s join studies st on st.id = s.study_id
+    where s.id = ${sessionId} and s.status = 'confirmed'
+    on conflict (session_id) do nothing`.execute(tx);
+}

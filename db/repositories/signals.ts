@@ -1,0 +1,252 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Tx } from '../doors.ts';
+import type { SessionStatus } from '../schema-sessions.ts';
+
+// Bulk writes and privacy-aware reads of the three session signals (0006, 0012). Every write is
+// one statement whatever the batch size: the rows travel as one array per column and `unnest`
+// turns them back into rows, so a 1,000-item batch costs one round trip, not 1,000.
+
+/** What a bulk write found: the rows went in (repeats skipped), or why nothing was written. */
+export type RecordingOutcome =
+  | { readonly kind: 'recorded'; readonly stored: number }
+  | { readonly kind: 'not_found' }
+  | { readonly kind: 'not_recorder' }
+  | { readonly kind: 'closed'; readonly status: SessionStatus };
+
+export const RECORDING_STATUSES: readonly SessionStatus[] = ['active', 'paused'];
+
+interface Column {
+  readonly name: string;
+  /** PostgreSQL element type of the column's array parameter. */
+  readonly type: string;
+}
+
+const EVENT_COLUMNS: readonly Column[] = [
+  { name: 'event_type', type: 'text' },
+  { name: 'target_selector', type: 'text' },
+  { name: 'occurred_at', type: 'timestamptz' },
+  { name: 'x', type: 'float8' },
+  { name: 'y', type: 'float8' },
+  { name: 'scroll_y', type: 'float8' },
+  { name: 'input_length', type: 'int4' },
+  { name: 'viewport_width', type: 'int4' },
+  { name: 'viewport_height', type: 'int4' },
+];
+
+const FACIAL_COLUMNS: readonly Column[] = [
+  { name: 'frame_index', type: 'int4' },
+  { name: 'captured_at', type: 'timestamptz' },
+  { name: 'face_detected', type: 'bool' },
+  { name: 'emotion', type: 'text' },
+  { name: 'confidences', type: 'jsonb' },
+  { name: 'action_units', type: 'jsonb' },
+  { name: 'attention_score', type: 'float4' },
+  { name: 'gaze_x', type: 'float4' },
+  { name: 'gaze_y', type: 'float4' },
+];
+
+const VOICE_COLUMNS: readonly Column[] = [
+  { name: 'segment_index', type: 'int4' },
+  { name: 'started_at', type: 'timestamptz' },
+  { name: 'ended_at', type: 'timestamptz' },
+  { name: 'transcript', type: 'text' },
+  { name: 'sentiment', type: 'text' },
+  { name: 'sentiment_score', type: 'float4' },
+  { name: 'hesitation_count', type: 'int4' },
+  { name: 'words_per_minute', type: 'float4' },
+  { name: 'contains_pii', type: 'bool' },
+];
+
+type Cell = string | number | boolean | null;
+
+export interface EventRow {
+  readonly eventType: string;
+  readonly targetSelector: string;
+  readonly occurredAt: string;
+  readonly x: number | null;
+  readonly y: number | null;
+  readonly scrollY: number | null;
+  readonly inputLength: number | null;
+  readonly viewportWidth: number | null;
+  readonly viewportHeight: number | null;
+}
+
+export interface FacialRow {
+  readonly frameIndex: number;
+  readonly capturedAt: string;
+  readonly faceDetected: boolean;
+  readonly emotion: string | null;
+  readonly confidences: Readonly<Record<string, number>>;
+  readonly actionUnits: Readonly<Record<string, number>>;
+  readonly attentionScore: number;
+  readonly gazeX: number | null;
+  readonly gazeY: number | null;
+}
+
+export interface VoiceRow {
+  readonly segmentIndex: number;
+  readonly startedAt: string;
+  readonly endedAt: string;
+  readonly transcript: string;
+  readonly sentiment: string;
+  readonly sentimentScore: number;
+  readonly hesitationCount: number | null;
+  readonly wordsPerMinute: number | null;
+  readonly containsPii: boolean;
+}
+
+export function insertEvents(tx: Tx, sessionId: string, rows: readonly EventRow[]) {
+  return insertSignals(tx, 'session_events', EVENT_COLUMNS, sessionId, rows, (r) => [
+    r.eventType,
+    r.targetSelector,
+    r.occurredAt,
+    r.x,
+    r.y,
+    r.scrollY,
+    r.inputLength,
+    r.viewportWidth,
+    r.viewportHeight,
+  ]);
+}
+
+export function insertFacialSnapshots(tx: Tx, sessionId: string, rows: readonly FacialRow[]) {
+  return insertSignals(tx, 'facial_snapshots', FACIAL_COLUMNS, sessionId, rows, (r) => [
+    r.frameIndex,
+    r.capturedAt,
+    r.faceDetected,
+    r.emotion,
+    JSON.stringify(r.confidences),
+    JSON.stringify(r.actionUnits),
+    r.attentionScore,
+    r.gazeX,
+    r.gazeY,
+  ]);
+}
+
+export function insertVoiceSegments(tx: Tx, sessionId: string, rows: readonly VoiceRow[]) {
+  return insertSignals(tx, 'voice_segments', VOICE_COLUMNS, sessionId, rows, (r) => [
+    r.segmentIndex,
+    r.startedAt,
+    r.endedAt,
+    r.transcript,
+    r.sentiment,
+    r.sentimentScore,
+    r.hesitationCount,
+    r.wordsPerMinute,
+    r.containsPii,
+  ]);
+}
+
+/**
+ * One statement that reads the session and, only when the caller may record on it now, inserts
+ * the rows; repeats of stored rows (unique keys of 0006 and 0012) are skipped. The session check
+ * gives the caller a precise answer; the table's insert policy still guards every row.
+ */
+async function insertSignals<R>(
+  tx: Tx,
+  table: 'session_events' | 'facial_snapshots' | 'voice_segments',
+  columns: readonly Column[],
+  sessionId: string,
+  rows: readonly R[],
+  cells: (row: R) => Cell[],
+): Promise<RecordingOutcome> {
+  const arrays: Cell[][] = columns.map(() => new Array<Cell>(rows.length));
+  rows.forEach((row, i) => cells(row).forEach((cell, c) => (arrays[c]![i] = cell)));
+  const names = sql.raw(columns.map((column) => column.name).join(', '));
+  const unnested: RawBuilder<unknown>[] = columns.map(
+    (column, c) => sql`${arrays[c]}::${sql.raw(column.type === 'jsonb' ? 'text' : column.type)}[]`,
+  );
+  const selected = sql.raw(
+    columns
+      .map((column) => (column.type === 'jsonb' ? `u.${column.name}::jsonb` : `u.${column.name}`))
+      .join(', '),
+  );
+  const { rows: result } = await sql<{
+    status: SessionStatus | null;
+    may_record: boolean | null;
+    stored: number;
+  }>`
+    with target as (
+      select status, (tester_id = app.user_id() or app.is_admin()) as may_record
+      from sessions where id = ${sessionId}::uuid
+    ), stored as (
+      insert into ${sql.table(table)} (session_id, ${names})
+      select ${sessionId}::uuid, ${selected}
+      from unnest(${sql.join(unnested)}) as u (${names})
+      where exists (select 1 from target where may_record and status in ('active', 'paused'))
+      on conflict do nothing
+      returning 1
+    )
+    select (select status from target) as status, (select may_record from target) as may_record,
+           (select count(*) from stored)::int as stored`.execute(tx);
+  const { status, may_record: mayRecord, stored } = result[0]!;
+  if (status === null) return { kind: 'not_found' };
+  if (!mayRecord) return { kind: 'not_recorder' };
+  if (!RECORDING_STATUSES.includes(status)) return { kind: 'closed', status };
+  return { kind: 'recorded', stored };
+}
+
+/** Whether the caller may record on the session now (read before costly work such as the facial engine). */
+export async function recordingCheck(tx: Tx, sessionId: string): Promise<RecordingOutcome> {
+  const row = await tx
+    .selectFrom('sessions')
+    .select((eb) => [
+      'status',
+      eb
+        .or([eb('tester_id', '=', sql<string>`app.user_id()`), sql<boolean>`app.is_admin()`])
+        .as('may_record'),
+    ])
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  if (!row) return { kind: 'not_found' };
+  if (!row.may_record) return { kind: 'not_recorder' };
+  if (!RECORDING_STATUSES.includes(row.status)) return { kind: 'closed', status: row.status };
+  return { kind: 'recorded', stored: 0 };
+}
+
+/** Voice segments an AI agent may read: those flagged as holding PII stay out until sanitised. */
+export function voiceSegmentsForAnalysis(tx: Tx, sessionId: string) {
+  return tx
+    .selectFrom('voice_segments')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('contains_pii', '=', false)
+    .orderBy('segment_index')
+    .execute();
+}
+
+/** Facial snapshots an agent may read: frames without a detected face (or without an engine answer) stay out. */
+export function facialSnapshotsForAnalysis(tx: Tx, sessionId: string) {
+  return tx
+    .selectFrom('facial_snapshots')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('face_detected', '=', true)
+    .orderBy('frame_index')
+    .execute();
+}
+
+/** Segments still flagged as holding PII, oldest first; `sessionId` narrows to one session. */
+export function flaggedVoiceSegments(tx: Tx, options: { sessionId?: string; limit: number }) {
+  let query = tx
+    .selectFrom('voice_segments')
+    .select(['id', 'session_id', 'transcript'])
+    .where('contains_pii', '=', true);
+  if (options.sessionId) query = query.where('session_id', '=', options.sessionId);
+  return query.orderBy('id').limit(options.limit).execute();
+}
+
+/** Stores the redacted transcript and clears the flag, so the segment becomes analysable. */
+export async function saveSanitisedTranscript(
+  tx: Tx,
+  id: string,
+  transcript: string,
+  at: Date,
+): Promise<void> {
+  await tx
+    .updateTable('voice_segments')
+    .set({ transcript, contains_pii: false, sanitised: true, sanitised_at: at })
+    .where('id', '=', id)
+    .where('contains_pii', '=', true)
+    .execute();
+}

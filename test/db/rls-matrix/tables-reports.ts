@@ -1,0 +1,195 @@
+import type { TableCells } from './matrix.ts';
+import { ADMIN, ORG_AND_TESTER, OWNER_ORG } from './tables-core.ts';
+import { unique } from './unique.ts';
+
+export const REPORT_TABLES: readonly TableCells[] = [
+  {
+    table: 'reports',
+    rule: 'reports: readable by the tester they belong to and by the organization owning the study; written by the system',
+    rows: [
+      {
+        key: (f) => ({ id: f.report }),
+        touch: 'content',
+        select: ORG_AND_TESTER,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: ADMIN,
+      run: (tx, f) =>
+        tx
+          .insertInto('reports')
+          .values({
+            organization_id: f.organizationA,
+            study_id: f.study,
+            session_id: f.bystanderSession,
+            tester_id: f.bystander,
+            tone_profile: 'moderate',
+            overall_score: '60',
+            content: { findings: [] },
+          })
+          .execute(),
+    },
+  },
+  {
+    table: 'study_reports',
+    rule: 'study reports: readable by the organization owning the study; written by the system',
+    rows: [
+      {
+        key: (f) => ({ id: f.studyReport }),
+        touch: 'content',
+        select: OWNER_ORG,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: ADMIN,
+      run: (tx, f) =>
+        tx
+          .insertInto('study_reports')
+          .values({ organization_id: f.organizationA, study_id: f.study, session_count: 0, content: {} })
+          .execute(),
+    },
+  },
+  {
+    table: 'proposals',
+    rule: 'proposals: created by matching, read and decided by the study organization',
+    rows: [
+      {
+        key: (f) => ({ id: f.proposal }),
+        touch: 'match_reasons',
+        select: OWNER_ORG,
+        update: OWNER_ORG,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: ADMIN,
+      run: (tx, f) =>
+        tx
+          .insertInto('proposals')
+          .values({
+            organization_id: f.organizationA,
+            study_id: f.study,
+            tester_id: f.bystander,
+            match_score: '0.5',
+          })
+          .execute(),
+    },
+  },
+  {
+    table: 'outreach_messages',
+    rule: 'outreach messages: drafted pending and reviewed by the study organization, never seen by testers',
+    rows: [
+      {
+        key: (f) => ({ id: f.outreachMessage }),
+        touch: 'body',
+        select: OWNER_ORG,
+        update: OWNER_ORG,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: OWNER_ORG,
+      run: (tx, f) =>
+        tx
+          .insertInto('outreach_messages')
+          .values({
+            organization_id: f.organizationA,
+            study_id: f.study,
+            tester_id: f.bystander,
+            recipient_email: 'bystander@example.com',
+            channel: 'messaging',
+            body: 'A study for you',
+          })
+          .execute(),
+    },
+  },
+  {
+    table: 'capacity_reviews',
+    rule: 'capacity reviews: decided by admins alone',
+    rows: [
+      { key: (f) => ({ id: f.capacityReview }), touch: 'note', select: ADMIN, update: ADMIN, delete: ADMIN },
+    ],
+    insert: {
+      allowed: ADMIN,
+      run: (tx, f) =>
+        tx
+          .insertInto('capacity_reviews')
+          .values({ study_id: f.study, requested_count: 3, available_count: 1, segment: { country: 'FR' } })
+          .execute(),
+    },
+  },
+  {
+    table: 'payments',
+    rule: 'payments: readable by the tester and the paying organization; written by the system',
+    rows: [
+      {
+        key: (f) => ({ id: f.payment }),
+        touch: 'attempts',
+        select: ORG_AND_TESTER,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: ADMIN,
+      run: (tx, f) =>
+        tx
+          .insertInto('payments')
+          .values({
+            organization_id: f.organizationA,
+            study_id: f.study,
+            session_id: f.liveSession,
+            tester_id: f.actors.testerWith.sub,
+            amount: '25.00',
+            currency: 'EUR',
+          })
+          .execute(),
+    },
+  },
+  {
+    table: 'provider_events',
+    rule: 'provider events: admins only',
+    rows: [
+      { key: (f) => ({ id: f.providerEvent }), touch: 'type', select: ADMIN, update: ADMIN, delete: ADMIN },
+    ],
+    insert: {
+      allowed: ADMIN,
+      run: (tx) =>
+        tx
+          .insertInto('provider_events')
+          .values({ id: unique('evt'), provider: 'payments', type: 'payout.paid', payload: {} })
+          .execute(),
+    },
+  },
+  {
+    table: 'review_call_bookings',
+    rule: 'review call bookings: readable by the booking organization; written by the scheduling webhook',
+    rows: [
+      {
+        key: (f) => ({ id: f.booking }),
+        touch: 'invitee_name',
+        select: OWNER_ORG,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: ADMIN,
+      run: (tx, f) =>
+        tx
+          .insertInto('review_call_bookings')
+          .values({
+            organization_id: f.organizationA,
+            provider_booking_id: unique('booking'),
+            invitee_email: 'owner@example.com',
+            starts_at: '2030-02-02T10:00:00Z',
+            ends_at: '2030-02-02T10:30:00Z',
+          })
+          .execute(),
+    },
+  },
+];

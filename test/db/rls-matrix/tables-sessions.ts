@@ -1,0 +1,207 @@
+import type { Allowed, TableCells } from './matrix.ts';
+import { ADMIN, ORG_AND_TESTER, OWNER_ORG } from './tables-core.ts';
+
+/** Signals are recorded by the session's tester while it runs (or by an admin). */
+const RECORDER: Allowed = ['testerWith', 'admin'];
+
+export const SESSION_TABLES: readonly TableCells[] = [
+  {
+    table: 'sessions',
+    rule: 'sessions: seen and moved by their tester and the owning organization, created by the business, removed by admins',
+    rows: [
+      {
+        key: (f) => ({ id: f.liveSession }),
+        touch: 'rating',
+        select: ORG_AND_TESTER,
+        update: ORG_AND_TESTER,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: OWNER_ORG,
+      run: (tx, f) =>
+        tx
+          .insertInto('sessions')
+          .values({ study_id: f.finishedStudy, organization_id: f.organizationA, tester_id: f.bystander })
+          .execute(),
+    },
+  },
+  {
+    table: 'session_feedback',
+    rule: 'session feedback: given once by the session tester, read by the organization, changed by admins only',
+    rows: [
+      {
+        key: (f) => ({ id: f.feedback }),
+        touch: 'comment',
+        select: ORG_AND_TESTER,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: RECORDER,
+      run: (tx, f) =>
+        tx
+          .insertInto('session_feedback')
+          .values({
+            session_id: f.liveSession,
+            tester_id: f.actors.testerWith.sub,
+            clarity: 3,
+            difficulty: 3,
+            technical_issues: true,
+          })
+          .execute(),
+    },
+  },
+  {
+    table: 'session_events',
+    rule: 'session events: seen with their session, recorded by its tester while it runs, corrected only by admins',
+    rows: [
+      { key: (f) => ({ id: f.event }), touch: 'x', select: ORG_AND_TESTER, update: ADMIN, delete: ADMIN },
+    ],
+    insert: {
+      allowed: RECORDER,
+      run: (tx, f) =>
+        tx
+          .insertInto('session_events')
+          .values({
+            session_id: f.liveSession,
+            event_type: 'scroll',
+            target_selector: 'body',
+            occurred_at: '2030-01-12T08:02:00Z',
+            scroll_y: 300,
+          })
+          .execute(),
+    },
+  },
+  {
+    table: 'facial_snapshots',
+    rule: 'facial snapshots: seen with their session, recorded by its tester while it runs, corrected only by admins',
+    rows: [
+      {
+        key: (f) => ({ id: f.facialSnapshot }),
+        touch: 'emotion',
+        select: ORG_AND_TESTER,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: RECORDER,
+      run: (tx, f) =>
+        tx
+          .insertInto('facial_snapshots')
+          .values({
+            session_id: f.liveSession,
+            frame_index: 2,
+            captured_at: '2030-01-12T08:02:00Z',
+            attention_score: 0.5,
+          })
+          .execute(),
+    },
+  },
+  {
+    table: 'voice_segments',
+    rule: 'voice segments: seen with their session, recorded by its tester while it runs, corrected only by admins',
+    rows: [
+      {
+        key: (f) => ({ id: f.voiceSegment }),
+        touch: 'transcript',
+        select: ORG_AND_TESTER,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: RECORDER,
+      run: (tx, f) =>
+        tx
+          .insertInto('voice_segments')
+          .values({
+            session_id: f.liveSession,
+            segment_index: 2,
+            started_at: '2030-01-12T08:02:00Z',
+            ended_at: '2030-01-12T08:02:04Z',
+            transcript: 'Found it',
+            sentiment: 'positive',
+            sentiment_score: 0.6,
+          })
+          .execute(),
+    },
+  },
+  {
+    table: 'agent_jobs',
+    rule: 'agent jobs: requested (queued) and read by the organization, read by the session tester, run by the system',
+    rows: [
+      {
+        key: (f) => ({ id: f.agentJob }),
+        touch: 'options',
+        select: ORG_AND_TESTER,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: OWNER_ORG,
+      run: (tx, f, actor) =>
+        tx
+          .insertInto('agent_jobs')
+          .values({
+            kind: 'agent2',
+            organization_id: f.organizationA,
+            study_id: f.study,
+            session_id: f.liveSession,
+            requested_by: actor.sub,
+          })
+          .execute(),
+    },
+  },
+  {
+    table: 'session_notes',
+    rule: 'session notes: no unconfirmed AI finding reaches the organization; the tester decides on every note; humans write under their own name',
+    rows: [
+      {
+        label: 'an unconfirmed agent finding',
+        key: (f) => ({ id: f.agentFinding }),
+        touch: 'content',
+        select: ['testerWith', 'admin'],
+        update: ['testerWith', 'admin'],
+        delete: ADMIN,
+      },
+      {
+        label: "a note by A's business",
+        key: (f) => ({ id: f.humanNote }),
+        touch: 'content',
+        select: ORG_AND_TESTER,
+        update: ORG_AND_TESTER,
+        delete: OWNER_ORG,
+      },
+    ],
+    insert: {
+      // The fresh note is a human note under the caller's own id.
+      allowed: ORG_AND_TESTER,
+      run: (tx, f, actor) =>
+        tx
+          .insertInto('session_notes')
+          .values({
+            session_id: f.liveSession,
+            content: 'Focus is lost',
+            author_kind: 'human',
+            author_id: actor.sub,
+          })
+          .execute(),
+    },
+  },
+  {
+    table: 'queued_ai_work',
+    rule: 'queued AI work: internal, admins only',
+    rows: [
+      { key: (f) => ({ id: f.queuedWork }), touch: 'attempts', select: ADMIN, update: ADMIN, delete: ADMIN },
+    ],
+    insert: {
+      allowed: ADMIN,
+      run: (tx, f) =>
+        tx.insertInto('queued_ai_work').values({ step: 'agent1', session_id: f.liveSession }).execute(),
+    },
+  },
+];

@@ -1,0 +1,222 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { createApi, type Api } from '../../api/app.ts';
+import { asSystem } from '../../db/doors.ts';
+import { testConfig } from '../support/config.ts';
+import { testDatabase } from '../support/database.ts';
+import { temporalEnvironment } from '../support/temporal.ts';
+import { FacialEngineServer } from './facial-engine-server.ts';
+import { at, recordingSession, setSessionStatus, storedRows } from './fixtures.ts';
+
+interface SnapshotRow {
+  frame_index: number;
+  face_detected: boolean;
+  emotion: string | null;
+  confidences: Record<string, number>;
+  action_units: Record<string, number>;
+  attention_score: number;
+}
+
+const image = () => randomBytes(3000).toString('base64');
+const snapshot = (frameIndex: number, data = image()) => ({
+  frameIndex,
+  timestamp: at(frameIndex),
+  image: data,
+  attentionScore: 0.7,
+});
+
+describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
+  const engine = new FacialEngineServer();
+  let api: Api;
+  let url: string;
+  let log = '';
+  before(async () => {
+    const engineUrl = await engine.start();
+    const config = testConfig({
+      FACIAL_ENGINE_URL: engineUrl,
+      FACIAL_ENGINE_TOKEN: 'engine-secret',
+      FACIAL_ENGINE_TIMEOUT_MS: '300',
+    });
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log += chunk.toString('utf8');
+        done();
+      },
+    });
+    api = createApi({
+      config,
+      db: testDatabase(),
+      temporal: (await temporalEnvironment()).client,
+      logger: pino({ level: 'trace' }, sink),
+    });
+    url = await api.listen(0, '127.0.0.1');
+  });
+  after(async () => {
+    await api.stop();
+    await engine.stop();
+  });
+
+  async function post(token: string, sessionId: string, batch: unknown[]) {
+    const response = await fetch(`${url}/api/sessions/${sessionId}/snapshots`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Test-Token': token },
+      body: JSON.stringify({ batch }),
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as { data: unknown; error: string | null },
+    };
+  }
+
+  it('sends each image to the engine and stores emotion, confidences and Action Units', async () => {
+    const s = await recordingSession();
+    engine.behaviour = {
+      kind: 'face',
+      emotions: { neutral: 0.2, confusion: 0.7, happy: 0.1 },
+      actionUnits: { AU04: 0.8, AU12: 0.1 },
+    };
+    const sent = [snapshot(0), snapshot(1)];
+    const response = await post(s.testToken, s.sessionId, sent);
+    assert.equal(response.status, 200, response.body.error ?? '');
+    assert.deepEqual(response.body.data, {
+      sessionId: s.sessionId,
+      accepted: 2,
+      rejected: 0,
+      rejections: [],
+    });
+    assert.ok(sent.every((item) => engine.images.includes(item.image)));
+    assert.equal(engine.authorizations.at(-1), 'Token engine-secret');
+    const rows = await storedRows<SnapshotRow>('facial_snapshots', s.sessionId);
+    assert.equal(rows.length, 2);
+    assert.equal(rows[0]!.face_detected, true);
+    assert.equal(rows[0]!.emotion, 'confusion');
+    assert.deepEqual(rows[0]!.action_units, { AU04: 0.8, AU12: 0.1 });
+    assert.equal(rows[0]!.confidences.confusion, 0.7);
+  });
+
+  it('never stores or logs the image', async () => {
+    const s = await recordingSession();
+    engine.behaviour = { kind: 'error', status: 500 };
+    const data = image();
+    const response = await post(s.testToken, s.sessionId, [
+      snapshot(0, data),
+      { frameIndex: 'x', image: data },
+    ]);
+    assert.equal(response.status, 200);
+    const { rows } = await asSystem(testDatabase(), (tx) =>
+      sql<{
+        row: string;
+      }>`select row_to_json(f)::text as row from facial_snapshots f where session_id = ${s.sessionId}`.execute(
+        tx,
+      ),
+    );
+    assert.equal(rows.length, 1);
+    assert.ok(!rows[0]!.row.includes(data.slice(0, 40)), 'the stored row holds the image');
+    assert.ok(log.includes('facial engine unavailable'), 'the failure is logged');
+    assert.ok(!log.includes(data.slice(0, 40)), 'the log holds the image');
+    assert.ok(!JSON.stringify(response.body).includes(data.slice(0, 40)), 'the answer echoes the image');
+  });
+
+  it('no face found: stored with face_detected = false and no emotion', async () => {
+    const s = await recordingSession();
+    engine.behaviour = { kind: 'no_face' };
+    assert.equal((await post(s.testToken, s.sessionId, [snapshot(0)])).status, 200);
+    const [row] = await storedRows<SnapshotRow>('facial_snapshots', s.sessionId);
+    assert.equal(row!.face_detected, false);
+    assert.equal(row!.emotion, null);
+  });
+
+  it('engine erroring: emotion = null, face_detected = false, and the request succeeds', async () => {
+    const s = await recordingSession();
+    engine.behaviour = { kind: 'error', status: 503 };
+    const response = await post(s.testToken, s.sessionId, [snapshot(0), snapshot(1)]);
+    assert.equal(response.status, 200);
+    const rows = await storedRows<SnapshotRow>('facial_snapshots', s.sessionId);
+    assert.deepEqual(
+      rows.map((row) => [row.face_detected, row.emotion, row.attention_score]),
+      [
+        [false, null, 0.7],
+        [false, null, 0.7],
+      ],
+    );
+  });
+
+  it('engine timing out: stored unanalysed, and the rest of the batch is not sent to the dead engine', async () => {
+    const s = await recordingSession();
+    engine.behaviour = { kind: 'hang' };
+    const before = engine.images.length;
+    const batch = Array.from({ length: 12 }, (_, i) => snapshot(i));
+    const response = await post(s.testToken, s.sessionId, batch);
+    assert.equal(response.status, 200);
+    assert.equal((response.body.data as { accepted: number }).accepted, 12);
+    // At most one request per lane was in flight when the first timed out.
+    assert.ok(engine.images.length - before <= 4, `${engine.images.length - before} images sent`);
+    const rows = await storedRows<SnapshotRow>('facial_snapshots', s.sessionId);
+    assert.equal(rows.length, 12);
+    assert.ok(rows.every((row) => !row.face_detected && row.emotion === null));
+  });
+
+  it('engine down (connection refused): stored unanalysed, and the request succeeds', async () => {
+    const s = await recordingSession();
+    const down = createApi({
+      config: testConfig({ FACIAL_ENGINE_URL: 'http://127.0.0.1:9' }),
+      db: testDatabase(),
+      temporal: (await temporalEnvironment()).client,
+      logger: pino({ level: 'silent' }),
+    });
+    const downUrl = await down.listen(0, '127.0.0.1');
+    try {
+      const response = await fetch(`${downUrl}/api/sessions/${s.sessionId}/snapshots`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Test-Token': s.testToken },
+        body: JSON.stringify({ batch: [snapshot(0)] }),
+      });
+      assert.equal(response.status, 200);
+    } finally {
+      await down.stop();
+    }
+    const [row] = await storedRows<SnapshotRow>('facial_snapshots', s.sessionId);
+    assert.equal(row!.face_detected, false);
+    assert.equal(row!.emotion, null);
+  });
+
+  it('a retried snapshot (same frameIndex) is stored once', async () => {
+    const s = await recordingSession();
+    engine.behaviour = { kind: 'no_face' };
+    assert.equal((await post(s.testToken, s.sessionId, [snapshot(3)])).status, 200);
+    const retry = await post(s.testToken, s.sessionId, [snapshot(3)]);
+    assert.equal((retry.body.data as { accepted: number }).accepted, 1);
+    assert.equal((await storedRows('facial_snapshots', s.sessionId)).length, 1);
+  });
+
+  it('a completed session answers 409 without calling the engine', async () => {
+    const s = await recordingSession();
+    await setSessionStatus(s.sessionId, 'completed');
+    const before = engine.images.length;
+    const response = await post(s.testToken, s.sessionId, [snapshot(0)]);
+    assert.equal(response.status, 409);
+    assert.match(response.body.error!, /completed/);
+    assert.equal(engine.images.length, before);
+  });
+
+  it('rejects an item without image or with an attentionScore outside 0-1, naming the field', async () => {
+    const s = await recordingSession();
+    engine.behaviour = { kind: 'no_face' };
+    const { image: _image, ...withoutImage } = snapshot(0);
+    const response = await post(s.testToken, s.sessionId, [
+      withoutImage,
+      { ...snapshot(1), attentionScore: 1.5 },
+    ]);
+    const data = response.body.data as { rejections: { index: number; reason: string }[] };
+    assert.deepEqual(
+      data.rejections.map((r) => [r.index, r.reason.split(':')[0]]),
+      [
+        [0, 'image'],
+        [1, 'attentionScore'],
+      ],
+    );
+  });
+});
