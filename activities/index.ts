@@ -1,9 +1,25 @@
 import type { Db } from '../db/connection.ts';
+import { createAgents, type Agents } from './ai/agents.ts';
+import { createAiActivities } from './ai/ai-activities.ts';
+import { createMessagingSender, LOCAL_OUTBOX_DIR, type MessagingSender } from './notify/messaging.ts';
+import { createNotificationActivities } from './notify/notification-activities.ts';
+import { createPaymentActivities, type PaymentActivityDependencies } from './payments/payment-activities.ts';
+import { createPrivacyActivities } from './privacy/privacy-activities.ts';
 import { createSessionActivities } from './sessions/session-activities.ts';
 import { createStudyActivities } from './studies/study-activities.ts';
 
 export interface ActivityDependencies {
   readonly db: Db;
+  /** The messaging channel; without one, messages go to the local outbox (.data/outbox). */
+  readonly messaging?: MessagingSender;
+  /**
+   * The payment provider, mail and webhook target of payouts, payment events and invoices
+   * (workers/main.ts builds them from the configuration). Without them those activities are not
+   * registered: a worker that runs no money workflows needs none.
+   */
+  readonly payments?: PaymentActivityDependencies;
+  /** The AI agents over the configured providers (workers/main.ts); default: the local analyst. */
+  readonly agents?: Agents;
 }
 
 /** Every activity the worker registers, built over explicit dependencies. */
@@ -11,5 +27,14 @@ export function createActivities(deps: ActivityDependencies) {
   return {
     ...createStudyActivities(deps),
     ...createSessionActivities(deps),
+    ...createPrivacyActivities(deps),
+    ...createNotificationActivities({
+      db: deps.db,
+      messaging:
+        deps.messaging ??
+        createMessagingSender({ botToken: undefined, apiRoot: undefined, outboxDir: LOCAL_OUTBOX_DIR }),
+    }),
+    ...(deps.payments ? createPaymentActivities(deps.payments) : {}),
+    ...createAiActivities({ db: deps.db, agents: deps.agents ?? createAgents({ providers: [] }) }),
   };
 }

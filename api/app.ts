@@ -10,22 +10,26 @@ import type { Config } from '../config/index.ts';
 import type { Db } from '../db/connection.ts';
 import { createEmailSender, type EmailSender } from '../activities/notify/email.ts';
 import { createFacialEngine } from '../activities/facial/facial-engine-client.ts';
+import { paymentProviderFor } from '../activities/payments/payment-activities.ts';
+import { agentEstimateSeconds } from '../activities/ai/providers/configured.ts';
+import { aiRoutes } from './ai/ai.routes.ts';
+import { adminTesterRoutes } from './admin/testers.routes.ts';
 import { ApiTokenVerifier } from './auth/api-token-verifier.ts';
 import { apiTokenRoutes } from './auth/api-tokens.routes.ts';
 import { auditRoutes } from './audits/audits.routes.ts';
+import { billingRoutes } from './billing/billing.routes.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { credentialScope } from './auth/credential-scope.ts';
 import { oauthRoutes } from './auth/oauth.routes.ts';
 import { recoveryRoutes } from './auth/recovery.routes.ts';
 import { RevokedLogins } from './auth/revoked-logins.ts';
-import { mountDocs } from './docs/docs.routes.ts';
+import { DOCS_ENDPOINTS, mountDocs } from './docs/docs.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { INGESTION_BODY_LIMIT_BYTES, isIngestionPath } from './ingestion/body-limit.ts';
 import { ingestionRoutes } from './ingestion/ingestion.routes.ts';
 import { cors } from './http/cors.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { ApiError } from './http/errors.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { organizationPlans } from './http/organization-plans.ts';
 import { rateLimit } from './http/rate-limit.ts';
@@ -33,9 +37,13 @@ import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '
 import { requestContext } from './http/request-context.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RequestState } from './http/state.ts';
+import { unmatchedRoutes } from './http/unmatched.ts';
 import { jobRoutes } from './jobs/jobs.routes.ts';
+import { aggregateRoutes } from './reports/aggregate.routes.ts';
 import { reportRoutes } from './reports/reports.routes.ts';
 import { sessionRoutes } from './sessions/sessions.routes.ts';
+import { testTokenRoutes } from './sessions/test-token.routes.ts';
+import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 
 /** JSON bodies above this are refused with 413 (DESIGN.md, "Limits not shown"). */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -54,6 +62,8 @@ export interface AppDependencies {
 export interface Api {
   readonly app: Koa<RequestState>;
   readonly routes: readonly RouteDefinition[];
+  /** Every route and the documentation endpoints, as mounted. */
+  readonly router: Router<RequestState>;
   listen(port?: number, host?: string): Promise<string>;
   stop(): Promise<void>;
 }
@@ -71,6 +81,14 @@ export function createApi(deps: AppDependencies): Api {
   const revokedLogins = new RevokedLogins(db, now);
   const auth = { db, config, now, email, apiTokens, revokedLogins };
 
+  // Agents 1 and 4 are requested here and run in workflows on the service's task queue.
+  const agentJobs = {
+    db,
+    temporal,
+    taskQueue: config.temporal.taskQueue,
+    now,
+    estimateSeconds: agentEstimateSeconds(config.ai),
+  };
   const routes: RouteDefinition[] = [
     ...healthRoutes({ db, temporal }),
     ...authRoutes(auth),
@@ -79,21 +97,41 @@ export function createApi(deps: AppDependencies): Api {
     ...apiTokenRoutes(auth),
     ...jobRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...sessionRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
+    ...testTokenRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...reportRoutes({ db }),
+    ...aiRoutes(agentJobs),
+    ...aggregateRoutes(agentJobs),
+    ...adminTesterRoutes({ db }),
     ...auditRoutes({
       db,
       temporal,
       taskQueue: config.audits.taskQueue,
       allowPrivateUrls: config.audits.allowPrivateUrls,
+      allowedHosts: config.audits.allowedHosts,
       now,
     }),
     ...ingestionRoutes({ db, facialEngine: createFacialEngine(config.facialEngine) }),
+    ...billingRoutes({
+      db,
+      temporal,
+      taskQueue: config.temporal.taskQueue,
+      payments: config.payments,
+      provider: paymentProviderFor(config.payments, config.http.baseUrl, false),
+      baseUrl: config.http.baseUrl,
+      allowLocalhost: config.env === 'development',
+      now,
+    }),
+    ...webhookRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, payments: config.payments, now }),
   ];
-  const document = buildOpenApiDocument(routes, {
-    title: 'Usability and accessibility testing service',
-    version: '0.1.0',
-    serverUrl: config.http.baseUrl,
-  });
+  const document = buildOpenApiDocument(
+    routes,
+    {
+      title: 'Usability and accessibility testing service',
+      version: '0.1.0',
+      serverUrl: config.http.baseUrl,
+    },
+    DOCS_ENDPOINTS,
+  );
 
   const router = new Router<RequestState>();
   mountRoutes(router, routes);
@@ -104,7 +142,12 @@ export function createApi(deps: AppDependencies): Api {
   const jsonBody = parseJson(JSON_BODY_LIMIT_BYTES);
   const ingestionBody = parseJson(INGESTION_BODY_LIMIT_BYTES);
 
-  const app = new Koa<RequestState>({ proxy: false });
+  // Behind TRUST_PROXY proxies, the client address is the one the nearest of them saw (the
+  // TRUST_PROXY-th entry of X-Forwarded-For from the right); with 0 the header is ignored.
+  const app = new Koa<RequestState>({
+    proxy: config.http.trustProxy > 0,
+    maxIpsCount: config.http.trustProxy,
+  });
   app.silent = true;
   let stopping = false;
   app
@@ -121,21 +164,14 @@ export function createApi(deps: AppDependencies): Api {
     .use(rateLimit({ store, planOf: (principal) => plans.planOf(principal), now: () => now().getTime() }))
     .use(credentialScope())
     .use(async (ctx, next) => {
+      // Webhooks read their raw body themselves: a signature covers the exact bytes received.
+      if (ctx.path.startsWith('/api/webhooks/')) {
+        await next();
+        return;
+      }
       await (isIngestionPath(ctx.path) ? ingestionBody : jsonBody)(ctx, next);
     })
-    .use(async (ctx, next) => {
-      await next();
-      // Decided after the router's own 405 check (a throwing last link would pre-empt it, and its
-      // throwing mode drops the Allow header): whatever nothing answered becomes an envelope error.
-      if (ctx.body != null) return;
-      const allow = ctx.response.get('Allow');
-      // 501 is the router's answer to a method it has never heard of (PROPFIND): on a known path that
-      // is as much "not allowed" as DELETE, and on an unknown path the route is what is missing.
-      if ((ctx.status === 405 || ctx.status === 501) && allow)
-        throw new ApiError('method_not_allowed', 'Method not allowed', { Allow: allow });
-      if (ctx.status === 404 || ctx.status === 501)
-        throw new ApiError('not_found', `No route for ${ctx.method} ${ctx.path}`);
-    })
+    .use(unmatchedRoutes())
     .use(router.routes())
     .use(router.allowedMethods());
 
@@ -143,6 +179,7 @@ export function createApi(deps: AppDependencies): Api {
   return {
     app,
     routes,
+    router,
     async listen(port = config.http.port, host = config.http.host) {
       server = app.listen(port, host);
       await once(server, 'listening');

@@ -6,7 +6,8 @@ import { createApi } from './app.ts';
 
 const config = loadConfig();
 const logger = createLogger(config, 'api');
-const database = connectDatabase(config.database.url, config.database.poolSize);
+// Logs in as the service role (no superuser, no BYPASSRLS): every query goes through a door.
+const database = connectDatabase(config.database.serviceUrl, config.database.poolSize);
 const connection = await Connection.connect({ address: config.temporal.address });
 const temporal = new Client({ connection, namespace: config.temporal.namespace });
 const api = createApi({ config, db: database.db, temporal, logger });

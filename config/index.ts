@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { aiConfigOf, aiVariables, type AiConfig } from './ai.ts';
+import { paymentIssues, paymentsConfigOf, paymentVariables, type PaymentsConfig } from './payments.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-0123456789';
@@ -9,9 +11,13 @@ const environmentSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: port.default(3000),
     BASE_URL: z.url().default('http://localhost:3000'),
+    // Proxies (load balancers) in front of the API whose X-Forwarded-For entries are trusted; 0: none.
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/usability'),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    // The login of the API and worker (db/migrations/0016_roles.sql); default: DATABASE_URL as usability_service.
+    DATABASE_SERVICE_URL: z.url().optional(),
     TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('usability'),
@@ -26,16 +32,30 @@ const environmentSchema = z
     AUDIT_POOL_SIZE: z.coerce.number().int().min(1).max(16).default(2),
     // Audits of loopback/private addresses are refused unless this is on (tests, local development).
     AUDIT_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
+    // Exact host:port pairs audits may reach although private (an intranet site; the tests' fixtures).
+    AUDIT_ALLOWED_HOSTS: z.string().default(''),
     // The self-hosted facial analysis engine (activities/facial/README.md); unset: snapshots are stored unanalysed.
     FACIAL_ENGINE_URL: z.url().optional(),
     FACIAL_ENGINE_TOKEN: z.string().min(1).optional(),
     FACIAL_ENGINE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    // The messaging channel's bot (grammy); unset: messages are written to OUTBOX_DIR (local delivery).
+    MESSAGING_BOT_TOKEN: z.string().min(1).optional(),
+    // The bot API's origin without a trailing slash; unset: the SDK's default. Tests use a local server.
+    MESSAGING_API_ROOT: z
+      .url()
+      .refine((url) => !url.endsWith('/'), 'must not end with /')
+      .optional(),
+    ...paymentVariables,
+    ...aiVariables,
     ...oauthProviderVariables(1),
     ...oauthProviderVariables(2),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.JWT_SECRET === DEVELOPMENT_JWT_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must be set in production' });
+    }
+    for (const { variable, message } of paymentIssues(env)) {
+      ctx.addIssue({ code: 'custom', path: [variable], message });
     }
   });
 
@@ -105,9 +125,16 @@ function oauthProviders(env: Readonly<Record<string, unknown>>): OAuthProviderCo
 
 export interface Config {
   readonly env: Environment['NODE_ENV'];
-  readonly http: { readonly host: string; readonly port: number; readonly baseUrl: string };
+  readonly http: {
+    readonly host: string;
+    readonly port: number;
+    readonly baseUrl: string;
+    /** How many proxies in front of the API to trust for the client address (X-Forwarded-For). */
+    readonly trustProxy: number;
+  };
   readonly logLevel: Environment['LOG_LEVEL'];
-  readonly database: { readonly url: string; readonly poolSize: number };
+  /** `url` migrates and seeds (the owner of the schema); `serviceUrl` is what the API and worker log in with. */
+  readonly database: { readonly url: string; readonly serviceUrl: string; readonly poolSize: number };
   readonly temporal: {
     readonly address: string;
     readonly namespace: string;
@@ -123,12 +150,23 @@ export interface Config {
     readonly taskQueue: string;
     readonly poolSize: number;
     readonly allowPrivateUrls: boolean;
+    readonly allowedHosts: readonly string[];
   };
   readonly facialEngine: {
     readonly url: string | undefined;
     readonly token: string | undefined;
     readonly timeoutMs: number;
   };
+  /** The bot API when `botToken` is set, otherwise JSON files in `outboxDir` (as for email). */
+  readonly messaging: {
+    readonly botToken: string | undefined;
+    readonly apiRoot: string | undefined;
+    readonly outboxDir: string;
+  };
+  /** Payments and incoming webhooks (config/payments.ts). */
+  readonly payments: PaymentsConfig;
+  /** The AI providers in failover order (config/ai.ts); without keys, the local analyst. */
+  readonly ai: AiConfig;
 }
 
 export class ConfigError extends Error {
@@ -146,9 +184,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = parsed.data;
   return deepFreeze({
     env: env.NODE_ENV,
-    http: { host: env.HOST, port: env.PORT, baseUrl: env.BASE_URL.replace(/\/$/, '') },
+    http: {
+      host: env.HOST,
+      port: env.PORT,
+      baseUrl: env.BASE_URL.replace(/\/$/, ''),
+      trustProxy: env.TRUST_PROXY,
+    },
     logLevel: env.LOG_LEVEL,
-    database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE },
+    database: {
+      url: env.DATABASE_URL,
+      serviceUrl: env.DATABASE_SERVICE_URL ?? serviceLoginOf(env.DATABASE_URL),
+      poolSize: env.DATABASE_POOL_SIZE,
+    },
     temporal: {
       address: env.TEMPORAL_ADDRESS,
       namespace: env.TEMPORAL_NAMESPACE,
@@ -163,13 +210,37 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       taskQueue: env.AUDIT_TASK_QUEUE,
       poolSize: env.AUDIT_POOL_SIZE,
       allowPrivateUrls: env.AUDIT_ALLOW_PRIVATE_URLS === 'true',
+      allowedHosts: env.AUDIT_ALLOWED_HOSTS.split(',')
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean),
     },
     facialEngine: {
       url: env.FACIAL_ENGINE_URL,
       token: env.FACIAL_ENGINE_TOKEN,
       timeoutMs: env.FACIAL_ENGINE_TIMEOUT_MS,
     },
+    messaging: {
+      botToken: env.MESSAGING_BOT_TOKEN,
+      apiRoot: env.MESSAGING_API_ROOT,
+      outboxDir: env.OUTBOX_DIR,
+    },
+    payments: paymentsConfigOf(env, env.BASE_URL.replace(/\/$/, '')),
+    ai: aiConfigOf(env),
   });
+}
+
+/** The login role of the running service (never the superuser); see db/migrations/0016_roles.sql. */
+export const SERVICE_LOGIN_ROLE = 'usability_service';
+
+/**
+ * DATABASE_URL with the service login instead of its user and without its password: the owner's
+ * password is not the service's. Servers that require passwords set DATABASE_SERVICE_URL instead.
+ */
+function serviceLoginOf(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.username = SERVICE_LOGIN_ROLE;
+  url.password = '';
+  return url.toString();
 }
 
 function deepFreeze<T extends object>(value: T): T {

@@ -17,8 +17,9 @@ export type Tx = Transaction<Database>;
  */
 export function asUser<T>(db: Db, claims: Claims, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (tx) => {
-    await sql`select set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`.execute(tx);
-    await sql`set local role usability_app`.execute(tx);
+    // One round trip: set_config('role', ..., true) is SET LOCAL ROLE (the same check of membership).
+    await sql`select set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
+      set_config('role', 'usability_app', true)`.execute(tx);
     return work(tx);
   });
 }
@@ -29,8 +30,9 @@ export function asUser<T>(db: Db, claims: Claims, work: (tx: Tx) => Promise<T>):
  */
 export function asSystem<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (tx) => {
-    await sql`select set_config('request.jwt.claims', '', true)`.execute(tx);
-    await sql`set local role usability_system`.execute(tx);
+    await sql`select set_config('request.jwt.claims', '', true), set_config('role', 'usability_system', true)`.execute(
+      tx,
+    );
     return work(tx);
   });
 }

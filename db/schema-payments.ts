@@ -1,7 +1,7 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Defaulted, GeneratedTimestamp, JsonObject, Numeric, Timestamp } from './schema.ts';
 
-// Kysely types of db/migrations/0008_payments.sql; listed in `Database` in db/schema.ts.
+// Kysely types of db/migrations/0008_payments.sql and 0019_payments.sql; listed in `Database` in db/schema.ts.
 
 export type PaymentStatus = 'queued' | 'processing' | 'paid' | 'failed';
 export type EventProvider = 'payments' | 'scheduling' | 'messaging';
@@ -24,6 +24,10 @@ export interface PaymentsTable {
   paid_at: Timestamp | null;
   failed_at: Timestamp | null;
   updated_at: GeneratedTimestamp;
+  /** The platform's transfer to the connected account; made once per payment (0019). */
+  provider_transfer_id: string | null;
+  /** When a failed payout is tried again; null when no retry is queued (0019). */
+  next_attempt_at: Timestamp | null;
 }
 
 export interface ProviderEventsTable {
@@ -44,6 +48,8 @@ export interface ReviewCallBookingsTable {
   study_id: string | null;
   provider_booking_id: string;
   provider_event_id: string | null;
+  /** Always `scheduling`: names the provider half of the event's key (0019). */
+  provider_event_source: Defaulted<'scheduling'>;
   invitee_email: string;
   invitee_name: string | null;
   consultant_name: string | null;
@@ -52,4 +58,24 @@ export interface ReviewCallBookingsTable {
   status: Defaulted<BookingStatus>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
+}
+
+export type CheckoutProvider = 'stripe' | 'local';
+export type CheckoutStatus = 'open' | 'complete' | 'expired';
+
+export interface CheckoutSessionsTable {
+  /** The provider's checkout session id. */
+  id: string;
+  provider: CheckoutProvider;
+  organization_id: string;
+  study_id: string;
+  created_by: string | null;
+  /** Minor units of `currency`; pg returns bigint as a string. */
+  amount_total: ColumnType<string, number | string, number | string>;
+  currency: string;
+  url: string;
+  status: Defaulted<CheckoutStatus>;
+  expires_at: Timestamp;
+  completed_at: Timestamp | null;
+  created_at: GeneratedTimestamp;
 }

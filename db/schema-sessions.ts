@@ -142,6 +142,8 @@ export interface SessionNotesTable {
   wcag_criterion: string | null;
   wcag_level: WcagLevel | null;
   severity: FindingSeverity | null;
+  /** The element an agent finding is about (0017). */
+  target_selector: string | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

@@ -8,7 +8,12 @@ import type {
   NotificationOutboxTable,
   PointLedgerTable,
 } from './schema-engagement.ts';
-import type { PaymentsTable, ProviderEventsTable, ReviewCallBookingsTable } from './schema-payments.ts';
+import type {
+  CheckoutSessionsTable,
+  PaymentsTable,
+  ProviderEventsTable,
+  ReviewCallBookingsTable,
+} from './schema-payments.ts';
 import type {
   CapacityReviewsTable,
   OutreachMessagesTable,
@@ -133,6 +138,8 @@ export interface StudyTasksTable {
 export interface StudyVariantsTable {
   id: Generated<string>;
   study_id: string;
+  /** 1, 2, ...: the order the creator listed the variants in (0014). */
+  position: number;
   label: string;
   description: string;
   split_ratio: Numeric;
@@ -167,6 +174,7 @@ export interface Database extends AuditTables, AuthTables {
   payments: PaymentsTable;
   provider_events: ProviderEventsTable;
   review_call_bookings: ReviewCallBookingsTable;
+  checkout_sessions: CheckoutSessionsTable;
   badges: BadgesTable;
   awarded_badges: AwardedBadgesTable;
   point_ledger: PointLedgerTable;

@@ -11,6 +11,9 @@ export interface BenchResult {
   /** Numbers, or a list of findings (e.g. the audit's missed pa11y criteria; empty is good). */
   readonly figures: Record<string, number | readonly string[]>;
   readonly runs: number;
+  /** Where a benchmark has targets (issue text): the figures it must reach, and whether it did. */
+  readonly targets?: Record<string, number>;
+  readonly meetsTargets?: boolean;
 }
 
 const benchDir = join(PROJECT_ROOT, 'test', 'bench');
@@ -36,8 +39,14 @@ try {
       const module = (await import(pathToFileURL(join(benchDir, `${name}.ts`)).href)) as {
         run(): Promise<BenchResult>;
       };
-      const { figures, runs } = await module.run();
-      const record = { name, machine: { cpus: cpus().length, node: process.version }, figures, runs };
+      const { figures, runs, targets, meetsTargets } = await module.run();
+      const record = {
+        name,
+        machine: { cpus: cpus().length, node: process.version },
+        figures,
+        runs,
+        ...(targets ? { targets, meetsTargets } : {}),
+      };
       await writeFile(join(outDir, `${name}.json`), `${JSON.stringify(record, null, 2)}\n`);
       console.log(`[bench] ${name}: ${JSON.stringify(figures)} -> .data/bench/${name}.json`);
     } catch (error) {

@@ -15,7 +15,8 @@ try {
   const summary = await seedDatabase(handle.db, await hashPassword(SEED_PASSWORD));
   console.log(
     `seeded ${summary.organizations} organizations, ${summary.businessUsers} business users, ` +
-      `${summary.testers} testers, 1 admin and quiz version ${summary.quizVersion}; ` +
+      `${summary.testers} testers, 1 admin, quiz version ${summary.quizVersion} and ${summary.studies} active ` +
+      `study with ${summary.sessions} confirmed sessions; ` +
       `every account's password is "${SEED_PASSWORD}"`,
   );
 } finally {

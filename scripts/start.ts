@@ -1,43 +1,57 @@
-// `npm start`: the whole service on this machine. Temporal (dev server with Web UI, unless
-// TEMPORAL_ADDRESS names a running one), the database (created and migrated), then API and worker.
-import { spawn, type ChildProcess } from 'node:child_process';
+// `npm start`: the whole service on this machine. Temporal (the server at TEMPORAL_ADDRESS when one
+// answers there, otherwise a dev server with its Web UI started on that loopback address), the
+// database (created and migrated), then API and worker.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig } from '../config/index.ts';
 import { ensureDatabase, migrate } from '../db/migrate.ts';
+import { stopProcess } from './lib/processes.ts';
 import { startDevServer, temporalReachable, type DevServer } from './lib/temporal-dev-server.ts';
+import { planTemporal } from './lib/temporal-plan.ts';
 import { chromium, PROJECT_ROOT, temporalCli } from './lib/tools.ts';
+import { reachableUrl } from './lib/urls.ts';
 
 const config = loadConfig();
-const DEFAULT_TEMPORAL_PORT = 7233;
-const DEFAULT_TEMPORAL_UI_PORT = 8233;
+/** The API closes its connections within 10 s (api/app.ts); the worker finishes its tasks. */
+const CHILD_STOP_GRACE_MS = 15_000;
 
-async function provideTemporal(): Promise<{ address: string; uiUrl: string; server?: DevServer }> {
-  // Only this script asks whether the variable was given at all: a given address must already answer.
-  if (process.env.TEMPORAL_ADDRESS) {
-    if (!(await temporalReachable(config.temporal.address))) {
-      throw new Error(`TEMPORAL_ADDRESS=${config.temporal.address} does not answer`);
-    }
-    return { address: config.temporal.address, uiUrl: config.temporal.uiUrl };
+interface ProvidedTemporal {
+  readonly address: string;
+  readonly uiUrl: string | undefined;
+  readonly origin: string;
+  readonly server?: DevServer;
+}
+
+async function provideTemporal(): Promise<ProvidedTemporal> {
+  // Only this script asks whether a variable was given at all: the printed lines depend on it.
+  const addressGiven = process.env.TEMPORAL_ADDRESS !== undefined;
+  const settings = {
+    address: config.temporal.address,
+    uiUrl: config.temporal.uiUrl,
+    uiUrlGiven: process.env.TEMPORAL_UI_URL !== undefined,
+  };
+  const plan = planTemporal(settings, await temporalReachable(settings.address));
+  if (plan.kind === 'use') {
+    const origin = addressGiven
+      ? 'already running (TEMPORAL_ADDRESS), not started here'
+      : 'already running at the default address, not started here (set TEMPORAL_ADDRESS to choose)';
+    return { address: plan.address, uiUrl: plan.uiUrl, origin };
   }
-  const address = `127.0.0.1:${DEFAULT_TEMPORAL_PORT}`;
-  if (await temporalReachable(address)) {
-    console.log(`[start] a Temporal server already answers at ${address}; using it`);
-    return { address, uiUrl: `http://127.0.0.1:${DEFAULT_TEMPORAL_UI_PORT}` };
-  }
-  console.log('[start] starting the Temporal dev server...');
+  console.log(`[start] starting the Temporal dev server on ${plan.ip}:${plan.port}...`);
   const server = await startDevServer({
     cli: temporalCli(),
-    port: DEFAULT_TEMPORAL_PORT,
-    uiPort: DEFAULT_TEMPORAL_UI_PORT,
+    ip: plan.ip,
+    port: plan.port,
+    uiPort: plan.uiPort,
     dbFile: join(PROJECT_ROOT, '.data', 'temporal', 'dev.sqlite'),
     logFile: join(PROJECT_ROOT, '.data', 'logs', 'temporal.log'),
   });
-  return { address: server.address, uiUrl: server.uiUrl, server };
+  return { address: server.address, uiUrl: server.uiUrl, origin: 'dev server started here', server };
 }
 
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+async function waitForHealth(url: string, running: () => boolean): Promise<void> {
   const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && child.exitCode === null) {
+  while (Date.now() < deadline && running()) {
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -50,11 +64,16 @@ async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
 
 chromium(config.audits.chromiumPath);
 const temporal = await provideTemporal();
+console.log(`[start] Temporal: ${temporal.address}, ${temporal.origin}`);
 const created = await ensureDatabase(config.database.url);
 const { applied } = await migrate(config.database.url);
 console.log(`[start] database ${created ? 'created' : 'ready'}; ${applied.length} migration(s) applied`);
 
-const env = { ...process.env, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_UI_URL: temporal.uiUrl };
+const env = {
+  ...process.env,
+  TEMPORAL_ADDRESS: temporal.address,
+  ...(temporal.uiUrl ? { TEMPORAL_UI_URL: temporal.uiUrl } : {}),
+};
 const children = ['api/main.ts', 'workers/main.ts'].map((entry) =>
   spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, entry)], {
     cwd: PROJECT_ROOT,
@@ -68,16 +87,9 @@ async function stopAll(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     console.log('[start] stopping...');
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    const ended = await Promise.all(children.map((child) => stopProcess(child, CHILD_STOP_GRACE_MS)));
+    if (ended.includes('killed'))
+      console.error(`[start] killed what had not stopped within ${CHILD_STOP_GRACE_MS / 1000} s`);
     await temporal.server?.stop();
   }
   process.exit(code);
@@ -93,9 +105,10 @@ for (const child of children) {
   });
 }
 
-const apiUrl = `http://${config.http.host}:${config.http.port}`;
+const apiUrl = reachableUrl(config.http.host, config.http.port);
+const api = children[0]!;
 try {
-  await waitForHealth(`${apiUrl}/api/health`, children[0]!);
+  await waitForHealth(`${apiUrl}/api/health`, () => api.exitCode === null && api.signalCode === null);
 } catch (error) {
   console.error(`[start] ${(error as Error).message}`);
   await stopAll(1);
@@ -104,7 +117,8 @@ console.log(`
   API              ${apiUrl}
   Health           ${apiUrl}/api/health
   API docs         ${apiUrl}/api/docs
-  Temporal Web UI  ${temporal.uiUrl}
+  Temporal         ${temporal.address} (${temporal.origin})
+  Temporal Web UI  ${temporal.uiUrl ?? 'not known: set TEMPORAL_UI_URL to the Web UI of that server'}
 
   Ctrl-C stops everything started here.
 `);

@@ -1,64 +1,96 @@
 import { Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
-import { createAuditActivities } from '../activities/audits/audit-activities.ts';
+import { createAuditActivities, type InstantAuditInput } from '../activities/audits/audit-activities.ts';
 import { BrowserPool } from '../activities/audits/browser-pool.ts';
 import { createEmailSender, type EmailSettings } from '../activities/notify/email.ts';
 import type { Db } from '../db/connection.ts';
+import { instantAuditTaskQueue } from '../workflows/audit.ts';
 import { WORKFLOWS_PATH } from './service-worker.ts';
 
 export interface AuditWorkerOptions {
   readonly connection: NativeConnection;
   readonly namespace: string;
-  /** The audit task queue: only workers that own a browser poll it. */
+  /** The audit task queue: only workers that own a browser poll it (and its instant twin). */
   readonly taskQueue: string;
   readonly workflowBundle?: WorkflowBundle;
   readonly db: Db;
   readonly email: EmailSettings;
   readonly chromiumPath: string;
+  /** Warm browser contexts, and the slots for full-audit pages. */
   readonly poolSize: number;
+  /** Slots reserved for instant audits; the pool size when not given. */
+  readonly instantSlots?: number;
   readonly allowPrivateUrls: boolean;
+  /** `host:port` pairs audits may reach although they are private (`AUDIT_ALLOWED_HOSTS`). */
+  readonly allowedHosts?: readonly string[];
 }
 
 export interface AuditWorker {
-  readonly worker: Worker;
   /** Runs until shutdown, then closes the browser and the mail transport. */
   run(): Promise<void>;
+  shutdown(): void;
 }
 
 /**
- * The worker for the audit task queue: its own queue so that browser work, which needs Chromium
- * and a lot of memory, runs only where a browser is installed and never delays study workflows.
- * Concurrency follows the warm pool, one page per context.
+ * The workers for the audit task queues: their own queues so that browser work, which needs
+ * Chromium and a lot of memory, runs only where a browser is installed and never delays study
+ * workflows. One browser pool serves two workers in this process: full audits on the audit
+ * queue, one page per slot, and instant audits on `<queue>-instant` with slots of their own, so
+ * that an instant audit never waits behind a full audit's pages (it has 9.5 s in all).
  */
 export async function createAuditWorker(options: AuditWorkerOptions): Promise<AuditWorker> {
-  const pool = new BrowserPool({ executablePath: options.chromiumPath, size: options.poolSize });
+  const pool = new BrowserPool({
+    executablePath: options.chromiumPath,
+    size: options.poolSize,
+    egress: { allowPrivate: options.allowPrivateUrls, allowedHosts: options.allowedHosts ?? [] },
+  });
   const email = createEmailSender(options.email);
   try {
     await pool.start();
-    const worker = await Worker.create({
+    const activities = createAuditActivities({
+      db: options.db,
+      pool,
+      email,
+      urlPolicy: { allowPrivate: options.allowPrivateUrls, allowedHosts: options.allowedHosts ?? [] },
+    });
+    const common = {
       connection: options.connection,
       namespace: options.namespace,
-      taskQueue: options.taskQueue,
       ...(options.workflowBundle
         ? { workflowBundle: options.workflowBundle }
         : { workflowsPath: WORKFLOWS_PATH }),
-      activities: createAuditActivities({
-        db: options.db,
-        pool,
-        email,
-        allowPrivateUrls: options.allowPrivateUrls,
-      }),
+    };
+    const full = await Worker.create({
+      ...common,
+      taskQueue: options.taskQueue,
+      activities,
       maxConcurrentActivityTaskExecutions: options.poolSize,
     });
+    const instant = await Worker.create({
+      ...common,
+      taskQueue: instantAuditTaskQueue(options.taskQueue),
+      activities: { runInstantAudit: (input: InstantAuditInput) => activities.runInstantAudit(input) },
+      maxConcurrentActivityTaskExecutions: options.instantSlots ?? options.poolSize,
+    });
+    const shutdown = () => {
+      for (const worker of [full, instant]) if (worker.getState() === 'RUNNING') worker.shutdown();
+    };
     return {
-      worker,
       async run() {
         try {
-          await worker.run();
+          // When one stops on an error, the other stops too, and the browser closes after both.
+          const stopping = (error: unknown) => {
+            shutdown();
+            throw error;
+          };
+          const ended = await Promise.allSettled([full.run().catch(stopping), instant.run().catch(stopping)]);
+          const failed = ended.find((result) => result.status === 'rejected');
+          if (failed) throw failed.reason;
         } finally {
           await pool.close();
           email.close();
         }
       },
+      shutdown,
     };
   } catch (error) {
     await pool.close();

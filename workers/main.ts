@@ -1,5 +1,13 @@
 import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
 import { loadConfig } from '../config/index.ts';
+import { createMessagingSender } from '../activities/notify/messaging.ts';
+import { createEmailSender } from '../activities/notify/email.ts';
+import { paymentActivityDependencies } from '../activities/payments/payment-activities.ts';
+import { Client, Connection } from '@temporalio/client';
+import { ensureBillingSchedule } from './billing-schedule.ts';
+import { createAgents, LOCAL_ANALYST } from '../activities/ai/agents.ts';
+import { configuredProviders } from '../activities/ai/providers/configured.ts';
+import { ensureAiRetrySchedule } from './ai-retry-schedule.ts';
 import { createLogger } from '../config/logger.ts';
 import { connectDatabase } from '../db/connection.ts';
 import { createAuditWorker } from './audit-worker.ts';
@@ -21,14 +29,28 @@ Runtime.install({
   ),
 });
 
-const database = connectDatabase(config.database.url, config.database.poolSize);
+// Logs in as the service role (no superuser, no BYPASSRLS): every query goes through a door.
+const database = connectDatabase(config.database.serviceUrl, config.database.poolSize);
 const connection = await NativeConnection.connect({ address: config.temporal.address });
+const messaging = createMessagingSender(config.messaging);
+const paymentEmail = createEmailSender(config.email);
+const aiProviders = configuredProviders(config.ai);
 const worker = await createServiceWorker({
   connection,
   namespace: config.temporal.namespace,
   taskQueue: config.temporal.taskQueue,
   db: database.db,
+  messaging,
+  payments: paymentActivityDependencies(config, database.db, paymentEmail),
+  agents: createAgents({ providers: aiProviders, logger }),
 });
+// The end-of-period invoices: one Schedule, created or brought up to date at every start.
+const scheduleConnection = await Connection.connect({ address: config.temporal.address });
+const scheduleClient = new Client({ connection: scheduleConnection, namespace: config.temporal.namespace });
+await ensureBillingSchedule(scheduleClient, config.temporal.taskQueue);
+// Queued AI work (every provider was down) is retried every 15 minutes.
+await ensureAiRetrySchedule(scheduleClient, config.temporal.taskQueue);
+await scheduleConnection.close();
 
 const auditWorker = await createAuditWorker({
   connection,
@@ -39,16 +61,28 @@ const auditWorker = await createAuditWorker({
   chromiumPath: config.audits.chromiumPath,
   poolSize: config.audits.poolSize,
   allowPrivateUrls: config.audits.allowPrivateUrls,
+  allowedHosts: config.audits.allowedHosts,
 });
 
 logger.info(
   { taskQueue: config.temporal.taskQueue, auditTaskQueue: config.audits.taskQueue },
   'worker running',
 );
+logger.info(
+  { providers: aiProviders.length ? aiProviders.map((p) => p.name) : [LOCAL_ANALYST] },
+  aiProviders.length ? 'AI providers in failover order' : 'AI: local-analyst (no provider key set)',
+);
+if (messaging.local) {
+  logger.info(
+    { destination: messaging.destination },
+    'messaging: local delivery (MESSAGING_BOT_TOKEN unset)',
+  );
+}
 try {
   // Both stop together on SIGINT/SIGTERM (the SDK's shutdown signals reach every worker).
   await Promise.all([worker.run(), auditWorker.run()]);
 } finally {
+  paymentEmail.close();
   await connection.close();
   await database.close();
   logger.info('worker stopped');

@@ -2,3 +2,10 @@
 export { studyWorkflow } from './study.ts';
 export { sessionWorkflow } from './session.ts';
 export { fullAuditWorkflow, instantAuditWorkflow } from './audit.ts';
+export { notificationWorkflow } from './notification.ts';
+export { payoutWorkflow } from './payout.ts';
+export { paymentEventWorkflow } from './payment-events.ts';
+export { billingPeriodWorkflow } from './billing-period.ts';
+export { localProviderEventWorkflow } from './local-payment-provider.ts';
+export { agent1Workflow, agent4Workflow } from './agents.ts';
+export { aiRetryWorkflow } from './ai-retry.ts';

@@ -1,15 +1,22 @@
 import {
+  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
   defineQuery,
+  defineSignal,
   defineUpdate,
   getExternalWorkflowHandle,
   log,
   proxyActivities,
   setHandler,
+  sleep,
+  uuid4,
 } from '@temporalio/workflow';
+import type { AgentJobOutcome, AiActivities } from '../activities/ai/ai-activities.ts';
+import type { PrivacyActivities } from '../activities/privacy/privacy-activities.ts';
 import type { Confirmation, SessionActivities } from '../activities/sessions/session-activities.ts';
+import type { AiWorkCompletion } from './ai-retry.ts';
 import { sessionConfirmedSignal, studyWorkflowId } from './study.ts';
 
 export type SessionWorkflowStatus =
@@ -53,20 +60,42 @@ export const analyzeSessionUpdate = defineUpdate<SessionState, []>('analyze');
 /** The tester's confirmation: the human-in-the-loop gate. Answers once the payout is queued. */
 export const confirmSessionUpdate = defineUpdate<ConfirmationResult, [Confirmation]>('confirm');
 export const sessionStatusQuery = defineQuery<SessionWorkflowStatus>('status');
+/**
+ * From the AI retry schedule: an agent step this workflow queued while every provider was down
+ * has settled (its job is complete or failed).
+ */
+export const aiWorkCompletedSignal = defineSignal<[AiWorkCompletion]>('aiWorkCompleted');
 
 /** The failure type a refused transition raises; the API turns it into 409. */
 export const INVALID_SESSION_TRANSITION = 'InvalidSessionTransition';
+/** activities/ai/job-steps.ts's non-retryable failure: the job or its session is not where the step expects it. */
+const AGENT_INPUT_ERROR = 'AgentInputError';
 
-const { recordSessionStatus, recordConfirmation, queueSessionPayment } = proxyActivities<SessionActivities>({
+const {
+  recordSessionStatus,
+  recordConfirmation,
+  queueSessionPayment,
+  queueAnalysisJob,
+  recordReportFailure,
+  sanitiseVoiceSegments,
+  failAgentJob,
+} = proxyActivities<SessionActivities & PrivacyActivities & AiActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
 // Agents get a few attempts: a failed analysis returns the session to completed, where analyze
-// can start it again; a failed report leaves the payout untouched.
-const { analyzeSession, generateSessionReport } = proxyActivities<SessionActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['SessionStateError'] },
+// can start it again; a failed report is tried again later (below) and never holds the payout.
+// A provider outage is no failure: the job waits in the AI retry queue and the workflow waits for
+// its signal. They heartbeat, so a worker that dies mid-agent costs the heartbeat timeout.
+const { runAgentJob } = proxyActivities<AiActivities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [AGENT_INPUT_ERROR] },
 });
+
+/** Agent 3 is tried again after this, doubling up to REPORT_RETRY_MAX_MS, for as long as it fails. */
+export const REPORT_RETRY_FIRST_MS = 60_000;
+const REPORT_RETRY_MAX_MS = 60 * 60_000;
 
 export type SessionTransition = { readonly next: SessionWorkflowStatus } | { readonly refusal: string };
 
@@ -116,13 +145,17 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   let changing = false;
   let analysisRequested = false;
   let confirmedAt: string | undefined;
+  let reportJobId: string | undefined;
   let payoutQueued = false;
+  /** Agent steps the AI retry schedule settled after every provider had been down. */
+  const settledByRetry = new Map<string, AiWorkCompletion['status']>();
+  const notify = { workflowId: sessionWorkflowId(sessionId), signal: aiWorkCompletedSignal.name };
 
   // As in the study workflow: waiters re-check after waking, and nothing awaits between a check
-  // and the `changing = true` that claims the next change.
-  const settle = async () => {
-    while (changing) await condition(() => !changing);
-  };
+  // and the `changing = true` that claims the next change. So the wait is written inline as
+  // `while (changing) await condition(...)`: a helper awaited even when nothing is changing would
+  // yield, and two handlers of one activation could then both pass their check on the old status.
+  const settled = () => !changing;
   async function moveTo(next: SessionWorkflowStatus, at?: string): Promise<void> {
     changing = true;
     try {
@@ -136,10 +169,18 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   const state = (): SessionState => ({ status, completedAt });
 
   setHandler(sessionStatusQuery, () => status);
+  setHandler(aiWorkCompletedSignal, (completion) => {
+    settledByRetry.set(completion.agentJobId, completion.status);
+  });
+  /** A job the retry schedule has taken over: its outcome, whenever the signal comes. */
+  async function settledLater(jobId: string): Promise<AiWorkCompletion['status']> {
+    await condition(() => settledByRetry.has(jobId));
+    return settledByRetry.get(jobId)!;
+  }
   setHandler(
     changeSessionStatusUpdate,
     async ({ action, completedAt: at }) => {
-      await settle();
+      while (changing) await condition(settled);
       const transition = nextSessionStatus(status, action);
       if ('refusal' in transition) throw refuse(transition.refusal);
       await moveTo(transition.next, action === 'complete' ? (at ?? new Date().toISOString()) : undefined);
@@ -156,7 +197,9 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   setHandler(
     analyzeSessionUpdate,
     async () => {
-      await settle();
+      // A run under way is answered as it stands: the caller polls GET until analyzed.
+      if (status === 'analyzing') return state();
+      while (changing) await condition(settled);
       const refusal = analyzeRefusal(status);
       if (refusal) throw refuse(refusal);
       if (status === 'completed') {
@@ -175,14 +218,16 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   setHandler(
     confirmSessionUpdate,
     async (confirmation: Confirmation): Promise<ConfirmationResult> => {
-      await settle();
+      while (changing) await condition(settled);
       const refusal = confirmRefusal(status);
       if (refusal) throw refuse(refusal);
       changing = true;
       try {
-        await recordConfirmation({ sessionId, confirmation });
+        const jobId = uuid4();
+        await recordConfirmation({ sessionId, confirmation, reportJobId: jobId });
         status = 'confirmed';
         confirmedAt = confirmation.confirmedAt;
+        reportJobId = jobId;
       } finally {
         changing = false;
       }
@@ -202,24 +247,47 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   const running = () => status === 'active' || status === 'paused';
   const endedInTime = await condition(() => !running(), Math.max(0, deadline - Date.now()));
   if (!endedInTime) {
-    await settle();
+    while (changing) await condition(settled);
     if (running()) await moveTo('completed', new Date(deadline).toISOString());
+  }
+
+  /**
+   * Agent 2, once PII is out of the voice segments it reads. When every provider is down the job
+   * waits in the AI retry queue and the session stays analyzing until the schedule settles it;
+   * meanwhile `changing` is off, so updates are judged (and refused) against `analyzing` at once.
+   */
+  async function analyse(): Promise<AiWorkCompletion['status']> {
+    const jobId = uuid4();
+    let outcome: AgentJobOutcome;
+    changing = true;
+    try {
+      for (let more = true; more;) more = (await sanitiseVoiceSegments({ sessionId })).more;
+      await queueAnalysisJob({ sessionId, jobId });
+      outcome = await runAgentJob({ jobId, notify });
+    } catch (error) {
+      log.warn('Agent 2 failed; the session waits for analyze', { sessionId, error: String(error) });
+      await failAgentJob({ jobId, reason: failureMessage(error) });
+      return 'failed';
+    } finally {
+      changing = false;
+    }
+    if (outcome.status !== 'queued') return outcome.status;
+    log.info('Agent 2 waits for an AI provider (queued AI work)', {
+      sessionId,
+      jobId,
+      reason: outcome.reason,
+    });
+    return settledLater(jobId);
   }
 
   // Agent 2 starts right after completion. A failed run returns the session to completed, and
   // POST analyze starts it again.
   for (;;) {
-    await settle();
+    while (changing) await condition(settled);
     await moveTo('analyzing');
-    changing = true;
-    try {
-      await analyzeSession({ sessionId });
-      status = 'analyzed';
+    if ((await analyse()) === 'complete') {
+      await moveTo('analyzed');
       break;
-    } catch (error) {
-      log.warn('Agent 2 failed; the session waits for analyze', { sessionId, error: String(error) });
-    } finally {
-      changing = false;
     }
     await moveTo('completed');
     analysisRequested = false;
@@ -229,12 +297,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   // The human-in-the-loop gate: only the tester's confirmation moves on, however long it takes.
   await condition(() => confirmedAt !== undefined);
 
-  try {
-    await generateSessionReport({ sessionId });
-  } catch (error) {
-    // The tester did their part: a report that cannot be built does not hold back the payout.
-    log.error('Agent 3 failed', { sessionId, error: String(error) });
-  }
+  // The tester did their part: the payout is queued first, whatever becomes of the report.
   await queueSessionPayment({ sessionId });
   payoutQueued = true;
 
@@ -244,5 +307,47 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
     // A study already completed or archived has ended its workflow; its count no longer matters.
     log.info('Study workflow did not take the confirmation', { jobId, error: String(error) });
   }
+
+  // Agent 3, after the payout: a report that waits for a provider holds nothing else up.
+  const outcome = await buildReport(sessionId, reportJobId!, notify);
+  if (outcome === 'queued') await settledLater(reportJobId!);
   await condition(allHandlersFinished);
 }
+
+/**
+ * Agent 3 on the job queued at confirmation, until it succeeds: after each failed round of
+ * attempts the job records the error and the retry time, and the workflow waits (1 minute,
+ * doubling up to an hour) before the next. When every provider is down the job is left to the AI
+ * retry schedule (`queued`). Only a job whose input is not there (a bug, not an outage) stops it.
+ */
+async function buildReport(
+  sessionId: string,
+  jobId: string,
+  notify: { workflowId: string; signal: string },
+): Promise<'complete' | 'failed' | 'queued'> {
+  for (let delay = REPORT_RETRY_FIRST_MS; ; delay = Math.min(delay * 2, REPORT_RETRY_MAX_MS)) {
+    try {
+      return (await runAgentJob({ jobId, notify })).status;
+    } catch (error) {
+      if (isAgentInputError(error)) {
+        log.error('Agent 3 cannot run on this session', { sessionId, error: String(error) });
+        await failAgentJob({ jobId, reason: failureMessage(error) });
+        return 'failed';
+      }
+      log.warn('Agent 3 failed; retrying later', { sessionId, error: String(error), delay });
+      await recordReportFailure({ jobId, error: failureMessage(error), retryInSeconds: delay / 1000 });
+      await sleep(delay);
+    }
+  }
+}
+
+function isAgentInputError(error: unknown): boolean {
+  return (
+    error instanceof ActivityFailure &&
+    error.cause instanceof ApplicationFailure &&
+    error.cause.type === AGENT_INPUT_ERROR
+  );
+}
+
+const failureMessage = (error: unknown): string =>
+  error instanceof ActivityFailure && error.cause ? error.cause.message : String(error);

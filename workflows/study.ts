@@ -16,6 +16,11 @@ export type StudyStatusAction = 'pause' | 'resume' | 'archive';
 
 export interface StudyWorkflowInput {
   readonly jobId: string;
+  /**
+   * Where the study's life stands when the workflow starts: draft for a new study; the recorded
+   * status for a study stored without a workflow (the seeded demo study), started on its first change.
+   */
+  readonly status?: StudyWorkflowStatus;
 }
 
 export const studyWorkflowId = (jobId: string): string => `study:${jobId}`;
@@ -58,8 +63,8 @@ export function nextStudyStatus(current: StudyWorkflowStatus, action: StudyStatu
  * active; then it can be paused and resumed; archiving ends it. Every change is recorded in the
  * database by an activity before the query or the update reports it, one change at a time.
  */
-export async function studyWorkflow({ jobId }: StudyWorkflowInput): Promise<void> {
-  let status: StudyWorkflowStatus = 'draft';
+export async function studyWorkflow({ jobId, status: recorded }: StudyWorkflowInput): Promise<void> {
+  let status: StudyWorkflowStatus = recorded ?? 'draft';
   let changing = false;
 
   /** Waits for any change in flight, then applies the action to the status it left behind. */

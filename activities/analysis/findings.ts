@@ -1,49 +1,65 @@
-import { findBarrierMoments } from './barrier-moments.ts';
 import {
   raiseSeverity,
+  REACTION_KINDS,
   type BarrierMoment,
   type Finding,
   type MomentKind,
-  type SessionSignals,
 } from './signals.ts';
+import { lastEventsBefore, type Timeline } from './timeline.ts';
 import { TITLE_FOR, WCAG_FOR } from './wcag.ts';
 
 /** Facial and voice signals this close to an interaction barrier are read as reactions to it. */
 export const CORRELATION_WINDOW_MS = 10_000;
 /** A criterion met this often in one session is a pattern, not an accident. */
-const PATTERN_THRESHOLD = 3;
-const AFFECTIVE: ReadonlySet<MomentKind> = new Set([
-  'frustration_peak',
-  'attention_drop',
-  'verbal_frustration',
-  'hesitation',
-]);
+export const PATTERN_THRESHOLD = 3;
+/** Evidence quoted per finding; the rest is counted. */
+const EVIDENCE_QUOTED = 3;
+const AFFECTIVE: ReadonlySet<MomentKind> = new Set(REACTION_KINDS);
 
 /**
- * Agent 2 on the project's own signal analysis: each interaction barrier becomes a WCAG-mapped
- * finding, raised one severity level per kind of facial or voice reaction around it; reactions
- * that explain no interaction barrier become findings of their own; a criterion that recurs
- * across the session is raised once more as a cross-task pattern.
+ * Agent 2's facts from the signal-analysis core's moments (`analyseSignals`): each interaction
+ * barrier becomes a WCAG-mapped finding, raised one severity level per kind of facial or voice
+ * reaction around it; reactions that explain no interaction barrier become findings of their own;
+ * a criterion that recurs across the session is raised once more as a cross-task pattern. Linear
+ * in the number of moments and events.
  */
-export function analyseSession(signals: SessionSignals): Finding[] {
-  const moments = findBarrierMoments(signals);
+export function findingsOf(timeline: Timeline, moments: readonly BarrierMoment[]): Finding[] {
   const barriers = moments.filter((moment) => !AFFECTIVE.has(moment.kind));
   const reactions = moments.filter((moment) => AFFECTIVE.has(moment.kind));
   const explained = new Set<BarrierMoment>();
 
+  // Both lists are in time order, so the correlation window slides forward with two pointers.
+  let low = 0;
   const drafts = barriers.map((barrier) => {
-    const near = reactions.filter(
-      (reaction) => Math.abs(reaction.at.getTime() - barrier.at.getTime()) <= CORRELATION_WINDOW_MS,
-    );
-    near.forEach((reaction) => explained.add(reaction));
-    const kinds = [...new Set(near.map((reaction) => reaction.kind))];
-    return { moment: barrier, corroboratedBy: kinds, evidence: near.map((r) => r.evidence) };
+    const time = barrier.at.getTime();
+    while (low < reactions.length && reactions[low]!.at.getTime() < time - CORRELATION_WINDOW_MS) low += 1;
+    const near: BarrierMoment[] = [];
+    for (
+      let i = low;
+      i < reactions.length && reactions[i]!.at.getTime() <= time + CORRELATION_WINDOW_MS;
+      i += 1
+    ) {
+      near.push(reactions[i]!);
+      explained.add(reactions[i]!);
+    }
+    return {
+      moment: barrier,
+      corroboratedBy: [...new Set(near.map((reaction) => reaction.kind))],
+      evidence: near.map((reaction) => reaction.evidence),
+    };
   });
-  for (const reaction of reactions) {
-    if (explained.has(reaction)) continue;
-    const target = lastTargetBefore(signals, reaction.at);
-    drafts.push({ moment: { ...reaction, target }, corroboratedBy: [], evidence: [] });
-  }
+  const alone = reactions.filter((reaction) => !explained.has(reaction));
+  const targets = lastEventsBefore(
+    timeline.events,
+    alone.map((reaction) => reaction.at),
+  );
+  alone.forEach((reaction, i) => {
+    drafts.push({
+      moment: { ...reaction, target: targets[i]?.target ?? null },
+      corroboratedBy: [],
+      evidence: [],
+    });
+  });
 
   const perCriterion = new Map<string, number>();
   for (const draft of drafts) {
@@ -52,14 +68,16 @@ export function analyseSession(signals: SessionSignals): Finding[] {
   }
 
   return drafts
-    .map(({ moment, corroboratedBy, evidence }) => {
+    .map(({ moment, corroboratedBy, evidence }): Finding => {
       const wcag = WCAG_FOR[moment.kind];
       const patternCount = perCriterion.get(wcag.criterion)!;
       const steps = Math.min(2, corroboratedBy.length) + (patternCount >= PATTERN_THRESHOLD ? 1 : 0);
       const severity = raiseSeverity(moment.severity, steps);
+      const quoted = evidence.slice(0, EVIDENCE_QUOTED);
+      const more = evidence.length - quoted.length;
       const parts = [
         `${TITLE_FOR[moment.kind]}: ${moment.evidence}.`,
-        ...(evidence.length ? [`Around it, ${evidence.join('; ')}.`] : []),
+        ...(quoted.length ? [`Around it, ${quoted.join('; ')}${more ? ` and ${more} more` : ''}.`] : []),
         ...(patternCount >= PATTERN_THRESHOLD
           ? [`WCAG ${wcag.criterion} came up ${patternCount} times in this session.`]
           : []),
@@ -77,17 +95,4 @@ export function analyseSession(signals: SessionSignals): Finding[] {
       };
     })
     .sort((a, b) => a.at.getTime() - b.at.getTime());
-}
-
-function lastTargetBefore(signals: SessionSignals, at: Date): string | null {
-  let target: string | null = null;
-  let latest = -Infinity;
-  for (const event of signals.events) {
-    const time = event.at.getTime();
-    if (time <= at.getTime() && time > latest) {
-      latest = time;
-      target = event.target;
-    }
-  }
-  return target;
 }

@@ -1,7 +1,11 @@
 import type { FindingSeverity, WcagLevel } from '../../db/schema-sessions.ts';
+import type { ReportFormat } from '../../db/schema-reports.ts';
 import type { ToneProfile } from '../../db/schema.ts';
 import { negativeShare } from './barrier-moments.ts';
+import { confusionShare } from './detectors/facial.ts';
+import { RECOMMENDATION_FOR, RECOMMENDATION_FRAME } from './recommendations.ts';
 import { SEVERITY_ORDER, type FacialSignal } from './signals.ts';
+import { WCAG_CATALOG } from './wcag-catalog.ts';
 
 /** A note that passed the human-in-the-loop gate: the only input a report is built from. */
 export interface ConfirmedNote {
@@ -16,6 +20,12 @@ export interface ConfirmedNote {
   readonly target: string | null;
 }
 
+export interface ReportWcag {
+  readonly criterion: string;
+  readonly level: WcagLevel;
+  readonly name?: string;
+}
+
 export interface ReportFinding {
   readonly findingId: string;
   readonly severity: FindingSeverity;
@@ -24,28 +34,50 @@ export interface ReportFinding {
   readonly plainEnglish: string;
   readonly timestamp: string;
   readonly affectedFlow: string;
-  readonly wcag: { readonly criterion: string; readonly level: WcagLevel } | null;
+  readonly wcag: ReportWcag | null;
+}
+
+export interface EmotionalProfile {
+  readonly avgFrustration: number;
+  readonly avgConfusion: number;
+  readonly avgPositive: number;
 }
 
 export interface SessionReportContent {
   readonly overallScore: number;
   readonly findings: ReportFinding[];
   readonly recommendations: string[];
-  readonly emotionalProfile: { avgFrustration: number; avgConfusion: number; avgPositive: number };
+  readonly emotionalProfile: EmotionalProfile;
+  readonly format?: ReportFormat;
+  /** The report as prose, when `reportFormat` is narrative. */
+  readonly narrative?: string;
+}
+
+/** What no wording may change: ids, severities, criteria, times, places, the score. */
+export interface ReportFacts {
+  readonly findings: readonly (Omit<ReportFinding, 'title' | 'description' | 'plainEnglish'> & {
+    readonly content: string;
+    readonly annotation: string | null;
+  })[];
+  readonly overallScore: number;
+  readonly emotionalProfile: EmotionalProfile;
+  /** Criteria to recommend on, the most severe first. */
+  readonly recommendationCriteria: readonly string[];
+}
+
+/** The words of a report: what a provider (or the local analyst) writes over the facts. */
+export interface ReportWording {
+  readonly findings: readonly {
+    findingId: string;
+    title: string;
+    description: string;
+    plainEnglish: string;
+  }[];
+  readonly recommendations: readonly { criterion: string; text: string }[];
+  readonly narrative?: string | undefined;
 }
 
 const PENALTY: Readonly<Record<FindingSeverity, number>> = { critical: 25, high: 15, medium: 8, low: 3 };
-
-const RECOMMENDATION_FOR: Readonly<Record<string, string>> = {
-  '3.3.1': 'Describe each input error in text next to the field and say how to fix it (WCAG 3.3.1).',
-  '4.1.2': 'Give every custom control a role, an accessible name and visible state changes (WCAG 4.1.2).',
-  '3.3.2': 'Label form fields visibly and state the expected format before input (WCAG 3.3.2).',
-  '2.4.4': 'Make each link say where it leads, so users need not go back and forth (WCAG 2.4.4).',
-  '2.4.6': 'Use descriptive headings so users can find content without scanning (WCAG 2.4.6).',
-  '2.2.1':
-    'Let users extend or turn off time limits and avoid content that demands sustained focus (WCAG 2.2.1).',
-  '3.3.5': 'Offer context-sensitive help where users hesitate (WCAG 3.3.5).',
-};
 
 // Tone changes framing, never facts (spec, Tone profiles).
 const TONE_OPENING: Readonly<Record<ToneProfile, string>> = {
@@ -54,47 +86,121 @@ const TONE_OPENING: Readonly<Record<ToneProfile, string>> = {
   supportive: 'Good to know:',
   restorative: 'This was not your fault:',
 };
+const NARRATIVE_OPENING: Readonly<Record<ToneProfile, string>> = {
+  standard: 'During the session the following barriers were observed.',
+  moderate: 'Here is what happened during the session, in the order it happened.',
+  supportive: 'Thank you for working through the session; here is what you helped uncover.',
+  restorative:
+    'Everything below describes the product, not you: each of these moments is something the design should have made easier.',
+};
 
 /** Agent 3 on the project's own analysis: the tester's report from confirmed notes only. */
 export function buildSessionReport(
   notes: readonly ConfirmedNote[],
   frames: readonly FacialSignal[],
   tone: ToneProfile,
+  format: ReportFormat = 'structured',
 ): SessionReportContent {
+  const facts = reportFacts(notes, frames);
+  return composeReport(facts, localReportWording(facts, tone, format), format);
+}
+
+export function reportFacts(notes: readonly ConfirmedNote[], frames: readonly FacialSignal[]): ReportFacts {
   const findings = [...notes]
     .sort((a, b) => a.at.getTime() - b.at.getTime())
-    .map((note): ReportFinding => {
-      const severity = note.severity ?? 'low';
-      const title = titleOf(note.content);
-      return {
-        findingId: note.noteId,
-        severity,
-        title,
-        description: note.annotation ? `${note.content} Tester's note: ${note.annotation}` : note.content,
-        plainEnglish: `${TONE_OPENING[tone]} ${title.toLowerCase()}${note.target ? ` at ${note.target}` : ''}.`,
-        timestamp: note.at.toISOString(),
-        affectedFlow: note.target ?? 'whole session',
-        wcag:
-          note.wcagCriterion && note.wcagLevel
-            ? { criterion: note.wcagCriterion, level: note.wcagLevel }
-            : null,
-      };
-    });
+    .map((note) => ({
+      findingId: note.noteId,
+      severity: note.severity ?? ('low' as const),
+      timestamp: note.at.toISOString(),
+      affectedFlow: note.target ?? 'whole session',
+      wcag: note.wcagCriterion && note.wcagLevel ? wcagOf(note.wcagCriterion, note.wcagLevel) : null,
+      content: note.content,
+      annotation: note.annotation,
+    }));
   const penalty = findings.reduce((sum, finding) => sum + PENALTY[finding.severity], 0);
   const byWeight = [...findings].sort(
     (a, b) => SEVERITY_ORDER.indexOf(b.severity) - SEVERITY_ORDER.indexOf(a.severity),
   );
-  const recommendations = [
+  const recommendationCriteria = [
     ...new Set(
-      byWeight.flatMap((f) => (f.wcag ? [RECOMMENDATION_FOR[f.wcag.criterion]] : [])).filter(Boolean),
+      byWeight.flatMap((f) => (f.wcag && RECOMMENDATION_FOR[f.wcag.criterion] ? [f.wcag.criterion] : [])),
     ),
-  ] as string[];
+  ];
   return {
+    findings,
     overallScore: Math.max(0, 100 - penalty),
+    emotionalProfile: emotionalProfile(frames.filter((frame) => frame.faceDetected)),
+    recommendationCriteria,
+  };
+}
+
+/** The local analyst's words: templates, framed by the tone. */
+export function localReportWording(
+  facts: ReportFacts,
+  tone: ToneProfile,
+  format: ReportFormat,
+): ReportWording {
+  const findings = facts.findings.map((finding) => {
+    const title = titleOf(finding.content);
+    const place = finding.affectedFlow === 'whole session' ? '' : ` at ${finding.affectedFlow}`;
+    return {
+      findingId: finding.findingId,
+      title,
+      description: finding.annotation
+        ? `${finding.content} Tester's note: ${finding.annotation}`
+        : finding.content,
+      plainEnglish: `${TONE_OPENING[tone]} ${title.toLowerCase()}${place}.`,
+    };
+  });
+  const recommendations = facts.recommendationCriteria.map((criterion) => ({
+    criterion,
+    text: RECOMMENDATION_FRAME[tone](RECOMMENDATION_FOR[criterion]!),
+  }));
+  const narrative =
+    format === 'narrative'
+      ? [NARRATIVE_OPENING[tone], ...findings.map((f) => f.plainEnglish)].join(' ')
+      : undefined;
+  return { findings, recommendations, narrative };
+}
+
+/** Facts and words into the stored report: every fact comes from `facts`, whatever the words say. */
+export function composeReport(
+  facts: ReportFacts,
+  wording: ReportWording,
+  format: ReportFormat,
+): SessionReportContent {
+  const words = new Map(wording.findings.map((w) => [w.findingId, w]));
+  const texts = new Map(wording.recommendations.map((r) => [r.criterion, r.text]));
+  const findings = facts.findings.map(({ content, annotation: _annotation, ...fact }) => {
+    const w = words.get(fact.findingId);
+    return {
+      findingId: fact.findingId,
+      severity: fact.severity,
+      title: w?.title ?? titleOf(content),
+      description: w?.description ?? content,
+      plainEnglish: w?.plainEnglish ?? titleOf(content),
+      timestamp: fact.timestamp,
+      affectedFlow: fact.affectedFlow,
+      wcag: fact.wcag,
+    };
+  });
+  const recommendations = facts.recommendationCriteria.map((criterion) => {
+    const text = texts.get(criterion) ?? RECOMMENDATION_FOR[criterion]!;
+    return text.includes(criterion) ? text : `${text} (WCAG ${criterion})`;
+  });
+  return {
+    overallScore: facts.overallScore,
     findings,
     recommendations,
-    emotionalProfile: emotionalProfile(frames.filter((frame) => frame.faceDetected)),
+    emotionalProfile: facts.emotionalProfile,
+    format,
+    ...(format === 'narrative' && wording.narrative ? { narrative: wording.narrative } : {}),
   };
+}
+
+function wcagOf(criterion: string, level: WcagLevel): ReportWcag {
+  const name = WCAG_CATALOG.get(criterion)?.name;
+  return name ? { criterion, level, name } : { criterion, level };
 }
 
 function titleOf(content: string): string {
@@ -103,12 +209,12 @@ function titleOf(content: string): string {
   return head.trim();
 }
 
-function emotionalProfile(frames: readonly FacialSignal[]) {
+function emotionalProfile(frames: readonly FacialSignal[]): EmotionalProfile {
   const mean = (value: (frame: FacialSignal) => number) =>
     frames.length ? round(frames.reduce((sum, frame) => sum + value(frame), 0) / frames.length) : 0;
   return {
     avgFrustration: mean(negativeShare),
-    avgConfusion: mean((frame) => frame.confidences.confused ?? frame.confidences.surprise ?? 0),
+    avgConfusion: mean(confusionShare),
     avgPositive: mean((frame) => frame.confidences.happy ?? frame.confidences.happiness ?? 0),
   };
 }

@@ -8,6 +8,8 @@ export interface EventSignal {
   readonly target: string;
   readonly at: Date;
   readonly scrollY: number | null;
+  /** Character count of the field after an input event; raw content is never sent. */
+  readonly inputLength?: number | null;
 }
 
 export interface FacialSignal {
@@ -35,16 +37,32 @@ export interface SessionSignals {
   readonly voice: readonly VoiceSignal[];
 }
 
-export type MomentKind =
-  | 'error'
-  | 'repeated_clicks'
-  | 'field_struggle'
-  | 'navigation_loop'
-  | 'scroll_hunting'
-  | 'frustration_peak'
-  | 'attention_drop'
-  | 'verbal_frustration'
-  | 'hesitation';
+/** Barriers seen in the interaction itself. */
+export const INTERACTION_KINDS = [
+  'error',
+  'rage_clicks',
+  'dead_clicks',
+  'field_struggle',
+  'focus_cycling',
+  'form_abandonment',
+  'input_corrections',
+  'navigation_loop',
+  'back_tracking',
+  'scroll_hunting',
+  'long_hesitation',
+] as const;
+/** Reactions of the tester (face and voice): they corroborate barriers, or stand alone. */
+export const REACTION_KINDS = [
+  'frustration_peak',
+  'confusion_peak',
+  'attention_drop',
+  'verbal_frustration',
+  'hesitation',
+] as const;
+export type InteractionKind = (typeof INTERACTION_KINDS)[number];
+export type ReactionKind = (typeof REACTION_KINDS)[number];
+export type MomentKind = InteractionKind | ReactionKind;
+export const MOMENT_KINDS: readonly MomentKind[] = [...INTERACTION_KINDS, ...REACTION_KINDS];
 
 /** A candidate barrier moment: where something went wrong, and what says so. */
 export interface BarrierMoment {

@@ -1,9 +1,13 @@
+import type AxeCore from 'axe-core';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { AuditCategory, Severity } from './types.ts';
+import { SHADOW_SEPARATOR, type AuditCategory, type Severity } from './types.ts';
 
+const require = createRequire(import.meta.url);
 /** axe-core's minified build, loaded into every audited page by the browser pool's warm contexts. */
-export const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+export const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** The same axe in Node, only to read its rule catalogue (which rule carries which tags). */
+const axeCatalogue = require('axe-core') as typeof AxeCore;
 
 export interface AxeFinding {
   readonly ruleId: string;
@@ -31,12 +35,26 @@ const REPLACED_RULES = ['bypass', 'heading-order', 'page-has-heading-one', 'regi
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const HEADING_RULES = new Set(['empty-heading', 'heading-order', 'page-has-heading-one', 'p-as-heading']);
 
-/** Runs axe in the page (its copy kept by the audit kit) and returns the violations, trimmed. */
-export const RUN_AXE = `window.__auditKit.axe.run(document, ${JSON.stringify({
-  runOnly: { type: 'tag', values: TAGS },
-  rules: Object.fromEntries(REPLACED_RULES.map((id) => [id, { enabled: false }])),
-  resultTypes: ['violations'],
-})}).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, tags: v.tags, help: v.help, helpUrl: v.helpUrl, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary, impact: n.impact })) })))`;
+/**
+ * The script that runs axe in the page (its copy kept by the audit kit) and returns the
+ * violations, trimmed. Only the rules of the chosen categories run: asking for `keyboard` alone
+ * still runs axe's keyboard rules (`scrollable-region-focusable`, `nested-interactive`, ...).
+ * Frames are not entered: the kit is not loaded in them, and axe would wait for each to answer.
+ */
+export function runAxe(categories: readonly AuditCategory[]): string {
+  const wanted = new Set(categories);
+  const disabled = new Set(REPLACED_RULES);
+  for (const rule of axeCatalogue.getRules(TAGS)) {
+    if (!wanted.has(categoryOf(rule.ruleId, rule.tags))) disabled.add(rule.ruleId);
+  }
+  const options = {
+    runOnly: { type: 'tag', values: TAGS },
+    rules: Object.fromEntries([...disabled].map((id) => [id, { enabled: false }])),
+    resultTypes: ['violations'],
+    iframes: false,
+  };
+  return `window.__auditKit.axe.run(document, ${JSON.stringify(options)}).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, tags: v.tags, help: v.help, helpUrl: v.helpUrl, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary, impact: n.impact })) })))`;
+}
 
 /** axe's categories (its `cat.*` tags) folded into the spec's six. */
 export function categoryOf(ruleId: string, tags: readonly string[]): AuditCategory {
@@ -64,12 +82,17 @@ export function axeFindings(violations: readonly AxeViolation[]): AxeFinding[] {
       ruleId: violation.id,
       category: categoryOf(violation.id, violation.tags),
       severity: node.impact ?? violation.impact ?? 'moderate',
-      element: node.target.flat().join(' '),
+      element: selectorOf(node.target),
       description: describe(violation.help, node.failureSummary),
       wcag: criteriaOf(violation.tags),
       fix: `${violation.help} (${violation.helpUrl})`,
     })),
   );
+}
+
+/** axe's target as one selector: a shadow-DOM path (an array) joins with " >>> ", as the kit's own do. */
+function selectorOf(target: AxeViolation['nodes'][number]['target']): string {
+  return target.map((part) => (Array.isArray(part) ? part.join(SHADOW_SEPARATOR) : part)).join(' ');
 }
 
 /** axe's rule summary plus its first concrete finding for this element, e.g. the measured ratio. */

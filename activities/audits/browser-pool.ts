@@ -1,6 +1,8 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 import { AUDIT_INIT_SCRIPT } from './page-script.ts';
 import type { Viewport } from './types.ts';
+import type { UrlPolicy } from './url-guard.ts';
 
 /** An audit that ran past its deadline; its context has been closed. */
 export class AuditTimeoutError extends Error {
@@ -12,11 +14,15 @@ export interface BrowserPoolSettings {
   readonly executablePath: string;
   /** Contexts kept open and ready, each with a blank page. */
   readonly size: number;
+  /** What the pages may reach, enforced by each context's egress proxy. */
+  readonly egress: UrlPolicy;
 }
 
 interface WarmPage {
   readonly context: BrowserContext;
   readonly page: Page;
+  /** The context's own proxy: its refusals tell the audit when the page was sent somewhere internal. */
+  readonly egress: EgressProxy;
 }
 
 const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
@@ -25,7 +31,8 @@ const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
  * One Chromium per worker and a few warm contexts: creating a context and its first page costs
  * more than a small page's audit, so the next ones are made while the current audit runs. Every
  * audit gets a fresh context (no cookies or storage shared between audits), closed afterwards.
- * Each context carries axe and the audit kit as an init script (see AUDIT_INIT_SCRIPT).
+ * Each context carries axe and the audit kit as an init script (see AUDIT_INIT_SCRIPT), and
+ * reaches the network only through its own egress proxy (see egress-proxy.ts).
  */
 export class BrowserPool {
   private browser: Promise<Browser> | undefined;
@@ -43,10 +50,10 @@ export class BrowserPool {
 
   async withPage<T>(
     options: { viewport: Viewport; timeoutMs: number },
-    work: (page: Page) => Promise<T>,
+    work: (page: Page, egress: EgressProxy) => Promise<T>,
   ): Promise<T> {
     if (this.closed) throw new Error('The browser pool is closed');
-    const { context, page } = await this.acquire();
+    const { context, page, egress } = await this.acquire();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -60,19 +67,26 @@ export class BrowserPool {
       if (size?.width !== options.viewport.width || size.height !== options.viewport.height) {
         await page.setViewportSize(options.viewport);
       }
-      const running = work(page);
+      const running = work(page, egress);
       running.catch(() => undefined);
       return await Promise.race([running, deadline]);
     } finally {
       clearTimeout(timer);
       await context.close().catch(() => undefined);
+      await egress.close();
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
     const warm = this.warm.splice(0);
-    await Promise.allSettled(warm.map(async (entry) => (await entry).context.close()));
+    await Promise.allSettled(
+      warm.map(async (entry) => {
+        const { context, egress } = await entry;
+        await context.close();
+        await egress.close();
+      }),
+    );
     const browser = this.browser;
     this.browser = undefined;
     if (browser) await (await browser).close().catch(() => undefined);
@@ -83,13 +97,23 @@ export class BrowserPool {
       .launch({
         executablePath: this.settings.executablePath,
         // Root in containers cannot use Chromium's sandbox; /dev/shm is often too small there.
-        args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+        // WebRTC may send UDP around a proxy: only proxied (TCP) WebRTC is allowed.
+        args: [
+          '--no-sandbox',
+          '--disable-dev-shm-usage',
+          '--disable-gpu',
+          '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+        ],
       })
       .then((browser) => {
         browser.on('disconnected', () => {
           this.browser = undefined;
           // Warm contexts died with the browser; acquire() opens fresh ones on the next launch.
-          this.warm.length = 0;
+          for (const lost of this.warm.splice(0))
+            void lost.then(
+              ({ egress }) => egress.close(),
+              () => undefined,
+            );
         });
         return browser;
       });
@@ -106,6 +130,7 @@ export class BrowserPool {
       try {
         const entry = await next;
         if (entry.context.browser()?.isConnected()) return entry;
+        await entry.egress.close();
       } catch {
         // a warm context that failed to open: make one now
       }
@@ -123,10 +148,22 @@ export class BrowserPool {
 
   private async open(): Promise<WarmPage> {
     const browser = await this.launch();
-    const context = await browser.newContext({ viewport: DEFAULT_VIEWPORT, serviceWorkers: 'block' });
-    // Registered now, while the context waits in the pool, not during the audit.
-    await context.addInitScript({ content: AUDIT_INIT_SCRIPT });
-    const page = await context.newPage();
-    return { context, page };
+    const egress = await startEgressProxy(this.settings.egress);
+    try {
+      const context = await browser.newContext({
+        viewport: DEFAULT_VIEWPORT,
+        serviceWorkers: 'block',
+        // Chromium sends localhost and 127.0.0.1 around any proxy unless told otherwise: the
+        // per-context equivalent of --proxy-bypass-list=<-loopback> sends loopback through it too.
+        proxy: { server: egress.server, bypass: '<-loopback>' },
+      });
+      // Registered now, while the context waits in the pool, not during the audit.
+      await context.addInitScript({ content: AUDIT_INIT_SCRIPT });
+      const page = await context.newPage();
+      return { context, page, egress };
+    } catch (error) {
+      await egress.close();
+      throw error;
+    }
   }
 }

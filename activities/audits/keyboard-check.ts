@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { tabWalk, type FocusState } from './tab-walk.ts';
 
 export interface RawFinding {
   readonly ruleId: string;
@@ -10,13 +11,6 @@ interface Candidate {
   readonly k: number;
   readonly selector: string;
   readonly positiveTabindex: boolean;
-}
-
-interface FocusState {
-  readonly k: number | null;
-  readonly selector: string;
-  readonly rect: { top: number; left: number; width: number; height: number };
-  readonly focused: string;
 }
 
 /** What the kit's collect() found before the walk: the tab stops to expect and the widgets without one. */
@@ -37,54 +31,23 @@ export interface SkipLink {
 
 /** Tab stops before the main content from which a page needs a way to bypass them (WCAG 2.4.1). */
 const SKIP_LINK_THRESHOLD = 3;
-const MAX_STEPS = 150;
 
 /**
- * Walks the page with real Tab key presses, the way a keyboard user does, and reports what axe
- * cannot see from the DOM alone: traps, unreachable controls, focus order against the layout,
- * skip links, and focus indicators that do not change anything on screen.
+ * Walks the page with real Tab key presses (see tab-walk.ts) and reports what axe cannot see
+ * from the DOM alone: traps, unreachable controls, focus order against the layout, skip links,
+ * and focus indicators that do not change anything on screen. Controls count as unreachable only
+ * after a full pass: a walk cut short by a trap or the deadline proves nothing about the rest.
  */
 export async function keyboardChecks(
   page: Page,
   prep: WalkPreparation,
   skip: SkipLink | null,
+  deadline: number,
 ): Promise<RawFinding[]> {
-  const findings: RawFinding[] = [...prep.widgets];
-  const visited: FocusState[] = [];
-  const seen = new Map<string, number>();
-  let trapped = false;
-  const limit = Math.min(MAX_STEPS, prep.candidates.length * 2 + 5);
-
-  for (let step = 0; step < limit; step++) {
-    await page.keyboard.press('Tab');
-    const state = await page.evaluate<FocusState | null>('window.__auditKit.focusState()');
-    if (!state) {
-      if (visited.length) break; // focus left the document: one full pass is done
-      continue;
-    }
-    const previous = seen.get(state.selector);
-    if (previous !== undefined) {
-      // Back at an element of this pass without leaving the page: focus cannot get out.
-      const loop = visited.slice(previous).map((s) => s.selector);
-      const remaining = prep.candidates.length - new Set(visited.map((s) => s.selector)).size;
-      if (remaining > 0 || loop.length === 1) {
-        trapped = true;
-        findings.push({
-          ruleId: 'keyboard-trap',
-          element: loop[0]!,
-          description:
-            loop.length === 1
-              ? 'Keyboard focus is stuck on this element: Tab does not move focus away'
-              : `Keyboard focus cycles among ${loop.length} elements (${loop.slice(0, 4).join(', ')}) and cannot leave them`,
-        });
-      }
-      break;
-    }
-    seen.set(state.selector, visited.length);
-    visited.push(state);
-  }
-
-  if (!trapped) {
+  const walk = await tabWalk(page, prep.candidates.length, deadline);
+  const visited = walk.stretches.flat();
+  const findings: RawFinding[] = [...prep.widgets, ...walk.traps];
+  if (walk.fullPass) {
     const reached = new Set(visited.map((s) => s.k));
     for (const candidate of prep.candidates) {
       if (!reached.has(candidate.k)) {
@@ -96,9 +59,9 @@ export async function keyboardChecks(
       }
     }
   }
-  findings.push(...focusOrderFindings(visited, prep.candidates));
-  findings.push(...(await focusIndicatorFindings(page, visited)));
-  findings.push(...skipLinkFindings(skip, prep));
+  for (const stretch of walk.stretches) findings.push(...focusOrderFindings(stretch, prep.candidates));
+  findings.push(...focusIndicatorFindings(visited, walk.resting));
+  findings.push(...skipLinkFindings(skip, prep, walk.fullPass ? visited : null));
   return findings;
 }
 
@@ -127,12 +90,12 @@ function focusOrderFindings(visited: readonly FocusState[], candidates: readonly
   return findings;
 }
 
-async function focusIndicatorFindings(page: Page, visited: readonly FocusState[]): Promise<RawFinding[]> {
+/** Tab stops whose styles with keyboard focus are the same as at rest: focus is invisible (2.4.7). */
+function focusIndicatorFindings(
+  visited: readonly FocusState[],
+  resting: Readonly<Record<string, string>>,
+): RawFinding[] {
   const keyed = visited.filter((s): s is FocusState & { k: number } => s.k !== null);
-  if (!keyed.length) return [];
-  const resting = await page.evaluate<Record<string, string>>(
-    `window.__auditKit.restingStyles(${JSON.stringify(keyed.map((s) => s.k))})`,
-  );
   return keyed
     .filter((s) => resting[s.k] !== undefined && resting[s.k] === s.focused)
     .map((s) => ({
@@ -142,7 +105,27 @@ async function focusIndicatorFindings(page: Page, visited: readonly FocusState[]
     }));
 }
 
-function skipLinkFindings(skip: SkipLink | null, prep: WalkPreparation): RawFinding[] {
+/**
+ * A skip link must be reached by Tab (hidden until focused is fine, display:none is not) and lead
+ * to a visible target. `visited` is null when the walk made no full pass, so reach is unknown.
+ */
+function skipLinkFindings(
+  skip: SkipLink | null,
+  prep: WalkPreparation,
+  visited: readonly FocusState[] | null,
+): RawFinding[] {
+  const reached = (s: FocusState) =>
+    s.selector === skip?.selector || (s.k !== null && String(s.k) === skip?.k);
+  if (skip && visited && !visited.some(reached)) {
+    return [
+      {
+        ruleId: 'skip-link-broken',
+        element: skip.selector,
+        description:
+          'The skip link never receives focus when tabbing (display:none or visibility:hidden hide it from keyboard users too); show it on focus instead',
+      },
+    ];
+  }
   if (skip && (!skip.targetExists || !skip.targetVisible)) {
     return [
       {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Page } from 'playwright-core';
-import { axeFindings, RUN_AXE, type AxeViolation } from './axe-check.ts';
+import type { Page, Request } from 'playwright-core';
+import { axeFindings, runAxe, type AxeViolation } from './axe-check.ts';
+import type { EgressProxy } from './egress-proxy.ts';
 import { keyboardChecks, type RawFinding, type SkipLink, type WalkPreparation } from './keyboard-check.ts';
 import { OWN_RULES, type OwnRuleId } from './own-rules.ts';
 import { AUDIT_INIT_SCRIPT } from './page-script.ts';
@@ -12,12 +13,15 @@ import {
   type CheckOutcome,
   type PageAuditResult,
 } from './types.ts';
-import { assertAuditableUrl } from './url-guard.ts';
+import { BlockedUrlError } from './url-guard.ts';
 
 export interface PageAuditOptions {
   readonly categories: readonly AuditCategory[];
-  readonly allowPrivate: boolean;
+  /** The context's egress proxy, which refused any connection to a blocked address. */
+  readonly egress: Pick<EgressProxy, 'wasRefused'>;
   readonly navigationTimeoutMs: number;
+  /** When the Tab walk must stop (epoch ms), leaving time to answer. */
+  readonly walkDeadline: number;
 }
 
 export interface PageAudit extends PageAuditResult {
@@ -36,8 +40,7 @@ interface Inspection {
 
 /** Loads the page and runs every check of the chosen categories on it. */
 export async function auditPage(page: Page, url: string, options: PageAuditOptions): Promise<PageAudit> {
-  if (!options.allowPrivate) await guardNavigations(page);
-  await page.goto(url, { waitUntil: 'load', timeout: options.navigationTimeoutMs });
+  await load(page, url, options);
   const wanted = new Set(options.categories);
   const inspection = await inspect(page, options.categories);
   const issues: AuditIssue[] = [];
@@ -59,7 +62,11 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   }
   const own = [...inspection.findings];
   // Last: the Tab walk moves focus and may open menus that change the DOM the other checks read.
-  if (inspection.walk) own.push(...(await keyboardChecks(page, inspection.walk, inspection.skip)));
+  if (inspection.walk) {
+    own.push(...(await keyboardChecks(page, inspection.walk, inspection.skip, options.walkDeadline)));
+  }
+  // A script may have sent the page somewhere else meanwhile; the proxy refused it if internal.
+  if (options.egress.wasRefused(page.url())) throw new BlockedUrlError(`url: ${REDIRECTED}`);
   for (const finding of own) {
     const rule = OWN_RULES[finding.ruleId as OwnRuleId];
     issues.push(
@@ -81,14 +88,38 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   };
 }
 
+const REDIRECTED =
+  'Leads to an address that is not publicly accessible (a redirect or script sent the page there)';
+
 /**
- * axe (unless only keyboard checks are asked for), then the kit's own checks, in one round trip.
+ * Opens the page. Every hop of the main frame's navigation is remembered: when the egress proxy
+ * refused one (a public URL redirecting to 169.254.169.254), the audit is refused too, rather
+ * than auditing the proxy's refusal page or reporting a load error.
+ */
+async function load(page: Page, url: string, options: PageAuditOptions): Promise<void> {
+  const hops: string[] = [];
+  const onRequest = (request: Request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) hops.push(request.url());
+  };
+  page.on('request', onRequest);
+  try {
+    await page.goto(url, { waitUntil: 'load', timeout: options.navigationTimeoutMs });
+  } catch (error) {
+    if (hops.some((hop) => options.egress.wasRefused(hop))) throw new BlockedUrlError(`url: ${REDIRECTED}`);
+    throw error;
+  } finally {
+    page.off('request', onRequest);
+  }
+  if (hops.some((hop) => options.egress.wasRefused(hop))) throw new BlockedUrlError(`url: ${REDIRECTED}`);
+}
+
+/**
+ * axe (its rules for the chosen categories), then the kit's own checks, in one round trip.
  * The warm contexts load both at document start; a page without them (a context from elsewhere)
  * gets them injected here.
  */
 async function inspect(page: Page, categories: readonly AuditCategory[]): Promise<Inspection> {
-  const axe = categories.some((category) => category !== 'keyboard') ? RUN_AXE : 'Promise.resolve([])';
-  const script = `window.__auditKit && window.__auditKit.axe ? ${axe}.then((axe) => Object.assign({ axe }, window.__auditKit.collect(${JSON.stringify(categories)}))) : null`;
+  const script = `window.__auditKit && window.__auditKit.axe ? ${runAxe(categories)}.then((axe) => Object.assign({ axe }, window.__auditKit.collect(${JSON.stringify(categories)}))) : null`;
   const inspection = await page.evaluate<Inspection | null>(script);
   if (inspection) return inspection;
   await page.evaluate(AUDIT_INIT_SCRIPT);
@@ -120,20 +151,6 @@ export function outcomesOf(issues: readonly AuditIssue[]): CheckOutcome[] {
   return [...byRule.entries()].map(([ruleId, list]) => {
     const severity = SEVERITIES.find((s) => list.some((issue) => issue.severity === s))!;
     return { ruleId, category: list[0]!.category, severity, issues: list };
-  });
-}
-
-/** Redirects and in-page navigations are checked too, so a public URL cannot bounce to an internal one. */
-async function guardNavigations(page: Page): Promise<void> {
-  await page.route('**/*', async (route) => {
-    const request = route.request();
-    if (!request.isNavigationRequest()) return route.continue();
-    try {
-      await assertAuditableUrl(request.url(), { allowPrivate: false });
-      return await route.continue();
-    } catch {
-      return route.abort('blockedbyclient');
-    }
   });
 }
 

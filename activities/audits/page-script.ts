@@ -1,4 +1,5 @@
 import { AXE_SOURCE } from './axe-check.ts';
+import { SHADOW_SEPARATOR } from './types.ts';
 
 // The project's own checks that run inside the audited page. Kept as source text, not functions:
 // functions passed to page.evaluate would carry the TypeScript compiler's helpers into the page.
@@ -7,23 +8,68 @@ export const PAGE_SCRIPT = String.raw`(() => {
   if (window.__auditKit) return;
   const INTERACTIVE = 'a[href], area[href], button, input:not([type=hidden]), select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable=true]';
   const WIDGET_ROLES = ['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'option', 'slider', 'textbox', 'combobox', 'spinbutton'];
+  const SHADOW = ${JSON.stringify(SHADOW_SEPARATOR)};
 
   function cssEscape(value) { return window.CSS && CSS.escape ? CSS.escape(value) : value.replace(/[^a-zA-Z0-9_-]/g, '\\$&'); }
+  // Inside a shadow root the selector is the host's, SHADOW, then the path within the root.
   function selectorOf(el) {
     if (!(el instanceof Element)) return 'document';
-    if (el.id && document.querySelectorAll('#' + cssEscape(el.id)).length === 1) return '#' + cssEscape(el.id);
+    const root = el.getRootNode();
+    const prefix = root instanceof ShadowRoot ? selectorOf(root.host) + SHADOW : '';
+    return prefix + selectorWithin(el, root instanceof ShadowRoot ? root : document);
+  }
+  function selectorWithin(el, root) {
+    const unique = (id) => root.querySelectorAll('#' + cssEscape(id)).length === 1;
+    if (el.id && unique(el.id)) return '#' + cssEscape(el.id);
     const parts = [];
     let node = el;
     while (node && node.nodeType === 1 && node !== document.documentElement) {
-      if (node.id && document.querySelectorAll('#' + cssEscape(node.id)).length === 1) { parts.unshift('#' + cssEscape(node.id)); break; }
+      if (node.id && unique(node.id)) { parts.unshift('#' + cssEscape(node.id)); break; }
       const tag = node.tagName.toLowerCase();
-      const parent = node.parentElement;
+      const parent = node.parentElement || (node.parentNode instanceof ShadowRoot ? node.parentNode : null);
       if (!parent) { parts.unshift(tag); break; }
       const same = Array.from(parent.children).filter((c) => c.tagName === node.tagName);
       parts.unshift(same.length > 1 ? tag + ':nth-of-type(' + (same.indexOf(node) + 1) + ')' : tag);
       node = parent;
     }
     return parts.join(' > ') || el.tagName.toLowerCase();
+  }
+  // The element a selector of selectorOf() names, through open shadow roots.
+  function resolve(selector) {
+    let root = document;
+    const parts = selector.split(SHADOW);
+    for (let i = 0; i < parts.length; i++) {
+      let el = null;
+      try { el = root.querySelector(parts[i]); } catch (e) { return null; }
+      if (!el || i === parts.length - 1) return el;
+      root = el.shadowRoot;
+      if (!root) return null;
+    }
+    return null;
+  }
+  // Every element matching the selector in the document and its open shadow roots, in tree order.
+  function deepQueryAll(selector) {
+    const out = [];
+    const visit = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.matches(selector)) out.push(el);
+        if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    visit(document);
+    return out;
+  }
+  // The element of the document tree an element belongs to: itself, or its outermost shadow host.
+  function inDocumentTree(el) {
+    let node = el;
+    while (node.getRootNode() instanceof ShadowRoot) node = node.getRootNode().host;
+    return node;
+  }
+  // Focus as a user sees it: document.activeElement stops at a shadow host, so go down its roots.
+  function deepActiveElement() {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    return el;
   }
   function isVisible(el) {
     const style = getComputedStyle(el);
@@ -196,8 +242,11 @@ export const PAGE_SCRIPT = String.raw`(() => {
   function prepareWalk() {
     const candidates = [];
     let k = 0;
-    for (const el of document.querySelectorAll(INTERACTIVE)) {
+    for (const el of deepQueryAll(INTERACTIVE)) {
       if (el.disabled || !isVisible(el) || el.closest('[inert]')) continue;
+      // A frame is not a tab stop of its own: Tab enters its document, which this page cannot
+      // see into when it is cross-origin. The walk passes through frames as one unit.
+      if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') continue;
       const tabindex = el.getAttribute('tabindex');
       if (tabindex !== null && Number(tabindex) < 0) continue;
       if (el.tagName === 'A' && !el.hasAttribute('href') && tabindex === null) continue;
@@ -205,30 +254,61 @@ export const PAGE_SCRIPT = String.raw`(() => {
       candidates.push({ k: k - 1, selector: selectorOf(el), positiveTabindex: Number(tabindex) > 0 });
     }
     const widgets = [];
-    for (const el of document.querySelectorAll('[role], [onclick]')) {
+    for (const el of deepQueryAll('[role], [onclick]')) {
       if (el.matches(INTERACTIVE) || !isVisible(el)) continue;
       const role = el.getAttribute('role');
       if (el.hasAttribute('onclick') || WIDGET_ROLES.includes(role)) widgets.push(issue('keyboard-unreachable', el, 'Interactive ' + (role ? 'element with role="' + role + '"' : 'element with a click handler') + ' cannot receive keyboard focus (add tabindex="0" or use a native control)'));
     }
     const main = document.querySelector('main, [role=main]') || document.querySelector('h1');
     let beforeMain = 0;
-    if (main) for (const el of document.querySelectorAll('[data-audit-k]')) if (main.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING) beforeMain++;
+    if (main) for (const el of deepQueryAll('[data-audit-k]')) if (main.compareDocumentPosition(inDocumentTree(el)) & Node.DOCUMENT_POSITION_PRECEDING) beforeMain++;
     return { candidates, widgets, beforeMain, hasMain: !!main };
   }
   function focusState() {
-    const el = document.activeElement;
+    const el = deepActiveElement();
     if (!el || el === document.body || el === document.documentElement) return null;
     const k = el.getAttribute('data-audit-k');
-    return { k: k === null ? null : Number(k), selector: selectorOf(el), rect: rectOf(el), focused: focusSnapshot(el) };
+    const frame = el.tagName === 'IFRAME' || el.tagName === 'FRAME';
+    return { k: k === null ? null : Number(k), selector: selectorOf(el), rect: rectOf(el), focused: focusSnapshot(el), frame };
   }
-  function restingStyles(keys) {
-    if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
-    const out = {};
-    for (const k of keys) {
-      const el = document.querySelector('[data-audit-k="' + k + '"]');
-      if (el) out[k] = focusSnapshot(el);
+  // Where focus is after each Tab of the walk, recorded on keyup (after the keydown's default action
+  // moved focus), so the walk can send Tabs in batches and read every stop in one call. The
+  // listener is the page's first (this script runs at document start). While focus is inside a
+  // frame, keyup goes to the frame's document: those Tabs leave no entry, which is how the walk
+  // passes through a frame as one unit.
+  let walkLog = null;
+  window.addEventListener('keyup', (event) => {
+    if (walkLog && event.key === 'Tab') walkLog.push(focusState());
+  }, true);
+  // Starts the walk in one call: from the top when nothing has focus, else from the focused
+  // element. Also reads every expected tab stop's styles at rest, before any has keyboard focus
+  // (the element focused on load, if any, cannot be read at rest and is left out).
+  function beginWalk() {
+    const active = deepActiveElement();
+    const fromTop = !focusState();
+    const resting = {};
+    for (const el of deepQueryAll('[data-audit-k]')) {
+      if (el !== active) resting[el.getAttribute('data-audit-k')] = focusSnapshot(el);
     }
-    return out;
+    if (fromTop) startAtTop();
+    walkLog = [];
+    return { fromTop, resting };
+  }
+  function takeWalkLog() {
+    const log = walkLog || [];
+    walkLog = walkLog && [];
+    return { log, now: focusState() };
+  }
+  // With nothing focused, Tab starts after the "sequential focus navigation starting point",
+  // which a URL fragment or a click may have left mid-page: move it to the top of the document.
+  function startAtTop() {
+    const root = document.documentElement;
+    const tabindex = root.getAttribute('tabindex');
+    root.setAttribute('tabindex', '-1');
+    root.focus({ preventScroll: true });
+    root.blur();
+    if (tabindex === null) root.removeAttribute('tabindex');
+    else root.setAttribute('tabindex', tabindex);
   }
   function skipLink() {
     const first = document.querySelector('[data-audit-k="0"]');
@@ -271,8 +351,7 @@ export const PAGE_SCRIPT = String.raw`(() => {
   }
 
   function outline(selector, on) {
-    let el = null;
-    try { el = document.querySelector(selector); } catch (e) { return false; }
+    const el = resolve(selector);
     if (!el) return false;
     if (on) {
       el.scrollIntoView({ block: 'center', inline: 'center' });
@@ -301,7 +380,7 @@ export const PAGE_SCRIPT = String.raw`(() => {
 
   // axe as it was when this script ran (at document start, before the page's own scripts), so a
   // page that defines its own global "axe" cannot break the audit.
-  const kit = { axe: window.axe, collect, focusState, restingStyles, outline };
+  const kit = { axe: window.axe, collect, focusState, beginWalk, takeWalkLog, outline };
   Object.defineProperty(window, '__auditKit', { value: kit, configurable: true });
 })()`;
 

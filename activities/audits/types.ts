@@ -12,7 +12,10 @@ export interface AuditIssue {
   readonly ruleId: string;
   readonly category: AuditCategory;
   readonly severity: Severity;
-  /** CSS selector of the offending element. */
+  /**
+   * CSS selector of the offending element; inside a shadow root, the host's selector and the
+   * selector within the root joined by SHADOW_SEPARATOR (`x-card >>> button`).
+   */
   readonly element: string;
   readonly description: string;
   /** WCAG success criteria, e.g. ["1.4.3"]; empty for best-practice checks. */
@@ -46,3 +49,20 @@ export interface PageAuditResult {
 }
 
 export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
+
+/** Between a shadow host's selector and a selector inside its shadow root. */
+export const SHADOW_SEPARATOR = ' >>> ';
+
+/**
+ * What the API answers (422 naming url) when an instant audit runs out of its 9.5 seconds:
+ * loading, checking, or waiting for a browser slot (see docs/decisions.md, Audits).
+ */
+export const INSTANT_TIMEOUT_MESSAGE =
+  'url: The audit did not finish within 9.5 seconds, the instant audit limit (the page may be too slow or not responding)';
+
+/** Failure types that retrying cannot fix; the API maps them to 422. */
+export const AUDIT_FAILURES = {
+  blockedUrl: 'BlockedUrlError',
+  pageLoad: 'PageLoadError',
+  timeout: 'AuditTimeoutError',
+} as const;

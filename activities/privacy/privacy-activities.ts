@@ -14,11 +14,15 @@ const SANITISE_BATCH = 500;
 /**
  * The sanitising step (spec: PII-flagged voice segments are excluded from AI analysis until
  * sanitised). It redacts each flagged transcript and clears the flag; analysis reads only
- * segments without the flag. Works through the system door: segments are written by admins only.
+ * segments without the flag. The session workflow runs it once the session has ended, before
+ * Agent 2. Works through the system door: segments are written by admins only.
  */
 export function createPrivacyActivities({ db, now = () => new Date() }: PrivacyActivityDependencies) {
   return {
-    async sanitiseVoiceSegments(input: { sessionId?: string } = {}): Promise<{ sanitised: number }> {
+    /** One batch; `more` says another call has segments left to sanitise. */
+    async sanitiseVoiceSegments(
+      input: { sessionId?: string } = {},
+    ): Promise<{ sanitised: number; more: boolean }> {
       return asSystem(db, async (tx) => {
         const segments = await flaggedVoiceSegments(tx, {
           sessionId: input.sessionId,
@@ -28,7 +32,7 @@ export function createPrivacyActivities({ db, now = () => new Date() }: PrivacyA
         for (const segment of segments) {
           await saveSanitisedTranscript(tx, segment.id, redactPii(segment.transcript).text, at);
         }
-        return { sanitised: segments.length };
+        return { sanitised: segments.length, more: segments.length === SANITISE_BATCH };
       });
     },
   };

@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { ApplicationFailure, type Client } from '@temporalio/client';
+import { ApplicationFailure, TimeoutFailure, type Client } from '@temporalio/client';
 import { AUDIT_FAILURES } from '../../activities/audits/audit-activities.ts';
 import { assertAuditableUrl, BlockedUrlError } from '../../activities/audits/url-guard.ts';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import { findUserEmail, insertAuditJob, insertInstantAudit } from '../../db/repositories/audits.ts';
-import { fullAuditWorkflow, fullAuditWorkflowId, instantAuditWorkflow } from '../../workflows/audit.ts';
+import {
+  fullAuditWorkflow,
+  fullAuditWorkflowId,
+  instantAuditTaskQueue,
+  instantAuditWorkflow,
+} from '../../workflows/audit.ts';
 import type { Principal } from '../auth/principal.ts';
-import { invalid } from '../http/errors.ts';
+import { ApiError, invalid } from '../http/errors.ts';
 import type { FullAuditRequest, InstantAuditRequest } from './audits.schema.ts';
 import { toAuditJob } from './audit-view.ts';
 
@@ -17,6 +22,8 @@ export interface AuditCommandDependencies {
   /** The audit task queue, polled by the workers that own a browser. */
   readonly taskQueue: string;
   readonly allowPrivateUrls: boolean;
+  /** `host:port` pairs allowed although private (`AUDIT_ALLOWED_HOSTS`). */
+  readonly allowedHosts?: readonly string[];
   readonly now: () => Date;
 }
 
@@ -33,13 +40,15 @@ export async function runInstantAudit(
   let output;
   try {
     output = await deps.temporal.workflow.execute(instantAuditWorkflow, {
-      taskQueue: deps.taskQueue,
+      taskQueue: instantAuditTaskQueue(deps.taskQueue),
       workflowId: `instant-audit:${randomUUID()}`,
       args: [{ url: input.url, viewport: input.viewport, categories: input.checkCategories }],
-      workflowExecutionTimeout: '15 seconds',
+      // The workflow answers within 9.5 s on its own (its activity's schedule-to-close); this
+      // only ends the wait when no audit worker picks the workflow up at all.
+      workflowExecutionTimeout: '10 seconds',
     });
   } catch (error) {
-    throw refusalOf(error) ?? error;
+    throw refusalOf(error) ?? unavailableOf(error) ?? error;
   }
   const completedAt = deps.now();
   const topIssues = output.issues.slice(0, TOP_ISSUES).map(({ ruleId: _ruleId, ...issue }) => issue);
@@ -111,7 +120,10 @@ export async function queueFullAudit(
 
 async function checkUrl(deps: AuditCommandDependencies, url: string): Promise<void> {
   try {
-    await assertAuditableUrl(url, { allowPrivate: deps.allowPrivateUrls });
+    await assertAuditableUrl(url, {
+      allowPrivate: deps.allowPrivateUrls,
+      allowedHosts: deps.allowedHosts ?? [],
+    });
   } catch (error) {
     if (error instanceof BlockedUrlError) throw invalid(error.message);
     throw error;
@@ -124,6 +136,16 @@ function refusalOf(error: unknown) {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
     if (current instanceof ApplicationFailure && current.type && known.includes(current.type)) {
       return invalid(current.message.startsWith('url:') ? current.message : `url: ${current.message}`);
+    }
+  }
+  return undefined;
+}
+
+/** The workflow itself timed out: no audit worker took it (down or overloaded), 503. */
+function unavailableOf(error: unknown) {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (current instanceof TimeoutFailure) {
+      return new ApiError('unavailable', 'The audit service did not take the audit in time; try again');
     }
   }
   return undefined;

@@ -52,13 +52,29 @@ export function revokeApiToken(tx: Tx, id: string, organizationId: string, now: 
     .executeTakeFirst();
 }
 
-/** The live token with this secret, recording its use. */
+/**
+ * The live token with this secret, recording its use. A token acts as the owner who issued it, so
+ * it is live only while that user is still an owner of the organization and not suspended: a
+ * removed or demoted owner's tokens stop working with them.
+ */
 export async function findLiveApiToken(tx: Tx, secret: string, now: Date) {
   return tx
     .updateTable('api_tokens')
     .set({ last_used_at: now })
     .where('token_hash', '=', sha256Hex(secret))
     .where('revoked_at', 'is', null)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('organization_memberships')
+          .innerJoin('users', 'users.id', 'organization_memberships.user_id')
+          .select('organization_memberships.user_id')
+          .whereRef('organization_memberships.organization_id', '=', 'api_tokens.organization_id')
+          .whereRef('organization_memberships.user_id', '=', 'api_tokens.created_by')
+          .where('organization_memberships.member_role', '=', 'owner')
+          .where('users.status', '<>', 'suspended'),
+      ),
+    )
     .returning(['id', 'organization_id', 'created_by', 'scope'])
     .executeTakeFirst();
 }

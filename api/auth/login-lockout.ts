@@ -13,37 +13,44 @@ export function lockDurationMs(failures: number): number {
   return Math.min(MINUTE_MS * 2 ** (failures - LOCKOUT_THRESHOLD), MAX_LOCK_MS);
 }
 
-/** Seconds until the email may try again, or 0 when it is not locked. */
-export async function lockedForSeconds(tx: Tx, email: string, now: Date): Promise<number> {
-  const row = await tx
-    .selectFrom('login_failures')
-    .select('locked_until')
-    .where('email', '=', email)
-    .executeTakeFirst();
-  if (!row?.locked_until || row.locked_until <= now) return 0;
-  return Math.ceil((row.locked_until.getTime() - now.getTime()) / 1000);
-}
+export type LoginAttempt =
+  { readonly reserved: true } | { readonly reserved: false; readonly lockedSeconds: number };
 
-export async function recordLoginFailure(tx: Tx, email: string, now: Date): Promise<void> {
-  const previous = await tx
-    .selectFrom('login_failures')
-    .select(['failure_count', 'last_failure_at'])
-    .where('email', '=', email)
-    .forUpdate()
-    .executeTakeFirst();
-  const remembered = previous && now.getTime() - previous.last_failure_at.getTime() < FAILURE_MEMORY_MS;
-  const failures = (remembered ? previous.failure_count : 0) + 1;
-  const lockMs = lockDurationMs(failures);
-  const row = {
-    failure_count: failures,
-    last_failure_at: now,
-    locked_until: lockMs ? new Date(now.getTime() + lockMs) : null,
-  };
+/**
+ * Admits one password check for the email, or refuses it while the email is locked. The attempt
+ * is counted as a failure before the password is verified, under the row's lock, so a parallel
+ * burst is admitted one by one: once the threshold is reached, the lock is already set for every
+ * later request, and no more than the threshold are ever verified. A success clears the count.
+ */
+export async function reserveLoginAttempt(tx: Tx, email: string, now: Date): Promise<LoginAttempt> {
   await tx
     .insertInto('login_failures')
-    .values({ email, ...row })
-    .onConflict((oc) => oc.column('email').doUpdateSet(row))
+    .values({ email, failure_count: 0, last_failure_at: now, locked_until: null })
+    .onConflict((oc) => oc.column('email').doNothing())
     .execute();
+  const previous = await tx
+    .selectFrom('login_failures')
+    .select(['failure_count', 'last_failure_at', 'locked_until'])
+    .where('email', '=', email)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  if (previous.locked_until && previous.locked_until > now) {
+    const lockedSeconds = Math.ceil((previous.locked_until.getTime() - now.getTime()) / 1000);
+    return { reserved: false, lockedSeconds };
+  }
+  const remembered = now.getTime() - previous.last_failure_at.getTime() < FAILURE_MEMORY_MS;
+  const failures = (remembered ? previous.failure_count : 0) + 1;
+  const lockMs = lockDurationMs(failures);
+  await tx
+    .updateTable('login_failures')
+    .set({
+      failure_count: failures,
+      last_failure_at: now,
+      locked_until: lockMs ? new Date(now.getTime() + lockMs) : null,
+    })
+    .where('email', '=', email)
+    .execute();
+  return { reserved: true };
 }
 
 export async function clearLoginFailures(tx: Tx, email: string): Promise<void> {

@@ -3,7 +3,7 @@ import { ApiError, unauthenticated } from '../http/errors.ts';
 import { normalizeEmail, type AccountView } from './accounts.ts';
 import { findAccountByEmail } from './accounts.ts';
 import type { AuthDependencies } from './dependencies.ts';
-import { clearLoginFailures, lockedForSeconds, recordLoginFailure } from './login-lockout.ts';
+import { clearLoginFailures, reserveLoginAttempt } from './login-lockout.ts';
 import { decoyHash, verifyPassword } from './password-hash.ts';
 
 /** One message for an unknown email, a wrong password and an account without a password. */
@@ -20,20 +20,19 @@ export async function checkPassword(
   password: string,
 ): Promise<AccountView> {
   const email = normalizeEmail(rawEmail);
-  const { locked, account } = await asSystem(deps.db, async (tx) => ({
-    locked: await lockedForSeconds(tx, email, deps.now()),
+  const now = deps.now();
+  const { attempt, account } = await asSystem(deps.db, async (tx) => ({
+    attempt: await reserveLoginAttempt(tx, email, now),
     account: await findAccountByEmail(tx, email),
   }));
-  if (locked > 0) {
+  if (!attempt.reserved) {
     throw new ApiError('rate_limited', 'Too many failed login attempts; try again later', {
-      'Retry-After': String(locked),
+      'Retry-After': String(attempt.lockedSeconds),
     });
   }
+  // The attempt already counts as a failure; only a match takes it back.
   const matches = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()));
-  if (!account?.passwordHash || !matches) {
-    await asSystem(deps.db, (tx) => recordLoginFailure(tx, email, deps.now()));
-    throw unauthenticated(INVALID_CREDENTIALS);
-  }
+  if (!account?.passwordHash || !matches) throw unauthenticated(INVALID_CREDENTIALS);
   await asSystem(deps.db, (tx) => clearLoginFailures(tx, email));
   return account;
 }

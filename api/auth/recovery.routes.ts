@@ -85,20 +85,21 @@ export function recoveryRoutes(deps: AuthDependencies): RouteDefinition[] {
       handler: async ({ body }) => {
         const passwordHash = await hashPassword(body.password);
         const now = deps.now();
-        const reset = await asSystem(deps.db, async (tx) => {
+        const endedLogins = await asSystem(deps.db, async (tx) => {
           const userId = await consumeOneTimeToken(tx, body.token, 'password_reset', now);
-          if (!userId) return false;
+          if (!userId) return undefined;
           const user = await tx
             .updateTable('users')
             .set({ password_hash: passwordHash })
             .where('id', '=', userId)
             .returning('email')
             .executeTakeFirstOrThrow();
-          await revokeAllRefreshTokens(tx, userId, now);
           await clearLoginFailures(tx, normalizeEmail(user.email));
-          return true;
+          return revokeAllRefreshTokens(tx, userId, now);
         });
-        if (!reset) throw unauthenticated(INVALID_LINK);
+        if (!endedLogins) throw unauthenticated(INVALID_LINK);
+        // This instance refuses their session JWTs at once; others within the 60 s cache window.
+        for (const login of endedLogins) deps.revokedLogins.markRevoked(login);
         return { data: { passwordReset: true as const } };
       },
     }),

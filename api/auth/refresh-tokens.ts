@@ -100,14 +100,16 @@ export async function revokeFamilyOf(tx: Tx, secret: string, now: Date): Promise
   return token?.family_id;
 }
 
-/** After a password reset every existing login of the user ends. */
-export async function revokeAllRefreshTokens(tx: Tx, userId: string, now: Date): Promise<void> {
-  await tx
+/** After a password reset every existing login of the user ends; returns the logins it ended. */
+export async function revokeAllRefreshTokens(tx: Tx, userId: string, now: Date): Promise<string[]> {
+  const rows = await tx
     .updateTable('refresh_tokens')
     .set({ revoked_at: now })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
+    .returning('family_id')
     .execute();
+  return [...new Set(rows.map((row) => row.family_id))];
 }
 
 /** Whether the login was ended (logout, reuse detection, password reset). */

@@ -28,15 +28,17 @@ export async function issueTestToken(
   return { token, expiresAt };
 }
 
-/** The session a test token is bound to, while it is unexpired and the session not cancelled. */
+/**
+ * The session a test token is bound to, while it is unexpired, the session not cancelled and its
+ * tester not suspended (a suspended account does nothing, whatever credential it holds).
+ */
 export async function verifyTestToken(db: Db, token: string, now: Date): Promise<TestTokenPrincipal | null> {
   if (!TEST_TOKEN_FORMAT.test(token)) return null;
   const { rows } = await asSystem(db, (tx) =>
     sql<{ id: string; tester_id: string }>`
-      select id, tester_id from sessions
-      where test_token_hash = ${sha256Hex(token)} and test_token_expires_at > ${now} and status <> 'cancelled'`.execute(
-      tx,
-    ),
+      select s.id, s.tester_id from sessions s join users u on u.id = s.tester_id
+      where s.test_token_hash = ${sha256Hex(token)} and s.test_token_expires_at > ${now}
+        and s.status <> 'cancelled' and u.status <> 'suspended'`.execute(tx),
   );
   const session = rows[0];
   if (!session) return null;

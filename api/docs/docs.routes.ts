@@ -2,12 +2,42 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
+import { z } from 'zod';
+import type { RawEndpoint } from '../http/openapi.ts';
 import type { RequestState } from '../http/state.ts';
 
 const ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
 };
+const TAG = 'Documentation';
+
+/** The endpoints `mountDocs` serves, as the OpenAPI document lists them. */
+export const DOCS_ENDPOINTS: readonly RawEndpoint[] = [
+  {
+    method: 'GET',
+    path: '/api/openapi.json',
+    summary: 'This OpenAPI 3.1 document',
+    tag: TAG,
+    contentTypes: ['application/json'],
+  },
+  {
+    method: 'GET',
+    path: '/api/docs',
+    summary: 'The browsable documentation page (Swagger UI)',
+    tag: TAG,
+    contentTypes: ['text/html'],
+  },
+  {
+    method: 'GET',
+    path: '/api/docs/:asset',
+    summary: "The page's stylesheet and script, from the installed swagger-ui-dist package",
+    tag: TAG,
+    contentTypes: Object.values(ASSETS),
+    params: z.object({ asset: z.enum(Object.keys(ASSETS) as [string, ...string[]]) }),
+  },
+];
+
 const assetsDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 const page = `<!doctype html>

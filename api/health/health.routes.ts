@@ -44,6 +44,7 @@ export function healthRoutes({ db, temporal }: HealthDependencies): RouteDefinit
       summary: 'Reachability of the database and the Temporal server (503 when either is down)',
       auth: 'public',
       response: healthResponse,
+      errors: [503],
       handler: async () => {
         const [database, workflowService] = await Promise.all([
           probe(() => sql`select 1`.execute(db)),

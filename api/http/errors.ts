@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';

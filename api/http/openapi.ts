@@ -1,4 +1,7 @@
 import { z, type ZodType } from 'zod';
+import { testTokenSessionOf } from '../auth/credential-scope.ts';
+import { TEST_TOKEN_HEADER } from '../auth/test-tokens.ts';
+import { documentedErrors, ERROR_DESCRIPTIONS } from './documented-errors.ts';
 import type { RouteDefinition } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -14,17 +17,22 @@ function jsonSchema(schema: ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  400: 'Malformed body or query',
-  401: 'Missing or invalid credentials',
-  403: 'Insufficient permission',
-  404: 'Resource not found',
-  409: 'State precondition not met',
-  413: 'Body too large',
-  422: 'Validation failed; the message names the first violation',
-  429: 'Rate limit exceeded; see Retry-After',
-  500: 'Internal error',
-};
+/** An endpoint that answers outside the envelope: the documentation itself (api/docs/). */
+export interface RawEndpoint {
+  readonly method: 'GET';
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly contentTypes: readonly string[];
+  readonly params?: ZodType;
+}
+
+const CONVENTIONS = [
+  'Every answer but the documentation endpoints uses the envelope `{success, data, error, metadata}`.',
+  'A path that exists answers 405 with an `Allow` header for a method it does not have, and `OPTIONS`',
+  'answers 200 with the same header (a CORS preflight from an allowed origin also gets the',
+  'Access-Control headers). An unknown path answers 404.',
+].join(' ');
 
 function envelopeOf(data: JsonSchema, paginated: boolean): JsonSchema {
   return {
@@ -52,7 +60,6 @@ function parameters(schema: ZodType | undefined, location: 'query' | 'path'): Js
 
 function operation(route: RouteDefinition): JsonSchema {
   const status = route.status ?? 200;
-  const errors = route.auth === 'user' ? [400, 401, 403, 404, 409, 413, 422, 429, 500] : [400, 404, 429, 500];
   const headerParameters = Object.entries(route.headers ?? {}).map(([name, description]) => ({
     name,
     in: 'header',
@@ -63,7 +70,7 @@ function operation(route: RouteDefinition): JsonSchema {
   return {
     summary: route.summary,
     tags: [route.tag],
-    security: route.auth === 'user' ? [{ bearerJwt: [] }, { sessionCookie: [] }] : [],
+    security: route.auth === 'user' ? securityOf(route) : [],
     parameters: [
       ...parameters(route.params, 'path'),
       ...parameters(route.query, 'query'),
@@ -84,29 +91,56 @@ function operation(route: RouteDefinition): JsonSchema {
           'application/json': { schema: envelopeOf(jsonSchema(route.response, 'output'), !!route.paginated) },
         },
       },
-      ...Object.fromEntries(
-        errors.map((code) => [code, { $ref: `#/components/responses/Error${code}` }] as const),
-      ),
+      ...errorResponses(route),
+    },
+  };
+}
+
+function errorResponses(route: Parameters<typeof documentedErrors>[0]): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    documentedErrors(route).map((code) => [code, { $ref: `#/components/responses/Error${code}` }]),
+  );
+}
+
+function rawOperation(endpoint: RawEndpoint): JsonSchema {
+  return {
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    security: [],
+    parameters: parameters(endpoint.params, 'path'),
+    responses: {
+      200: {
+        description: 'Success (outside the envelope)',
+        content: Object.fromEntries(endpoint.contentTypes.map((type) => [type, { schema: {} }])),
+      },
+      ...errorResponses({ method: endpoint.method, auth: 'public', params: endpoint.params }),
     },
   };
 }
 
 /** The OpenAPI 3.1 document, built from the same route definitions and zod schemas that serve requests. */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[], info: OpenApiInfo): JsonSchema {
+export function buildOpenApiDocument(
+  routes: readonly RouteDefinition[],
+  info: OpenApiInfo,
+  rawEndpoints: readonly RawEndpoint[] = [],
+): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    const path = route.path.replace(/:(\w+)/g, '{$1}');
-    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route);
+    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation(route);
+  }
+  for (const endpoint of rawEndpoints) {
+    (paths[openApiPath(endpoint.path)] ??= {})[endpoint.method.toLowerCase()] = rawOperation(endpoint);
   }
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version },
+    info: { title: info.title, version: info.version, description: CONVENTIONS },
     servers: [{ url: info.serverUrl }],
     paths,
     components: {
       securitySchemes: {
         bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
+        testToken: { type: 'apiKey', in: 'header', name: TEST_TOKEN_HEADER },
       },
       schemas: {
         PageMetadata: {
@@ -126,7 +160,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], info: O
         },
       },
       responses: Object.fromEntries(
-        Object.entries(STATUS_TEXT).map(([code, description]) => [
+        Object.entries(ERROR_DESCRIPTIONS).map(([code, description]) => [
           `Error${code}`,
           {
             description,
@@ -136,4 +170,15 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], info: O
       ),
     },
   };
+}
+
+/** A user route takes a JWT (bearer or cookie); the four a test token opens also take X-Test-Token. */
+function securityOf(route: RouteDefinition): JsonSchema[] {
+  const opensToTestToken = testTokenSessionOf(route.method, route.path.replace(/:(\w+)/g, 'x')) !== undefined;
+  return [{ bearerJwt: [] }, { sessionCookie: [] }, ...(opensToTestToken ? [{ testToken: [] }] : [])];
+}
+
+/** `/api/jobs/:id` in the router's form is `/api/jobs/{id}` in OpenAPI's. */
+export function openApiPath(routerPath: string): string {
+  return routerPath.replace(/:(\w+)/g, '{$1}');
 }

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { PageMetadata } from './envelope.ts';
+import { queryInteger } from './query.ts';
 
 export const MAX_PAGE_SIZE = 100;
 
 /** `page` from 1 (no maximum) and `limit` 1-100, defaults 1 and 20, per the spec's common rules. */
 export const paginationQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+  page: queryInteger({ min: 1 }).default(1),
+  limit: queryInteger({ min: 1, max: MAX_PAGE_SIZE }).default(20),
 });
 
 export type Pagination = z.output<typeof paginationQuery>;

@@ -4,9 +4,13 @@ import type { z, ZodType } from 'zod';
 import type { UserRole } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { success, type PageMetadata } from './envelope.ts';
-import { ApiError, forbidden, malformed, unauthenticated } from './errors.ts';
+import { ApiError, forbidden, malformed, unauthenticated, type ErrorStatus } from './errors.ts';
+import { readRawBody } from './raw-body.ts';
 import type { RequestState } from './state.ts';
 import { validateBody, validateQuery } from './validate.ts';
+
+/** Webhook bodies, like other JSON (DESIGN.md, "Limits not shown"). */
+const RAW_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type AuthRequirement = 'public' | 'user';
@@ -22,6 +26,8 @@ export interface RouteInput<
   readonly params: z.output<P>;
   readonly principal: A extends 'user' ? Principal : Principal | null;
   readonly ctx: Context;
+  /** The unparsed body, on routes with `rawBody` (otherwise undefined). */
+  readonly rawBody: Buffer | undefined;
 }
 
 export interface RouteResult {
@@ -54,6 +60,17 @@ export interface RouteDefinition<
   readonly paginated?: boolean;
   /** The name used in the 404 for a path parameter that cannot identify anything. */
   readonly resource?: string;
+  /**
+   * Error statuses this route answers beyond those its shape implies (see `documentedErrors` in
+   * openapi.ts), for example 409 for a state precondition or 503 for an unreachable dependency.
+   */
+  readonly errors?: readonly ErrorStatus[];
+  /**
+   * Webhooks: the body is handed to the handler unparsed (`rawBody`, at most 1 MB) so it can check
+   * a signature over the exact bytes before reading it; `body` then only documents it. No body
+   * parser runs on /api/webhooks/* (api/app.ts).
+   */
+  readonly rawBody?: boolean;
   readonly handler: (input: RouteInput<A, B, Q, P>) => Promise<RouteResult>;
 }
 
@@ -73,8 +90,9 @@ export function mountRoutes(router: Router<RequestState>, routes: readonly Route
       const principal = authorize(route, ctx.state);
       const params = route.params ? parseParams(route, ctx.params) : undefined;
       const query = route.query ? validateQuery(route.query, ctx.query) : undefined;
-      const body = route.body ? validateBody(route.body, jsonBody(ctx)) : undefined;
-      const result = await route.handler({ body, query, params, principal, ctx });
+      const rawBody = route.rawBody ? await readRawBody(ctx, RAW_BODY_LIMIT_BYTES) : undefined;
+      const body = route.body && !route.rawBody ? validateBody(route.body, jsonBody(ctx)) : undefined;
+      const result = await route.handler({ body, query, params, principal, ctx, rawBody });
       ctx.status = result.status ?? route.status ?? 200;
       ctx.body = success(result.data, result.metadata ?? null);
     });

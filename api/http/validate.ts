@@ -30,16 +30,33 @@ export function validateBody<S extends ZodType>(schema: S, value: unknown): z.ou
   throw new ApiError('validation_failed', describeIssue(parsed.error.issues[0]!));
 }
 
+/** A request header, named in the 422 as `Idempotency-Key: Must not be empty`. */
+export function validateHeader<S extends ZodType>(name: string, schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ApiError('validation_failed', describeIssue(parsed.error.issues[0]!, name));
+}
+
 /**
- * Query strings: a value that cannot be read as its type (letters for a number, a repeated
- * single-valued key) is a malformed query (400); a readable value outside its rules is 422.
+ * Query strings: a value that cannot be read as its type (letters or `1e2` for an integer, a
+ * repeated single-valued key) is a malformed query (400); a missing required parameter, or a
+ * readable value outside its rules, is 422 naming the parameter.
  */
 export function validateQuery<S extends ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const message = describeIssue(issue, 'query');
-  if (issue.code === 'invalid_type')
+  if (issue.code === 'invalid_type' && valueAt(value, issue.path) !== undefined)
     throw new ApiError('malformed_request', `Malformed query parameter ${message}`);
   throw new ApiError('validation_failed', message);
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
 }

@@ -30,8 +30,9 @@ export function ingestionRoutes(deps: IngestionDependencies): RouteDefinition[] 
       tag: 'Data ingestion',
       summary: describe(kind),
       auth: 'user',
-      body: dataBatchBody,
+      body: dataBatchBody(kind),
       response: batchResponse,
+      errors: [404, 409],
       handler: async ({ body, principal, ctx }) => ({
         data: await recordBatch(deps, kind, { principal, ...body, log: (ctx.state as RequestState).log }),
       }),
@@ -45,8 +46,9 @@ export function ingestionRoutes(deps: IngestionDependencies): RouteDefinition[] 
       auth: 'user',
       params: sessionIdParams,
       resource: 'Session',
-      body: sessionBatchBody,
+      body: sessionBatchBody(kind),
       response: batchResponse,
+      errors: [409],
       handler: async ({ body, params, principal, ctx }) => {
         if (body.sessionId !== undefined && body.sessionId !== params.id)
           throw invalid('sessionId: must match the session in the path');

@@ -26,7 +26,8 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** Stored as sent: PostgreSQL reads the same ISO 8601 form into `timestamptz`. */
 export const isoTimestamp = z
   .string()
-  .refine(isIsoTimestamp, 'Invalid ISO 8601 timestamp (with Z or an offset)');
+  .refine(isIsoTimestamp, 'Invalid ISO 8601 timestamp (with Z or an offset)')
+  .meta({ format: 'date-time' });
 
 function isIsoTimestamp(value: string): boolean {
   const match = ISO_TIMESTAMP.exec(value);

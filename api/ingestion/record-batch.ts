@@ -6,8 +6,10 @@ import {
   insertEvents,
   insertFacialSnapshots,
   insertVoiceSegments,
+  isRepeatedRow,
   recordingCheck,
   type RecordingOutcome,
+  type Repeats,
 } from '../../db/repositories/signals.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
@@ -44,16 +46,16 @@ export async function recordBatch(
     );
   switch (kind) {
     case 'events':
-      return write(deps, request, checkBatch(eventItem, batch), (tx, items) =>
-        insertEvents(tx, request.sessionId, items.map(toEventRow)),
+      return write(deps, request, checkBatch(eventItem, batch), (tx, items, repeats) =>
+        insertEvents(tx, request.sessionId, items.map(toEventRow), repeats),
       );
     case 'facial':
-      return write(deps, request, checkBatch(facialItem, batch), (tx, items) =>
-        insertFacialSnapshots(tx, request.sessionId, items.map(toFacialRow)),
+      return write(deps, request, checkBatch(facialItem, batch), (tx, items, repeats) =>
+        insertFacialSnapshots(tx, request.sessionId, items.map(toFacialRow), repeats),
       );
     case 'voice':
-      return write(deps, request, checkBatch(voiceItem, batch), (tx, items) =>
-        insertVoiceSegments(tx, request.sessionId, items.map(toVoiceRow)),
+      return write(deps, request, checkBatch(voiceItem, batch), (tx, items, repeats) =>
+        insertVoiceSegments(tx, request.sessionId, items.map(toVoiceRow), repeats),
       );
     case 'snapshots':
       return recordSnapshots(deps, request);
@@ -64,10 +66,32 @@ async function write<T>(
   deps: IngestionDependencies,
   request: BatchRequest,
   checked: { accepted: T[]; rejections: Rejection[] },
-  insert: (tx: Tx, items: T[]) => Promise<RecordingOutcome>,
+  insert: (tx: Tx, items: T[], repeats: Repeats) => Promise<RecordingOutcome>,
 ): Promise<BatchResponse> {
-  const outcome = await asUser(deps.db, request.principal.claims, (tx) => insert(tx, checked.accepted));
+  const outcome = await writeSkippingRepeats(deps, request, (tx, repeats) =>
+    insert(tx, checked.accepted, repeats),
+  );
   return present(outcome, request.sessionId, checked.accepted.length, checked.rejections);
+}
+
+/**
+ * A batch is first written as a plain insert, the cheap path every new batch takes; only a batch
+ * holding rows already stored (the extension resent it) fails that and is written again, skipping
+ * them. Skipping on every write would cost each new batch a speculative insertion per row.
+ */
+async function writeSkippingRepeats(
+  deps: IngestionDependencies,
+  request: BatchRequest,
+  insert: (tx: Tx, repeats: Repeats) => Promise<RecordingOutcome>,
+): Promise<RecordingOutcome> {
+  const attempt = (repeats: Repeats) =>
+    asUser(deps.db, request.principal.claims, (tx) => insert(tx, repeats));
+  try {
+    return await attempt('refuse');
+  } catch (error) {
+    if (!isRepeatedRow(error)) throw error;
+    return attempt('skip');
+  }
 }
 
 /**
@@ -93,8 +117,8 @@ async function recordSnapshots(deps: IngestionDependencies, request: BatchReques
     );
   }
   const rows = accepted.map((item, index) => toSnapshotRow(item, analyses[index]!));
-  const outcome = await asUser(deps.db, request.principal.claims, (tx) =>
-    insertFacialSnapshots(tx, request.sessionId, rows),
+  const outcome = await writeSkippingRepeats(deps, request, (tx, repeats) =>
+    insertFacialSnapshots(tx, request.sessionId, rows, repeats),
   );
   return present(outcome, request.sessionId, accepted.length, rejections);
 }

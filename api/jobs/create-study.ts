@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { estimateLaunchDate } from '../../activities/studies/launch-estimate.ts';
 import type { Db } from '../../db/connection.ts';
@@ -15,6 +14,7 @@ import { studyWorkflow, studyWorkflowId } from '../../workflows/study.ts';
 import type { Principal } from '../auth/principal.ts';
 import { forbidden, invalid } from '../http/errors.ts';
 import type { CreateStudyInput } from './jobs.schema.ts';
+import { requestHashOf } from './request-hash.ts';
 import { toCreatedStudy } from './study-view.ts';
 
 export interface StudyCommandDependencies {
@@ -37,7 +37,7 @@ export async function createStudy(
 ) {
   const organizationId = principal.organizationId;
   if (!organizationId) throw forbidden('Creating a study requires membership of an organization');
-  const requestHash = idempotencyKey === undefined ? null : sha256(JSON.stringify(input));
+  const requestHash = idempotencyKey === undefined ? null : requestHashOf(input);
   const createdAt = deps.now();
 
   const { row, labels, replayed } = await asUser(deps.db, principal.claims, async (tx) => {
@@ -63,15 +63,19 @@ export async function createStudy(
   return { study: toCreatedStudy(row, labels), replayed };
 }
 
-async function ensureStudyWorkflow(
-  { temporal, taskQueue }: StudyCommandDependencies,
-  row: StudyRow,
+/**
+ * Starts the study's workflow unless one runs or ran under its id, from the status the row
+ * records: a new study's draft, or where a study stored without a workflow stands.
+ */
+export async function ensureStudyWorkflow(
+  { temporal, taskQueue }: Pick<StudyCommandDependencies, 'temporal' | 'taskQueue'>,
+  row: Pick<StudyRow, 'id' | 'status'>,
 ): Promise<void> {
   try {
     await temporal.workflow.start(studyWorkflow, {
       workflowId: studyWorkflowId(row.id),
       taskQueue,
-      args: [{ jobId: row.id }],
+      args: [{ jobId: row.id, status: row.status }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
@@ -135,13 +139,10 @@ function variantsOf(input: CreateStudyInput): NewVariant[] {
   const test = input.abTest;
   if (!test?.enabled) return [];
   const equalShare = 1 / test.variants.length;
-  return test.variants.map((variant) => ({
+  return test.variants.map((variant, index) => ({
+    position: index + 1,
     label: variant.label,
     description: variant.description,
     split_ratio: (test.splitRatio?.[variant.label] ?? equalShare).toFixed(6),
   }));
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

@@ -3,7 +3,7 @@ import { findStudy, listStudies, variantLabelsOf } from '../../db/repositories/s
 import { notFound } from '../http/errors.ts';
 import { offsetOf, pageMetadata } from '../http/pagination.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { validateBody } from '../http/validate.ts';
+import { validateHeader } from '../http/validate.ts';
 import { createStudy, type StudyCommandDependencies } from './create-study.ts';
 import {
   createStudyBody,
@@ -31,8 +31,10 @@ export function jobRoutes(deps: StudyCommandDependencies): RouteDefinition[] {
       response: createStudyResponse,
       status: 201,
       handler: async ({ body, principal, ctx }) => {
-        const header = ctx.get('Idempotency-Key');
-        const key = header ? validateBody(idempotencyKeyHeader, header) : undefined;
+        // A header that is present but blank is a mistake to report, not a request without a key.
+        const header = ctx.headers['idempotency-key'];
+        const key =
+          header === undefined ? undefined : validateHeader('Idempotency-Key', idempotencyKeyHeader, header);
         const { study, replayed } = await createStudy(deps, principal, body, key);
         if (replayed) ctx.set('Idempotent-Replayed', 'true');
         return { data: study };
@@ -90,6 +92,7 @@ export function jobRoutes(deps: StudyCommandDependencies): RouteDefinition[] {
       resource: 'Study',
       body: updateStudyBody,
       response: studyResponse,
+      errors: [409],
       handler: async ({ params, body, principal }) => ({
         data: toStudy(await updateStudy(deps, principal, params.id, body)),
       }),

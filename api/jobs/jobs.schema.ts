@@ -211,17 +211,22 @@ export const studyIdParams = z.object({ id: z.uuid() });
 
 export const listStudiesQuery = paginationQuery.extend({ status: z.enum(STUDY_STATUSES).optional() });
 
-export const idempotencyKeyHeader = z.string().trim().min(1).max(255);
+export const idempotencyKeyHeader = z
+  .string()
+  .trim()
+  .min(1, 'Must not be empty')
+  .max(255, 'Must be at most 255 characters');
 
 export const updateStudyBody = z
   .object({
     status: z.enum(['paused', 'active', 'archived']).optional(),
     title: text(TITLE_MAX).optional(),
     description: text(TEXT_MAX).optional(),
+    toneProfile: z.enum(TONE_PROFILES).optional(),
   })
   .refine(
     (body) => Object.values(body).some((value) => value !== undefined),
-    'Provide status, title or description',
+    'Provide status, title, description or toneProfile',
   );
 
 export type UpdateStudyInput = z.output<typeof updateStudyBody>;

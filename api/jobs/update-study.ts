@@ -1,7 +1,9 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { asUser } from '../../db/doors.ts';
-import { findStudy, type StudyRecord } from '../../db/repositories/studies.ts';
+import { studyHasReports } from '../../db/repositories/reports.ts';
+import { findStudy, lockStudy, updateStudyRow, type StudyRecord } from '../../db/repositories/studies.ts';
+import type { StudyStatus } from '../../db/schema.ts';
 import {
   changeStudyStatusUpdate,
   INVALID_TRANSITION,
@@ -11,7 +13,7 @@ import {
 } from '../../workflows/study.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, notFound } from '../http/errors.ts';
-import type { StudyCommandDependencies } from './create-study.ts';
+import { ensureStudyWorkflow, type StudyCommandDependencies } from './create-study.ts';
 import type { UpdateStudyInput } from './jobs.schema.ts';
 
 const ACTION_FOR: Readonly<Record<NonNullable<UpdateStudyInput['status']>, StudyStatusAction>> = {
@@ -19,11 +21,15 @@ const ACTION_FOR: Readonly<Record<NonNullable<UpdateStudyInput['status']>, Study
   active: 'resume',
   archived: 'archive',
 };
+/** The statuses a study's workflow runs in; only these can lack a workflow that should run. */
+const LIVE: ReadonlySet<StudyStatus> = new Set(['draft', 'active', 'paused']);
+const TONE_FIXED = 'Tone profile is fixed once Agent 3 has run for the study';
 
 /**
- * Edits a draft's wording directly; status changes go to the study workflow as an update, which
- * re-checks the transition and answers once the new status is recorded. A transition that does not
- * apply answers 409 naming the state it needs.
+ * Edits a draft's wording and the tone profile (until Agent 3 has written a report of the study)
+ * directly; status changes go to the study workflow as an update, which re-checks the transition
+ * and answers once the new status is recorded. Every precondition is judged before anything is
+ * written, and one that does not hold answers 409 naming it.
  */
 export async function updateStudy(
   deps: StudyCommandDependencies,
@@ -34,45 +40,59 @@ export async function updateStudy(
   const record = await asUser(deps.db, principal.claims, (tx) => findStudy(tx, id));
   if (!record) throw notFound('Study');
   const { study } = record;
+  const wording = input.title !== undefined || input.description !== undefined;
+  const tone = input.toneProfile !== undefined && input.toneProfile !== study.tone_profile;
+  const action = input.status === undefined ? undefined : ACTION_FOR[input.status];
 
-  if (input.title !== undefined || input.description !== undefined) {
-    if (study.status !== 'draft') {
-      throw conflict(
-        `Title and description can change only while the study is draft (it is ${study.status})`,
-      );
-    }
-    await asUser(deps.db, principal.claims, (tx) =>
-      tx
-        .updateTable('studies')
-        .set({
-          ...(input.title !== undefined ? { title: input.title } : {}),
-          ...(input.description !== undefined ? { description: input.description } : {}),
-          updated_at: deps.now(),
-        })
-        .where('id', '=', id)
-        .execute(),
-    );
+  if (wording && study.status !== 'draft') {
+    throw conflict(`Title and description can change only while the study is draft (it is ${study.status})`);
   }
-
-  if (input.status !== undefined) {
-    const action = ACTION_FOR[input.status];
+  if (action) {
     const transition = nextStudyStatus(study.status, action);
     if ('refusal' in transition) throw conflict(transition.refusal);
-    try {
-      await deps.temporal.workflow
-        .getHandle(studyWorkflowId(id))
-        .executeUpdate(changeStudyStatusUpdate, { args: [action] });
-    } catch (error) {
-      if (
-        error instanceof WorkflowUpdateFailedError &&
-        error.cause instanceof ApplicationFailure &&
-        error.cause.type === INVALID_TRANSITION
-      ) {
-        throw conflict(error.cause.message);
-      }
-      throw error;
-    }
   }
+  if (wording || tone) {
+    await asUser(deps.db, principal.claims, async (tx) => {
+      // Locked, so Agent 3's first report of the study (which takes a share lock on the row, 0022)
+      // either lands before this looks for reports or is written in the new tone.
+      await lockStudy(tx, id);
+      if (tone && (await studyHasReports(tx, id))) throw conflict(TONE_FIXED);
+      await updateStudyRow(tx, id, {
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(tone ? { tone_profile: input.toneProfile } : {}),
+        updated_at: deps.now(),
+      });
+    });
+  }
+  if (action) await changeStatus(deps, { id, status: study.status }, action);
 
   return (await asUser(deps.db, principal.claims, (tx) => findStudy(tx, id)))!;
+}
+
+/**
+ * Sends the change to the study's workflow, first starting it from the recorded status when the
+ * study has none (a study stored without one, like the seeded demo study), so the update has a
+ * workflow to reach instead of failing with a 500.
+ */
+async function changeStatus(
+  deps: StudyCommandDependencies,
+  study: { id: string; status: StudyStatus },
+  action: StudyStatusAction,
+): Promise<void> {
+  if (LIVE.has(study.status)) await ensureStudyWorkflow(deps, study);
+  try {
+    await deps.temporal.workflow
+      .getHandle(studyWorkflowId(study.id))
+      .executeUpdate(changeStudyStatusUpdate, { args: [action] });
+  } catch (error) {
+    if (
+      error instanceof WorkflowUpdateFailedError &&
+      error.cause instanceof ApplicationFailure &&
+      error.cause.type === INVALID_TRANSITION
+    ) {
+      throw conflict(error.cause.message);
+    }
+    throw error;
+  }
 }

@@ -4,11 +4,20 @@ import { findReport, latestAgentJob } from '../../db/repositories/reports.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { visibleSession } from '../sessions/session-workflow.ts';
-import { createReportBody, reportIdParams, reportJobResponse, reportResponse } from './reports.schema.ts';
+import { renderReport } from './report-rendering.ts';
+import {
+  createReportBody,
+  reportIdParams,
+  reportJobResponse,
+  reportQuery,
+  reportResponse,
+} from './reports.schema.ts';
 
 /**
  * Agent 3 runs inside the session workflow as soon as the tester confirms; this endpoint answers
  * its job. Before confirmation it refuses: the human-in-the-loop gate is not bypassable here.
+ * A format asked for here is a rendering of the stored facts (report-rendering.ts), read at
+ * `reportUrl`.
  */
 export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
   return [
@@ -21,6 +30,7 @@ export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
       body: createReportBody,
       response: reportJobResponse,
       status: 202,
+      errors: [404, 409],
       handler: async ({ body, principal }) => {
         const session = await visibleSession(db, principal, body.sessionId);
         if (!session.notes_confirmed) {
@@ -28,9 +38,12 @@ export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
             `Session findings must be confirmed by the tester before a report (the session is ${session.status})`,
           );
         }
+        // The confirmation queues the job in the same transaction, so a confirmed session has one.
         const job = await asUser(db, principal.claims, (tx) => latestAgentJob(tx, session.id, 'agent3'));
         if (!job) throw conflict('The report for this session is still being generated');
-        const reportId = (job.result?.reportId as string | undefined) ?? null;
+        const reportId =
+          job.status === 'complete' ? ((job.result?.reportId as string | undefined) ?? null) : null;
+        const query = `format=${body.reportFormat}&includeScreenshots=${body.includeScreenshots}`;
         return {
           data: {
             reportJobId: job.id,
@@ -38,6 +51,10 @@ export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
             status: job.status,
             estimatedCompletionSeconds: job.status === 'queued' ? (job.estimated_completion_seconds ?? 0) : 0,
             reportId,
+            reportFormat: body.reportFormat,
+            includeScreenshots: body.includeScreenshots,
+            reportUrl: reportId ? `/api/reports/${reportId}?${query}` : null,
+            usedFallback: job.used_fallback,
           },
         };
       },
@@ -46,27 +63,16 @@ export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
       method: 'GET',
       path: '/api/reports/:id',
       tag: 'Reports',
-      summary: 'Read a tester report (its tester and the owning organization)',
+      summary: 'Read a tester report (its tester and the owning organization), structured or narrative',
       auth: 'user',
       params: reportIdParams,
+      query: reportQuery,
       resource: 'Report',
       response: reportResponse,
-      handler: async ({ params, principal }) => {
+      handler: async ({ params, query, principal }) => {
         const row = await asUser(db, principal.claims, (tx) => findReport(tx, params.id));
         if (!row) throw notFound('Report');
-        const content = row.content;
-        return {
-          data: {
-            reportId: row.id,
-            report: {
-              ...content,
-              sessionId: row.session_id,
-              generatedAt: row.generated_at.toISOString(),
-              overallScore: Number(row.overall_score),
-              toneProfile: row.tone_profile,
-            },
-          },
-        };
+        return { data: renderReport(row, query) };
       },
     }),
   ];

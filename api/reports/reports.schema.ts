@@ -1,12 +1,23 @@
 import { z } from 'zod';
 
+const reportFormat = z.enum(['structured', 'narrative'], 'Must be structured or narrative');
+
 export const createReportBody = z.object({
   sessionId: z.uuid('Must be a session id'),
-  reportFormat: z.enum(['structured', 'narrative'], 'Must be structured or narrative').default('structured'),
+  reportFormat: reportFormat.default('structured'),
   includeScreenshots: z.boolean('Must be true or false').default(false),
 });
 
 export const reportIdParams = z.object({ id: z.uuid() });
+
+/** GET /api/reports/:id renders the stored facts in either format; without `format`, structured. */
+export const reportQuery = z.object({
+  format: reportFormat.default('structured'),
+  includeScreenshots: z
+    .enum(['true', 'false'], 'Must be true or false')
+    .default('false')
+    .transform((value) => value === 'true'),
+});
 
 export const reportJobResponse = z.object({
   reportJobId: z.string(),
@@ -14,6 +25,10 @@ export const reportJobResponse = z.object({
   status: z.enum(['queued', 'complete', 'failed']),
   estimatedCompletionSeconds: z.number().int(),
   reportId: z.string().nullable(),
+  reportFormat,
+  includeScreenshots: z.boolean(),
+  reportUrl: z.string().nullable().describe('where the report reads in the requested format, once complete'),
+  usedFallback: z.boolean().describe('whether a provider other than the first configured one wrote it'),
 });
 
 const finding = z.object({
@@ -25,15 +40,18 @@ const finding = z.object({
   timestamp: z.string(),
   affectedFlow: z.string(),
   wcag: z.object({ criterion: z.string(), level: z.enum(['A', 'AA', 'AAA']) }).nullable(),
+  screenshots: z.array(z.string()).optional().describe('with includeScreenshots only'),
 });
 
 export const reportResponse = z.object({
   reportId: z.string(),
+  usedFallback: z.boolean().describe('whether a provider other than the first configured one wrote it'),
   report: z.object({
     sessionId: z.string(),
     generatedAt: z.string(),
     overallScore: z.number(),
     toneProfile: z.string(),
+    reportFormat,
     findings: z.array(finding),
     recommendations: z.array(z.string()),
     emotionalProfile: z.object({
@@ -41,5 +59,6 @@ export const reportResponse = z.object({
       avgConfusion: z.number(),
       avgPositive: z.number(),
     }),
+    narrative: z.string().optional().describe('the same facts as prose, in the narrative format only'),
   }),
 });

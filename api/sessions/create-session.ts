@@ -4,16 +4,18 @@ import { asSystem, asUser, type Tx } from '../../db/doors.ts';
 import { findStudy, type StudyRecord } from '../../db/repositories/studies.ts';
 import {
   insertSession,
+  liveSessionOf,
   lockStudyForAssignment,
   testerStanding,
   variantCounts,
   type SessionRow,
 } from '../../db/repositories/sessions.ts';
-import { sessionWorkflow, sessionWorkflowId } from '../../workflows/session.ts';
 import type { Principal } from '../auth/principal.ts';
+import { deliverTestToken } from '../auth/test-token-delivery.ts';
 import { issueTestToken } from '../auth/test-tokens.ts';
-import { conflict, invalid, notFound } from '../http/errors.ts';
+import { ApiError, conflict, invalid, notFound } from '../http/errors.ts';
 import { assignVariant } from './assign-variant.ts';
+import { ensureSessionWorkflow, startSessionWorkflow } from './session-workflow.ts';
 import type { CreateSessionInput } from './sessions.schema.ts';
 
 export interface SessionCommandDependencies {
@@ -26,9 +28,11 @@ export interface SessionCommandDependencies {
 const UNIQUE_VIOLATION = '23505';
 
 /**
- * Creates a session for an eligible tester on an active study, with its test token (delivered to
- * the tester through the messaging channel, never in this answer), then starts its workflow.
- * Returns the token to the caller in code only, for delivery.
+ * Creates a session for an eligible tester on an active study, with its test token, starts its
+ * workflow and queues the token to the tester through the messaging channel (never in the HTTP
+ * answer). Returns the token to the caller in code only. The row is committed before the workflow
+ * starts; if that start fails, the retry (409: the session exists) and every later change of the
+ * session start it (`ensureSessionWorkflow`).
  */
 export async function createSession(
   deps: SessionCommandDependencies,
@@ -37,7 +41,7 @@ export async function createSession(
 ): Promise<{ session: SessionRow; testToken: string }> {
   await requireEligibleTester(deps.db, input.testerId);
   const now = deps.now();
-  const { session, testToken, maxDurationMinutes } = await asUser(deps.db, principal.claims, async (tx) => {
+  const inserting = asUser(deps.db, principal.claims, async (tx) => {
     const record = await findStudy(tx, input.jobId);
     if (!record) throw notFound('Study');
     if (record.study.status !== 'active') {
@@ -62,21 +66,33 @@ export async function createSession(
     const { token } = await issueTestToken(tx, session.id, now);
     return { session, testToken: token, maxDurationMinutes: record.study.max_duration_minutes };
   });
-
-  await deps.temporal.workflow.start(sessionWorkflow, {
-    workflowId: sessionWorkflowId(session.id),
-    taskQueue: deps.taskQueue,
-    args: [
-      {
-        sessionId: session.id,
-        jobId: session.study_id,
-        startedAt: session.started_at.toISOString(),
-        maxDurationMinutes,
-      },
-    ],
-    workflowIdConflictPolicy: 'USE_EXISTING',
+  const { session, testToken, maxDurationMinutes } = await inserting.catch(async (error: unknown) => {
+    if (error instanceof ApiError && error.code === 'state_conflict') {
+      await ensureWorkflowOfExisting(deps, principal, input);
+    }
+    throw error;
   });
+
+  await startSessionWorkflow(deps, {
+    sessionId: session.id,
+    jobId: session.study_id,
+    startedAt: session.started_at,
+    maxDurationMinutes,
+  });
+  await deliverTestToken(deps, session.id, testToken);
   return { session, testToken };
+}
+
+/** A retry after a failed workflow start finds the session committed: its workflow starts now. */
+async function ensureWorkflowOfExisting(
+  deps: SessionCommandDependencies,
+  principal: Principal,
+  input: CreateSessionInput,
+): Promise<void> {
+  const existing = await asUser(deps.db, principal.claims, (tx) =>
+    liveSessionOf(tx, input.jobId, input.testerId),
+  );
+  if (existing) await ensureSessionWorkflow(deps, principal, existing.id);
 }
 
 /** Businesses cannot read tester profiles (RLS), so eligibility is asked through the system door. */

@@ -35,7 +35,7 @@ export async function changeSessionStatus(
     if (when > deps.now()) throw invalid('completedAt: Must not be in the future');
     at = when.toISOString();
   }
-  return updateSessionWorkflow(deps.temporal, id, (handle) =>
+  return updateSessionWorkflow(deps, principal, id, (handle) =>
     handle.executeUpdate(changeSessionStatusUpdate, {
       args: [{ action, ...(at ? { completedAt: at } : {}) }],
     }),
@@ -46,7 +46,7 @@ export async function analyzeSession(deps: SessionCommandDependencies, principal
   const session = await visibleSession(deps.db, principal, id);
   const refusal = analyzeRefusal(session.status);
   if (refusal) throw conflict(refusal);
-  return updateSessionWorkflow(deps.temporal, id, (handle) => handle.executeUpdate(analyzeSessionUpdate));
+  return updateSessionWorkflow(deps, principal, id, (handle) => handle.executeUpdate(analyzeSessionUpdate));
 }
 
 /** The human-in-the-loop gate: only the session's tester opens it, once the findings exist. */
@@ -62,12 +62,15 @@ export async function confirmSession(
   }
   const refusal = confirmRefusal(session.status);
   if (refusal) throw conflict(refusal);
-  const known = new Set(
-    (await asUser(deps.db, principal.claims, (tx) => noteIdsOf(tx, id))).map((n) => n.id),
+  const known = new Map(
+    (await asUser(deps.db, principal.claims, (tx) => noteIdsOf(tx, id))).map((n) => [n.id, n.author_kind]),
   );
   const unknown = input.notes.findIndex((note) => !known.has(note.noteId));
   if (unknown >= 0) throw invalid(`notes[${unknown}].noteId: Not a note of this session`);
-  return updateSessionWorkflow(deps.temporal, id, (handle) =>
+  // Human notes (the tester's own, the business's) never enter a report, so there is nothing to decide.
+  const human = input.notes.findIndex((note) => known.get(note.noteId) !== 'agent');
+  if (human >= 0) throw invalid(`notes[${human}].noteId: Only agent findings are confirmed or rejected`);
+  return updateSessionWorkflow(deps, principal, id, (handle) =>
     handle.executeUpdate(confirmSessionUpdate, {
       args: [
         {

@@ -26,6 +26,17 @@ export function toSession(row: SessionRow) {
   };
 }
 
+/**
+ * What the gate lets a caller read of the notes, beyond row-level security (which already keeps
+ * unconfirmed findings from the organization): findings the tester has not yet decided on are the
+ * tester's alone to review, admins included; a rejected finding is gone from every answer.
+ */
+export function passesGate(note: NoteRow, session: SessionRow, callerId: string): boolean {
+  if (note.author_kind === 'human') return true;
+  if (note.decision === 'rejected') return false;
+  return note.confirmed || session.tester_id === callerId;
+}
+
 /** Agent notes name their agent as author: they have no human author id. */
 export function toNote(note: NoteRow) {
   return {

@@ -1,11 +1,29 @@
-import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
-import { findSession, type SessionRow } from '../../db/repositories/sessions.ts';
-import { INVALID_SESSION_TRANSITION, sessionWorkflowId } from '../../workflows/session.ts';
+import { findSession, workflowStartOf, type SessionRow } from '../../db/repositories/sessions.ts';
+import { INVALID_SESSION_TRANSITION, sessionWorkflow, sessionWorkflowId } from '../../workflows/session.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, notFound } from '../http/errors.ts';
+
+export interface SessionWorkflowDependencies {
+  readonly db: Db;
+  readonly temporal: Client;
+  readonly taskQueue: string;
+}
+
+export interface SessionWorkflowStart {
+  readonly sessionId: string;
+  readonly jobId: string;
+  readonly startedAt: Date;
+  readonly maxDurationMinutes: number;
+}
 
 /** The session as the caller may see it (row-level security decides), or 404. */
 export async function visibleSession(db: Db, principal: Principal, id: string): Promise<SessionRow> {
@@ -15,16 +33,74 @@ export async function visibleSession(db: Db, principal: Principal, id: string): 
 }
 
 /**
- * Sends an update to the session's workflow; a transition the workflow refuses (the state moved
- * since the route read it) becomes the same 409 the route would have given.
+ * Starts the session's workflow unless it runs already. A finished one (a confirmed session's
+ * life is over) is not started again. Safe to call as often as needed: the workflow id decides.
+ */
+export async function startSessionWorkflow(
+  { temporal, taskQueue }: Pick<SessionWorkflowDependencies, 'temporal' | 'taskQueue'>,
+  start: SessionWorkflowStart,
+): Promise<void> {
+  try {
+    await temporal.workflow.start(sessionWorkflow, {
+      workflowId: sessionWorkflowId(start.sessionId),
+      taskQueue,
+      args: [
+        {
+          sessionId: start.sessionId,
+          jobId: start.jobId,
+          startedAt: start.startedAt.toISOString(),
+          maxDurationMinutes: start.maxDurationMinutes,
+        },
+      ],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/**
+ * Starts the workflow of an active session that has none: its row was committed but the start
+ * that follows the commit failed. Only an active session can lack its workflow (every other
+ * status is reached through it), so any other status is left alone. Returns whether it started one.
+ */
+export async function ensureSessionWorkflow(
+  deps: SessionWorkflowDependencies,
+  principal: Principal,
+  sessionId: string,
+): Promise<boolean> {
+  const row = await asUser(deps.db, principal.claims, (tx) => workflowStartOf(tx, sessionId));
+  if (row?.status !== 'active') return false;
+  await startSessionWorkflow(deps, {
+    sessionId: row.id,
+    jobId: row.study_id,
+    startedAt: row.started_at,
+    maxDurationMinutes: row.max_duration_minutes,
+  });
+  return true;
+}
+
+/**
+ * Sends an update to the session's workflow. A workflow that was never started is started and the
+ * update sent again; a transition the workflow refuses (the state moved since the route read it)
+ * becomes the same 409 the route would have given.
  */
 export async function updateSessionWorkflow<T>(
-  temporal: Client,
+  deps: SessionWorkflowDependencies,
+  principal: Principal,
   sessionId: string,
   send: (handle: WorkflowHandle) => Promise<T>,
 ): Promise<T> {
+  const handle = () => deps.temporal.workflow.getHandle(sessionWorkflowId(sessionId));
   try {
-    return await send(temporal.workflow.getHandle(sessionWorkflowId(sessionId)));
+    try {
+      return await send(handle());
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      if (!(await ensureSessionWorkflow(deps, principal, sessionId))) throw error;
+      return await send(handle());
+    }
   } catch (error) {
     if (
       error instanceof WorkflowUpdateFailedError &&

@@ -1,10 +1,12 @@
 import { asUser } from '../../db/doors.ts';
+import { latestCompleteAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { listNotes } from '../../db/repositories/session-notes.ts';
+import { insightsOf } from '../ai/ai-view.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { createSession, type SessionCommandDependencies } from './create-session.ts';
 import { submitFeedback, updateNotes } from './note-commands.ts';
 import { analyzeSession, changeSessionStatus, confirmSession } from './session-commands.ts';
-import { toCreatedSession, toNote, toSession } from './session-view.ts';
+import { passesGate, toCreatedSession, toNote, toSession } from './session-view.ts';
 import { visibleSession } from './session-workflow.ts';
 import {
   analyzeSessionResponse,
@@ -18,6 +20,7 @@ import {
   feedbackResponse,
   notesResponse,
   sessionIdParams,
+  sessionReadResponse,
   sessionResponse,
   updateNotesBody,
   updateNotesResponse,
@@ -41,6 +44,7 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
       body: createSessionBody,
       response: createdSessionResponse,
       status: 201,
+      errors: [404, 409],
       handler: async ({ body, principal }) => ({
         data: toCreatedSession((await createSession(deps, principal, body)).session),
       }),
@@ -49,22 +53,30 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
       ...common,
       method: 'GET',
       path: '/api/sessions/:id',
-      summary: 'Read a session',
-      response: sessionResponse,
-      handler: async ({ params, principal }) => ({
-        data: toSession(await visibleSession(deps.db, principal, params.id)),
-      }),
+      summary: 'Read a session, with the insights of its latest completed live analysis (Agent 1)',
+      response: sessionReadResponse,
+      handler: async ({ params, principal }) => {
+        const session = await visibleSession(deps.db, principal, params.id);
+        const agent1 = await asUser(deps.db, principal.claims, (tx) =>
+          latestCompleteAgentJob(tx, session.id, 'agent1'),
+        );
+        return { data: { ...toSession(session), insights: insightsOf(agent1) } };
+      },
     }),
     defineRoute({
       ...common,
       method: 'PATCH',
       path: '/api/sessions/:id',
-      summary: 'Pause, resume or complete a session (also with the test token)',
+      summary:
+        'Pause, resume or complete a session (also with the test token); answers the status the change produced',
       body: updateSessionBody,
       response: sessionResponse,
+      errors: [409],
       handler: async ({ params, body, principal }) => {
-        await changeSessionStatus(deps, principal, params.id, ACTION_FOR[body.status]);
-        return { data: toSession(await visibleSession(deps.db, principal, params.id)) };
+        const state = await changeSessionStatus(deps, principal, params.id, ACTION_FOR[body.status]);
+        // A completed session moves on to Agent 2 at once; the answer reports this change.
+        const session = toSession(await visibleSession(deps.db, principal, params.id));
+        return { data: { ...session, status: state.status } };
       },
     }),
     defineRoute({
@@ -74,6 +86,7 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
       summary: 'Complete an active or paused session; Agent 2 starts right after',
       body: completeSessionBody,
       response: completeSessionResponse,
+      errors: [409],
       handler: async ({ params, body, principal }) => {
         const state = await changeSessionStatus(deps, principal, params.id, 'complete', body.completedAt);
         return { data: { sessionId: params.id, status: 'completed', completedAt: state.completedAt } };
@@ -87,6 +100,7 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
         'Run Agent 2 on a completed session (answers the running or finished analysis when there is one)',
       response: analyzeSessionResponse,
       status: 202,
+      errors: [409],
       handler: async ({ params, principal }) => {
         const state = await analyzeSession(deps, principal, params.id);
         return {
@@ -102,12 +116,14 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
       ...common,
       method: 'GET',
       path: '/api/sessions/:id/notes',
-      summary: "A session's notes; the organization sees agent findings only once the tester confirmed them",
+      summary:
+        "A session's notes; findings the tester has not confirmed are the tester's alone, and rejected ones nobody's",
       response: notesResponse,
       handler: async ({ params, principal }) => {
-        await visibleSession(deps.db, principal, params.id);
+        const session = await visibleSession(deps.db, principal, params.id);
         const notes = await asUser(deps.db, principal.claims, (tx) => listNotes(tx, params.id));
-        return { data: { sessionId: params.id, notes: notes.map(toNote) } };
+        const shown = notes.filter((note) => passesGate(note, session, principal.claims.sub));
+        return { data: { sessionId: params.id, notes: shown.map(toNote) } };
       },
     }),
     defineRoute({
@@ -117,6 +133,7 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
       summary: 'Add notes, or edit your own, until the session is confirmed',
       body: updateNotesBody,
       response: updateNotesResponse,
+      errors: [409],
       handler: async ({ params, body, principal }) => ({
         data: await updateNotes(deps, principal, params.id, body),
       }),
@@ -128,6 +145,7 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
       summary: 'The tester confirms or rejects the findings and rates the session; the payout is queued',
       body: confirmSessionBody,
       response: confirmSessionResponse,
+      errors: [409],
       handler: async ({ params, body, principal }) => {
         const result = await confirmSession(deps, principal, params.id, body);
         return { data: { sessionId: params.id, ...result } };
@@ -141,6 +159,7 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
       body: feedbackBody,
       response: feedbackResponse,
       status: 201,
+      errors: [409],
       handler: async ({ params, body, principal }) => ({
         data: await submitFeedback(deps, principal, params.id, body),
       }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { insightsSchema } from '../ai/ai.schema.ts';
 
 const TEXT_MAX = 5000;
 const NOTE_MAX = 10_000;
@@ -104,6 +105,13 @@ export const sessionResponse = z.object({
   startedAt: timestamp,
   completedAt: timestamp.nullable(),
   durationSeconds: z.number().int().nullable(),
+});
+
+/** GET: the session with the insights of its latest completed Agent 1 analysis (POST /api/ai). */
+export const sessionReadResponse = sessionResponse.extend({
+  insights: insightsSchema
+    .nullable()
+    .describe("the latest completed live analysis' insights (POST /api/ai); null before one completes"),
 });
 
 export const completeSessionResponse = z.object({

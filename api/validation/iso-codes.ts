@@ -13,14 +13,22 @@ export const ISO_3166_ALPHA2 = new Set(
   ).split(' '),
 );
 
+/**
+ * The currencies of ISO 4217 List One as of 2026, without its fund codes (BOV, CHE, CHW, CLF, COU,
+ * MXV, USN, UYI, UYW), precious metals (XAU, XAG, XPD, XPT), bond units, XDR, XSU, XUA, XTS and XXX:
+ * compensation is paid in money. Includes VED beside VES (Venezuela lists both) and XCG, the
+ * Caribbean guilder that replaced the Netherlands Antillean guilder (ANG) on 31 March 2025
+ * (amendment 176). Withdrawn codes are refused: ANG, BGN (Bulgaria adopted the euro on 1 January
+ * 2026, amendment 180), HRK, CUC, SLL, ZWL and older ones.
+ */
 export const ISO_4217 = new Set(
   (
-    'AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF ' +
+    'AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF ' +
     'CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD ' +
     'HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD ' +
     'MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN ' +
     'PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY ' +
-    'TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XCG XOF XPF YER ZAR ZMW ZWG'
+    'TTD TWD TZS UAH UGX USD UYU UZS VED VES VND VUV WST XAF XCD XCG XOF XPF YER ZAR ZMW ZWG'
   ).split(' '),
 );
 

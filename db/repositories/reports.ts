@@ -2,9 +2,9 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { ReportsTable } from '../schema-reports.ts';
 import type { AgentJobsTable, AgentKind } from '../schema-sessions.ts';
+import type { AgentJobRow } from './agent-jobs.ts';
 
 export type ReportRow = Selectable<ReportsTable>;
-export type AgentJobRow = Selectable<AgentJobsTable>;
 
 export function insertAgentJob(tx: Tx, job: Insertable<AgentJobsTable>): Promise<AgentJobRow> {
   return tx.insertInto('agent_jobs').values(job).returningAll().executeTakeFirstOrThrow();
@@ -32,6 +32,7 @@ export function upsertReport(tx: Tx, report: Insertable<ReportsTable>): Promise<
         overall_score: eb.ref('excluded.overall_score'),
         agent_job_id: eb.ref('excluded.agent_job_id'),
         report_format: eb.ref('excluded.report_format'),
+        used_fallback: eb.ref('excluded.used_fallback'),
         generated_at: eb.ref('excluded.generated_at'),
       })),
     )
@@ -41,6 +42,17 @@ export function upsertReport(tx: Tx, report: Insertable<ReportsTable>): Promise<
 
 export function findReport(tx: Tx, id: string): Promise<ReportRow | undefined> {
   return tx.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether Agent 3 has written any tester report of the study (its tone is then fixed). */
+export async function studyHasReports(tx: Tx, studyId: string): Promise<boolean> {
+  const row = await tx
+    .selectFrom('reports')
+    .select('id')
+    .where('study_id', '=', studyId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export function findReportOfSession(tx: Tx, sessionId: string): Promise<ReportRow | undefined> {

@@ -45,8 +45,10 @@ export interface NoteDecisionInput {
 }
 
 /**
- * The tester's decisions: rejected notes stay unconfirmed for good; confirmed and undecided notes
- * become confirmed (DESIGN.md: undecided notes count as confirmed).
+ * The tester's decisions on agent findings: rejected findings stay unconfirmed for good; confirmed
+ * and undecided findings become confirmed (DESIGN.md: undecided notes count as confirmed). Human
+ * notes are never confirmed by default: a note the business added must not pass the gate because
+ * the tester did not object to it.
  */
 export async function applyDecisions(
   tx: Tx,
@@ -66,24 +68,29 @@ export async function applyDecisions(
       })
       .where('id', '=', noteId)
       .where('session_id', '=', sessionId)
+      .where('author_kind', '=', 'agent')
       .execute();
   }
   await tx
     .updateTable('session_notes')
     .set({ confirmed: true, updated_at: at })
     .where('session_id', '=', sessionId)
+    .where('author_kind', '=', 'agent')
     .where('decision', 'is', null)
     .execute();
 }
 
-export function confirmedNotes(tx: Tx, sessionId: string): Promise<NoteRow[]> {
+/** What a report is built from: agent findings the tester confirmed (explicitly or by not rejecting them). */
+export function confirmedFindings(tx: Tx, sessionId: string): Promise<NoteRow[]> {
   return tx
     .selectFrom('session_notes')
     .selectAll()
     .where('session_id', '=', sessionId)
+    .where('author_kind', '=', 'agent')
     .where('confirmed', '=', true)
     .where((eb) => eb.or([eb('decision', 'is', null), eb('decision', '=', 'confirmed')]))
     .orderBy('created_at')
+    .orderBy('id')
     .execute();
 }
 

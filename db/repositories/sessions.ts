@@ -109,3 +109,42 @@ export async function queuePayment(tx: Tx, sessionId: string): Promise<void> {
     where s.id = ${sessionId} and s.status = 'confirmed'
     on conflict (session_id) do nothing`.execute(tx);
 }
+
+/** The live (non-cancelled) session of a tester on a study, if any. */
+export function liveSessionOf(tx: Tx, studyId: string, testerId: string): Promise<SessionRow | undefined> {
+  return tx
+    .selectFrom('sessions')
+    .selectAll()
+    .where('study_id', '=', studyId)
+    .where('tester_id', '=', testerId)
+    .where('status', '<>', 'cancelled')
+    .executeTakeFirst();
+}
+
+/** What the session's workflow starts from: the session and its study's time limit. */
+export function workflowStartOf(
+  tx: Tx,
+  sessionId: string,
+): Promise<
+  | {
+      id: string;
+      study_id: string;
+      status: SessionRow['status'];
+      started_at: Date;
+      max_duration_minutes: number;
+    }
+  | undefined
+> {
+  return tx
+    .selectFrom('sessions')
+    .innerJoin('studies', 'studies.id', 'sessions.study_id')
+    .select([
+      'sessions.id as id',
+      'sessions.study_id as study_id',
+      'sessions.status as status',
+      'sessions.started_at as started_at',
+      'studies.max_duration_minutes as max_duration_minutes',
+    ])
+    .where('sessions.id', '=', sessionId)
+    .executeTakeFirst();
+}

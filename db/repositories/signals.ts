@@ -15,6 +15,19 @@ export type RecordingOutcome =
 
 export const RECORDING_STATUSES: readonly SessionStatus[] = ['active', 'paused'];
 
+/**
+ * What a write does with a row already stored (the extension resent its batch): `refuse` fails the
+ * whole statement with a unique violation (the cheap plain insert, for the first try); `skip`
+ * leaves the stored row and inserts the rest (`on conflict do nothing`, for the second).
+ */
+export type Repeats = 'refuse' | 'skip';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Whether a write failed because some row of the batch was stored already. */
+export const isRepeatedRow = (error: unknown): boolean =>
+  (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION;
+
 interface Column {
   readonly name: string;
   /** PostgreSQL element type of the column's array parameter. */
@@ -95,8 +108,8 @@ export interface VoiceRow {
   readonly containsPii: boolean;
 }
 
-export function insertEvents(tx: Tx, sessionId: string, rows: readonly EventRow[]) {
-  return insertSignals(tx, 'session_events', EVENT_COLUMNS, sessionId, rows, (r) => [
+export function insertEvents(tx: Tx, sessionId: string, rows: readonly EventRow[], repeats: Repeats) {
+  return insertSignals(tx, 'session_events', EVENT_COLUMNS, { sessionId, rows, repeats }, (r) => [
     r.eventType,
     r.targetSelector,
     r.occurredAt,
@@ -109,8 +122,13 @@ export function insertEvents(tx: Tx, sessionId: string, rows: readonly EventRow[
   ]);
 }
 
-export function insertFacialSnapshots(tx: Tx, sessionId: string, rows: readonly FacialRow[]) {
-  return insertSignals(tx, 'facial_snapshots', FACIAL_COLUMNS, sessionId, rows, (r) => [
+export function insertFacialSnapshots(
+  tx: Tx,
+  sessionId: string,
+  rows: readonly FacialRow[],
+  repeats: Repeats,
+) {
+  return insertSignals(tx, 'facial_snapshots', FACIAL_COLUMNS, { sessionId, rows, repeats }, (r) => [
     r.frameIndex,
     r.capturedAt,
     r.faceDetected,
@@ -123,8 +141,8 @@ export function insertFacialSnapshots(tx: Tx, sessionId: string, rows: readonly 
   ]);
 }
 
-export function insertVoiceSegments(tx: Tx, sessionId: string, rows: readonly VoiceRow[]) {
-  return insertSignals(tx, 'voice_segments', VOICE_COLUMNS, sessionId, rows, (r) => [
+export function insertVoiceSegments(tx: Tx, sessionId: string, rows: readonly VoiceRow[], repeats: Repeats) {
+  return insertSignals(tx, 'voice_segments', VOICE_COLUMNS, { sessionId, rows, repeats }, (r) => [
     r.segmentIndex,
     r.startedAt,
     r.endedAt,
@@ -139,15 +157,15 @@ export function insertVoiceSegments(tx: Tx, sessionId: string, rows: readonly Vo
 
 /**
  * One statement that reads the session and, only when the caller may record on it now, inserts
- * the rows; repeats of stored rows (unique keys of 0006 and 0012) are skipped. The session check
- * gives the caller a precise answer; the table's insert policy still guards every row.
+ * the rows; repeats of stored rows (unique keys of 0006 and 0012) fail it or are skipped, as
+ * `repeats` says. The session check gives the caller a precise answer; the table's insert policy
+ * still guards every row.
  */
 async function insertSignals<R>(
   tx: Tx,
   table: 'session_events' | 'facial_snapshots' | 'voice_segments',
   columns: readonly Column[],
-  sessionId: string,
-  rows: readonly R[],
+  { sessionId, rows, repeats }: { sessionId: string; rows: readonly R[]; repeats: Repeats },
   cells: (row: R) => Cell[],
 ): Promise<RecordingOutcome> {
   const arrays: Cell[][] = columns.map(() => new Array<Cell>(rows.length));
@@ -174,7 +192,7 @@ async function insertSignals<R>(
       select ${sessionId}::uuid, ${selected}
       from unnest(${sql.join(unnested)}) as u (${names})
       where exists (select 1 from target where may_record and status in ('active', 'paused'))
-      on conflict do nothing
+      ${repeats === 'skip' ? sql`on conflict do nothing` : sql``}
       returning 1
     )
     select (select status from target) as status, (select may_record from target) as may_record,

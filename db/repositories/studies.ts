@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { StudiesTable, StudyStatus, StudyTasksTable, StudyVariantsTable } from '../schema.ts';
 
@@ -68,7 +68,7 @@ export async function findStudy(tx: Tx, id: string): Promise<StudyRecord | undef
   if (!study) return undefined;
   const [tasks, variants] = await Promise.all([
     tx.selectFrom('study_tasks').selectAll().where('study_id', '=', id).orderBy('position').execute(),
-    tx.selectFrom('study_variants').selectAll().where('study_id', '=', id).orderBy('label').execute(),
+    tx.selectFrom('study_variants').selectAll().where('study_id', '=', id).orderBy('position').execute(),
   ]);
   return { study, tasks, variants };
 }
@@ -99,6 +99,7 @@ export async function listStudies(
   return { rows, total: Number(count.total) };
 }
 
+/** Each study's variant labels in the order its creator listed them. */
 export async function variantLabelsOf(tx: Tx, studyIds: readonly string[]): Promise<Map<string, string[]>> {
   const labels = new Map<string, string[]>();
   if (!studyIds.length) return labels;
@@ -106,10 +107,20 @@ export async function variantLabelsOf(tx: Tx, studyIds: readonly string[]): Prom
     .selectFrom('study_variants')
     .select(['study_id', 'label'])
     .where('study_id', 'in', studyIds)
-    .orderBy('label')
+    .orderBy('study_id')
+    .orderBy('position')
     .execute();
   for (const row of rows) labels.set(row.study_id, [...(labels.get(row.study_id) ?? []), row.label]);
   return labels;
+}
+
+/** The study row, locked until the transaction ends (a tone change against a first report). */
+export async function lockStudy(tx: Tx, id: string): Promise<void> {
+  await tx.selectFrom('studies').select('id').where('id', '=', id).forUpdate().execute();
+}
+
+export async function updateStudyRow(tx: Tx, id: string, change: Updateable<StudiesTable>): Promise<void> {
+  await tx.updateTable('studies').set(change).where('id', '=', id).execute();
 }
 
 export async function setStudyStatus(tx: Tx, id: string, status: StudyStatus): Promise<void> {

@@ -1,6 +1,8 @@
 import type { Db } from '../connection.ts';
 import { asSystem, type Tx } from '../doors.ts';
 import type { UserRole } from '../schema.ts';
+import { DEMO_STUDY } from './demo-study-data.ts';
+import { seedDemoStudy } from './demo-study.ts';
 import {
   SEED_ADMIN,
   SEED_ORGANIZATIONS,
@@ -15,28 +17,41 @@ export interface SeedSummary {
   readonly businessUsers: number;
   readonly testers: number;
   readonly quizVersion: number;
+  readonly studies: number;
+  readonly sessions: number;
 }
 
 /**
  * Loads the demo data set through the system door. Safe to run again: rows are found by their
- * natural keys (email, organization name, quiz version 1) and updated to the data set's values,
- * so a second run changes nothing.
+ * natural keys (email, organization name, quiz version 1, the demo study's idempotency key, a
+ * session's study and tester) and set to the data set's values, so a second run changes nothing.
+ * An account's password is set when the seed creates the account, never reset afterwards.
  */
 export function seedDatabase(db: Db, passwordHash: string): Promise<SeedSummary> {
   return asSystem(db, async (tx) => {
-    let businessUsers = 0;
+    const organizationIds = new Map<string, string>();
+    const userIds = new Map<string, string>();
     for (const organization of SEED_ORGANIZATIONS) {
-      businessUsers += await seedOrganization(tx, organization, passwordHash);
+      organizationIds.set(organization.name, await seedOrganization(tx, organization, passwordHash, userIds));
     }
     await upsertUser(tx, SEED_ADMIN.email, SEED_ADMIN.displayName, 'admin', passwordHash);
     const quiz = await seedQuiz(tx);
     const testers = seedTesters();
-    for (const tester of testers) await seedTester(tx, tester, quiz.id, passwordHash);
+    for (const tester of testers)
+      userIds.set(tester.email, await seedTester(tx, tester, quiz.id, passwordHash));
+    const demo = await seedDemoStudy(
+      tx,
+      organizationIds.get(DEMO_STUDY.organizationName)!,
+      userIds.get(DEMO_STUDY.createdByEmail)!,
+      userIds,
+    );
     return {
       organizations: SEED_ORGANIZATIONS.length,
-      businessUsers,
+      businessUsers: SEED_ORGANIZATIONS.reduce((sum, organization) => sum + organization.users.length, 0),
       testers: testers.length,
       quizVersion: quiz.version,
+      studies: 1,
+      sessions: demo.sessions,
     };
   });
 }
@@ -51,19 +66,19 @@ async function upsertUser(
   const row = await tx
     .insertInto('users')
     .values({ email, display_name: displayName, role, password_hash: passwordHash })
-    .onConflict((conflict) =>
-      conflict.column('email').doUpdateSet({ display_name: displayName, role, password_hash: passwordHash }),
-    )
+    .onConflict((conflict) => conflict.column('email').doUpdateSet({ display_name: displayName, role }))
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
+/** Returns the organization's id; its users' ids go into `userIds` by email. */
 async function seedOrganization(
   tx: Tx,
   organization: SeedOrganization,
   passwordHash: string,
-): Promise<number> {
+  userIds: Map<string, string>,
+): Promise<string> {
   const existing = await tx
     .selectFrom('organizations')
     .select('id')
@@ -87,6 +102,7 @@ async function seedOrganization(
       ).id;
   for (const user of organization.users) {
     const userId = await upsertUser(tx, user.email, user.displayName, 'business', passwordHash);
+    userIds.set(user.email, userId);
     await tx
       .insertInto('organization_memberships')
       .values({ organization_id: organizationId, user_id: userId, member_role: user.memberRole })
@@ -95,7 +111,7 @@ async function seedOrganization(
       )
       .execute();
   }
-  return organization.users.length;
+  return organizationId;
 }
 
 async function seedQuiz(tx: Tx): Promise<{ id: string; version: number }> {
@@ -126,7 +142,11 @@ async function seedQuiz(tx: Tx): Promise<{ id: string; version: number }> {
   return quiz;
 }
 
-async function seedTester(tx: Tx, tester: SeedTester, quizId: string, passwordHash: string): Promise<void> {
+/**
+ * A tester and their profile. A suspended profile suspends the account too (the trigger of
+ * db/migrations/0015_data_hardening.sql), so seeded suspended testers cannot log in.
+ */
+async function seedTester(tx: Tx, tester: SeedTester, quizId: string, passwordHash: string): Promise<string> {
   const userId = await upsertUser(tx, tester.email, tester.displayName, 'tester', passwordHash);
   const quizResult =
     tester.quizScore === null
@@ -152,4 +172,5 @@ async function seedTester(tx: Tx, tester: SeedTester, quizId: string, passwordHa
     .values({ user_id: userId, ...profile })
     .onConflict((conflict) => conflict.column('user_id').doUpdateSet(profile))
     .execute();
+  return userId;
 }

@@ -2,6 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
+import { stopProcess } from './processes.ts';
+
+/** How long the dev server may take to stop on SIGTERM before it is killed. */
+const STOP_GRACE_MS = 10_000;
 
 export interface DevServer {
   readonly address: string;
@@ -11,6 +15,8 @@ export interface DevServer {
 
 export interface DevServerOptions {
   readonly cli: string;
+  /** The address both the frontend and the Web UI listen on (loopback). */
+  readonly ip: string;
   readonly port: number;
   readonly uiPort: number;
   readonly dbFile: string;
@@ -43,7 +49,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       'server',
       'start-dev',
       '--ip',
-      '127.0.0.1',
+      options.ip,
       '--port',
       String(options.port),
       '--ui-port',
@@ -55,7 +61,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     ],
     { stdio: ['ignore', log, log] },
   );
-  const address = `127.0.0.1:${options.port}`;
+  const host = options.ip.includes(':') ? `[${options.ip}]` : options.ip;
+  const address = `${host}:${options.port}`;
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) =>
       reject(new Error(`Temporal dev server exited with code ${code}; see ${options.logFile}`)),
@@ -72,12 +79,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
   return {
     address,
-    uiUrl: `http://127.0.0.1:${options.uiPort}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    uiUrl: `http://${host}:${options.uiPort}`,
+    stop: async () => {
+      await stopProcess(child, STOP_GRACE_MS);
+    },
   };
 }

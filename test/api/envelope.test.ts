@@ -68,6 +68,21 @@ describe('the response envelope and error statuses', () => {
     assertError(await api.request('PROPFIND', '/api/nowhere', { token }), 404, /No route/);
   });
 
+  it('a plain OPTIONS (no CORS preflight) answers 200 in the envelope with an Allow header', async () => {
+    for (const headers of [{}, { Origin: 'https://usability.example' }] as Record<string, string>[]) {
+      const response = await api.request('OPTIONS', '/api/jobs', { headers });
+      assert.equal(response.status, 200, response.text);
+      assert.match(response.headers.get('Content-Type') ?? '', /application\/json/);
+      assert.deepEqual(response.body, { success: true, data: null, error: null, metadata: null });
+      const allowed = (response.headers.get('Allow') ?? '').split(/,\s*/);
+      assert.ok(allowed.includes('GET') && allowed.includes('POST'), `Allow: ${allowed.join(', ')}`);
+    }
+  });
+
+  it('OPTIONS on an unknown path answers 404 in the envelope', async () => {
+    assertError(await api.request('OPTIONS', '/api/nowhere'), 404, /No route for OPTIONS/);
+  });
+
   it('a malformed JSON body answers 400', async () => {
     const response = await api.request('POST', '/api/jobs', { token, rawBody: '{"title": "unterminated' });
     assertError(response, 400, /Malformed request body/);
@@ -76,6 +91,22 @@ describe('the response envelope and error statuses', () => {
   it('a malformed query parameter answers 400 naming it (GET /api/jobs?page=abc)', async () => {
     const response = await api.request('GET', '/api/jobs?page=abc', { token });
     assertError(response, 400, /^Malformed query parameter page: /);
+  });
+
+  it('integers in the query are plain decimal digits: page=1e2, limit=0x10, limit=1.5 and page= answer 400', async () => {
+    for (const [query, name] of [
+      ['page=1e2', 'page'],
+      ['limit=0x10', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['page=', 'page'],
+      ['page=1&page=2', 'page'],
+    ] as const) {
+      const response = await api.request('GET', `/api/jobs?${query}`, { token });
+      assertError(response, 400, new RegExp(`^Malformed query parameter ${name}: `));
+    }
+    const plain = await api.request('GET', '/api/jobs?page=2&limit=10', { token });
+    assert.equal(plain.status, 200, plain.text);
+    assert.deepEqual([plain.body.metadata?.page, plain.body.metadata?.limit], [2, 10]);
   });
 
   it('a body that is not JSON answers 400 (form and text content types)', async () => {

@@ -444,6 +444,63 @@ describe('POST /api/jobs', () => {
       assert.equal(await countStudies(owner.organizationId), 1);
     });
 
+    it('an A/B study answers its variants in the order given on create, replay, GET /api/jobs/:id and the list', async () => {
+      const owner = await createBusiness('pro');
+      const ownerToken = await sessionToken(owner.claims);
+      const labels = ['Redesign', 'Current', 'Minimal'];
+      const body = abStudyBody(labels, { Redesign: 0.5, Current: 0.3, Minimal: 0.2 });
+      const headers = { 'Idempotency-Key': `key-${randomUUID()}` };
+      const first = await create(body, headers, ownerToken);
+      const replay = await create(body, headers, ownerToken);
+      assert.equal(first.status, 201, first.text);
+      assert.equal(replay.headers.get('Idempotent-Replayed'), 'true');
+      assert.deepEqual((first.body.data as CreatedStudy).variants, labels);
+      assert.deepEqual((replay.body.data as CreatedStudy).variants, labels);
+
+      const { jobId } = first.body.data as CreatedStudy;
+      const read = await api.request('GET', `/api/jobs/${jobId}`, { token: ownerToken });
+      const abTest = (read.body.data as { abTest: { variants: { label: string }[]; splitRatio: object } })
+        .abTest;
+      assert.deepEqual(
+        abTest.variants.map((variant) => variant.label),
+        labels,
+      );
+      assert.deepEqual(Object.keys(abTest.splitRatio), labels);
+      const listed = await api.request('GET', '/api/jobs', { token: ownerToken });
+      assert.deepEqual(
+        (listed.body.data as CreatedStudy[]).find((study) => study.jobId === jobId)?.variants,
+        labels,
+      );
+    });
+
+    it('a retry whose splitRatio lists the same shares with its keys in another order is a replay, not a 422', async () => {
+      const owner = await createBusiness('pro');
+      const ownerToken = await sessionToken(owner.claims);
+      const headers = { 'Idempotency-Key': `key-${randomUUID()}` };
+      const first = await create(abStudyBody(['B', 'A'], { B: 0.7, A: 0.3 }), headers, ownerToken);
+      const retry = await create(abStudyBody(['B', 'A'], { A: 0.3, B: 0.7 }), headers, ownerToken);
+      assert.equal(first.status, 201, first.text);
+      assert.equal(retry.status, 201, retry.text);
+      assert.equal(retry.headers.get('Idempotent-Replayed'), 'true');
+      assert.deepEqual(retry.body.data, first.body.data);
+      assert.equal(await countStudies(owner.organizationId), 1);
+    });
+
+    it('a blank Idempotency-Key, or one over 255 characters, is 422 naming the header and stores nothing', async () => {
+      const owner = await createBusiness('pro');
+      const ownerToken = await sessionToken(owner.claims);
+      for (const [key, error] of [
+        ['', 'Idempotency-Key: Must not be empty'],
+        ['   ', 'Idempotency-Key: Must not be empty'],
+        ['k'.repeat(300), 'Idempotency-Key: Must be at most 255 characters'],
+      ] as const) {
+        const response = await create(validStudyBody(), { 'Idempotency-Key': key }, ownerToken);
+        assert.equal(response.status, 422, `key of ${key.length} characters: ${response.text}`);
+        assert.equal(response.body.error, error);
+      }
+      assert.equal(await countStudies(owner.organizationId), 0);
+    });
+
     it('concurrent retries with one key create one study', async () => {
       const owner = await createBusiness('pro');
       const ownerToken = await sessionToken(owner.claims);

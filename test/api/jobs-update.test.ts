@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { asSystem } from '../../db/doors.ts';
+import type { StudyStatus } from '../../db/schema.ts';
 import { paymentConfirmedSignal, studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { createBusiness, createTester } from '../support/factories.ts';
+import { insertStudy } from '../auth/helpers.ts';
+import { testDatabase } from '../support/database.ts';
+import { createBusiness, createTester, type BusinessFixture } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
@@ -16,6 +21,7 @@ interface StudyRead {
 
 describe('PATCH /api/jobs/:id', () => {
   let api: TestApi;
+  let business: BusinessFixture;
   let token: string;
 
   const create = async () => {
@@ -36,9 +42,19 @@ describe('PATCH /api/jobs/:id', () => {
     while ((await read(jobId)).status !== 'active') await sleep(50);
   };
 
+  /** A study written straight to the database, as the seed writes its demo study: no workflow. */
+  const storedWithoutWorkflow = async (status: StudyStatus) => {
+    const jobId = await insertStudy(business.organizationId);
+    await asSystem(testDatabase(), (tx) =>
+      tx.updateTable('studies').set({ status, paid_at: new Date() }).where('id', '=', jobId).execute(),
+    );
+    return jobId;
+  };
+
   before(async () => {
     api = await startTestApi();
-    token = await sessionToken((await createBusiness('pro')).claims);
+    business = await createBusiness('pro');
+    token = await sessionToken(business.claims);
   });
   after(() => api.stop());
 
@@ -69,7 +85,7 @@ describe('PATCH /api/jobs/:id', () => {
       const jobId = await create();
       const response = await patch(jobId, {});
       assert.equal(response.status, 422);
-      assert.equal(response.body.error, 'body: Provide status, title or description');
+      assert.equal(response.body.error, 'body: Provide status, title, description or toneProfile');
     });
 
     it('a status other than paused, active or archived is 422 naming status', async () => {
@@ -137,6 +153,27 @@ describe('PATCH /api/jobs/:id', () => {
         assert.equal((await read(jobId)).status, 'archived');
         await (await workflow(jobId)).result();
       }
+    });
+
+    it('a study stored without a workflow (like the seeded demo study) gets one from its recorded status on its first change', async () => {
+      const jobId = await storedWithoutWorkflow('active');
+      const handle = await workflow(jobId);
+      await assert.rejects(handle.describe(), WorkflowNotFoundError);
+
+      const paused = await patch(jobId, { status: 'paused' });
+      assert.equal(paused.status, 200, paused.text);
+      assert.equal((paused.body.data as StudyRead).status, 'paused');
+      assert.equal(await handle.query(studyStatusQuery), 'paused');
+      const resumed = await patch(jobId, { status: 'active' });
+      assert.equal(resumed.status, 200, resumed.text);
+      assert.equal((await read(jobId)).status, 'active');
+      // One workflow, started once: the second change found it running.
+      const runs = (await temporalEnvironment()).client.workflow.list({
+        query: `WorkflowId = '${studyWorkflowId(jobId)}'`,
+      });
+      let count = 0;
+      for await (const _run of runs) count += 1;
+      assert.equal(count, 1);
     });
 
     it('archived -> active is refused with 409', async () => {

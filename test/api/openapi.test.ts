@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { openApiPath } from '../../api/http/openapi.ts';
 import { createStudyBody } from '../../api/jobs/jobs.schema.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 
@@ -12,7 +13,9 @@ interface Operation {
 
 interface OpenApiDocument {
   readonly openapi: string;
+  readonly info: { description?: string };
   readonly paths: Record<string, Record<string, Operation>>;
+  readonly components: { responses: Record<string, unknown> };
 }
 
 describe('GET /api/openapi.json and /api/docs', () => {
@@ -92,6 +95,48 @@ describe('GET /api/openapi.json and /api/docs', () => {
   it('the path parameter of /api/jobs/{id} is documented as required', () => {
     const id = operation('/api/jobs/{id}', 'get').parameters.find((parameter) => parameter.name === 'id');
     assert.deepEqual([id?.in, id?.required], ['path', true]);
+  });
+
+  it('documents every route definition and every path the router has mounted, each method', () => {
+    for (const route of api.api.routes) operation(openApiPath(route.path), route.method.toLowerCase());
+    const mounted = api.api.router.stack.flatMap((layer) =>
+      layer.methods
+        .filter((method) => method !== 'HEAD')
+        .map((method) => [String(layer.path), method] as const),
+    );
+    assert.ok(mounted.length >= api.api.routes.length + 3, 'the documentation endpoints are mounted too');
+    for (const [path, method] of mounted) operation(openApiPath(path), method.toLowerCase());
+  });
+
+  const errorsOf = (path: string, method: string) =>
+    Object.keys(operation(path, method).responses)
+      .map(Number)
+      .filter((status) => status >= 400);
+
+  it('each route lists the errors it can answer, and no others', () => {
+    // Public, no input: a presented credential or origin can still be refused; 503 is its own.
+    assert.deepEqual(errorsOf('/api/health', 'get'), [401, 403, 429, 500, 503]);
+    // A list: its query can be malformed (400) or invalid (422); no body, so no 409 or 413.
+    assert.deepEqual(errorsOf('/api/jobs', 'get'), [400, 401, 403, 422, 429, 500]);
+    assert.deepEqual(errorsOf('/api/jobs/{id}', 'get'), [401, 403, 404, 429, 500]);
+    assert.deepEqual(errorsOf('/api/jobs', 'post'), [400, 401, 403, 413, 422, 429, 500]);
+    assert.deepEqual(errorsOf('/api/jobs/{id}', 'patch'), [400, 401, 403, 404, 409, 413, 422, 429, 500]);
+    // A public route with a body answers 422 too (and 401/403 for a refused credential or origin).
+    assert.deepEqual(errorsOf('/api/auth/login', 'post'), [400, 401, 403, 413, 422, 429, 500]);
+  });
+
+  it('every listed error refers to a described response, and 405 is described for the whole document', () => {
+    for (const methods of Object.values(document.paths)) {
+      for (const { responses } of Object.values(methods)) {
+        for (const [status, response] of Object.entries(responses)) {
+          if (Number(status) < 400) continue;
+          assert.deepEqual(response, { $ref: `#/components/responses/Error${status}` });
+          assert.ok(document.components.responses[`Error${status}`], `Error${status} is described`);
+        }
+      }
+    }
+    assert.ok(document.components.responses.Error405);
+    assert.match(document.info.description ?? '', /405 with an `Allow` header/);
   });
 
   it('documents the error answers of authenticated routes, 401 and 422 among them', () => {

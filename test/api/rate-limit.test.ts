@@ -5,6 +5,8 @@ import { createBusiness, createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 
 const MINUTE_MS = 60_000;
+// The Redis server the shared-counter test uses; Redis runs beside PostgreSQL (see the README).
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** The API's clock, moved by the tests; windows are aligned to whole minutes of it. */
 class Clock {
@@ -139,25 +141,59 @@ describe('rate limiting', () => {
     });
 
     it('webhook routes share 1,000 requests per minute per route, whoever sends them', async () => {
-      // No webhook route exists yet: the limiter runs before routing, so unknown webhook paths
-      // answer 404 until the route's budget is spent.
+      // Unsigned deliveries answer 401 until the route's budget is spent: the limiter counts them too.
       const seen = await statuses(1000, () => api.request('POST', '/api/webhooks/payments', { body: {} }));
       assert.ok(
-        seen.every((status) => status === 404),
-        `first other status at ${seen.findIndex((status) => status !== 404) + 1}`,
+        seen.every((status) => status === 401),
+        `first other status at ${seen.findIndex((status) => status !== 401) + 1}`,
       );
       const refused = await api.request('POST', '/api/webhooks/payments', { body: {} });
       assert.equal(refused.status, 429);
       assert.equal(refused.headers.get('RateLimit-Limit'), '1000');
       assert.equal(await getFrom(api.url, '/api/webhooks/payments', '127.0.0.2'), 429);
-      assert.equal(await getFrom(api.url, '/api/webhooks/scheduling', '127.0.0.2'), 404);
+      assert.notEqual(await getFrom(api.url, '/api/webhooks/scheduling', '127.0.0.2'), 429);
+    });
+  });
+
+  describe('behind a proxy (TRUST_PROXY)', () => {
+    const fromClient = (api: TestApi, forwardedFor: string) =>
+      api.request('GET', '/api/nowhere', { headers: { 'X-Forwarded-For': forwardedFor } });
+
+    it('TRUST_PROXY=1: the address the proxy appended to X-Forwarded-For decides the anonymous key', async () => {
+      const clock = new Clock();
+      const api = await startTestApi({ env: { TRUST_PROXY: '1' }, now: clock.now });
+      try {
+        const spent = await statuses(30, () => fromClient(api, '203.0.113.1'));
+        assert.ok(
+          spent.every((status) => status === 404),
+          spent.join(','),
+        );
+        assert.equal((await fromClient(api, '203.0.113.1')).status, 429);
+        // Another client behind the same proxy (same socket address) has a budget of its own...
+        assert.equal((await fromClient(api, '203.0.113.2')).status, 404);
+        // ...and a client cannot escape its bucket by prepending addresses: only the proxy's entry counts.
+        assert.equal((await fromClient(api, '198.51.100.7, 203.0.113.1')).status, 429);
+      } finally {
+        await api.stop();
+      }
+    });
+
+    it('TRUST_PROXY=0: X-Forwarded-For is ignored and the socket address decides', async () => {
+      const clock = new Clock();
+      const api = await startTestApi({ env: { TRUST_PROXY: '0' }, now: clock.now });
+      try {
+        await statuses(30, () => fromClient(api, '203.0.113.1'));
+        assert.equal((await fromClient(api, '203.0.113.2')).status, 429);
+      } finally {
+        await api.stop();
+      }
     });
   });
 
   describe('two instances with REDIS_URL', () => {
     it('share one counter per credential', async () => {
       const clock = new Clock();
-      const env = { REDIS_URL: 'redis://127.0.0.1:6379' };
+      const env = { REDIS_URL: TEST_REDIS_URL };
       const first = await startTestApi({ env, now: clock.now });
       const second = await startTestApi({ env, now: clock.now });
       try {

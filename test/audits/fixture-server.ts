@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,36 +7,108 @@ import { fileURLToPath } from 'node:url';
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 export interface FixtureServer {
+  /** `http://127.0.0.1:<port>`: the origin the audits are allowed to reach. */
   readonly url: string;
+  /** `127.0.0.1:<port>`, for AUDIT_ALLOWED_HOSTS. */
+  readonly hostPort: string;
+  /** How many requests for `?hold=<gate>` are waiting. */
+  held(gate: string): number;
+  /** Answers the waiting `?hold=<gate>` requests, and every later one, at once. */
+  release(gate: string): void;
   stop(): Promise<void>;
 }
 
-/** Serves test/audits/fixtures over HTTP on 127.0.0.1, the way a real site would be audited. */
+/**
+ * Serves test/audits/fixtures over HTTP on 127.0.0.1, the way a real site would be audited, plus:
+ * - `{{CROSS_ORIGIN}}` in a page becomes `http://localhost:<port>`: the same server, another origin;
+ * - `/redirect?to=<url>` answers 302 to that URL; `/hang-up` closes the connection unanswered;
+ * - `/never-responds` never answers; any page with `?hold=<gate>` waits until `release(gate)`;
+ * - `/many-links.html?count=<n>` is a page with n links after a skip link.
+ */
 export async function startFixtureServer(): Promise<FixtureServer> {
+  const waiting = new Map<string, (() => void)[]>();
+  const open = new Set<string>();
+  let origin = '';
+
   const server = createServer((request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
-    const file = join(FIXTURES, path.endsWith('/') ? `${path}index.html` : path);
-    if (!file.startsWith(FIXTURES)) {
-      response.writeHead(403).end();
+    const url = new URL(request.url ?? '/', 'http://fixtures');
+    if (url.pathname === '/redirect') {
+      response.writeHead(302, { Location: url.searchParams.get('to') ?? '/' }).end();
       return;
     }
-    readFile(file).then(
-      (body) => response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(body),
-      () =>
-        response
-          .writeHead(404, { 'Content-Type': 'text/html' })
-          .end('<!doctype html><title>Not found</title>'),
-    );
+    if (url.pathname === '/never-responds') return;
+    if (url.pathname === '/hang-up') {
+      request.socket.destroy();
+      return;
+    }
+    if (url.pathname === '/many-links.html') {
+      html(response, manyLinks(Number(url.searchParams.get('count') ?? 200)));
+      return;
+    }
+    const gate = url.searchParams.get('hold');
+    const serve = () => void serveFile(url.pathname, response, origin);
+    if (gate && !open.has(gate)) waiting.set(gate, [...(waiting.get(gate) ?? []), serve]);
+    else serve();
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: origin,
+    hostPort: `127.0.0.1:${port}`,
+    held: (gate) => waiting.get(gate)?.length ?? 0,
+    release(gate) {
+      open.add(gate);
+      for (const serve of waiting.get(gate) ?? []) serve();
+      waiting.delete(gate);
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+async function serveFile(pathname: string, response: ServerResponse, origin: string): Promise<void> {
+  const path = normalize(decodeURIComponent(pathname));
+  const file = join(FIXTURES, path.endsWith('/') ? `${path}index.html` : path);
+  if (!file.startsWith(FIXTURES)) {
+    response.writeHead(403).end();
+    return;
+  }
+  try {
+    const body = (await readFile(file, 'utf8')).replaceAll(
+      '{{CROSS_ORIGIN}}',
+      origin.replace('127.0.0.1', 'localhost'),
+    );
+    html(response, body);
+  } catch {
+    response.writeHead(404, { 'Content-Type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+  }
+}
+
+function html(response: ServerResponse, body: string): void {
+  response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(body);
+}
+
+/** A long, clean page: a skip link, a navigation of `count` links, the main content. */
+function manyLinks(count: number): string {
+  const links = Array.from(
+    { length: count },
+    (_, i) => `<li><a href="#section-${i % 3}">Link number ${i + 1}</a></li>`,
+  ).join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8" /><title>Many links</title>
+<style>a:focus-visible { outline: 3px solid #1a4f9c; } .skip { position: absolute; left: -999px; } .skip:focus { left: 8px; }</style>
+</head><body>
+<a class="skip" href="#content">Skip to main content</a>
+<nav aria-label="Index"><ul>
+${links}
+</ul></nav>
+<main id="content"><h1>A page with ${count} links</h1>
+<h2 id="section-0">One</h2><h2 id="section-1">Two</h2><h2 id="section-2">Three</h2>
+<p><button type="button">The last control</button></p></main>
+</body></html>`;
 }

@@ -4,6 +4,7 @@ import { sessionToken } from '../support/tokens.ts';
 import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './harness.ts';
 import { asSystem } from '../../db/doors.ts';
 import { testDatabase } from '../support/database.ts';
+import { eventually } from './polling.ts';
 
 interface AuditJob {
   auditJobId: string;
@@ -44,15 +45,21 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
   });
   after(() => releaseAuditHarness());
 
+  async function read(id: string): Promise<AuditJob> {
+    const response = await harness.api.request('GET', `/api/audits/${id}`, { token });
+    assert.equal(response.status, 200, response.text);
+    return response.body.data as AuditJob;
+  }
+
   async function waitUntilDone(id: string, seen: Set<string>): Promise<AuditJob> {
-    for (;;) {
-      const response = await harness.api.request('GET', `/api/audits/${id}`, { token });
-      assert.equal(response.status, 200, response.text);
-      const job = response.body.data as AuditJob;
+    let job: AuditJob | undefined;
+    const done = await eventually(async () => {
+      job = await read(id);
       seen.add(job.status);
-      if (job.status === 'complete' || job.status === 'failed') return job;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return job.status === 'complete' || job.status === 'failed';
+    }, 100_000);
+    assert.ok(done && job, `audit ${id} did not end: ${JSON.stringify(job)}`);
+    return job;
   }
 
   it('answers 202 queued at once; the job runs to complete and its report is emailed to the recipients and the requester', async () => {
@@ -102,17 +109,47 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
     assert.match(html, /alt="Screenshot with the element outlined in red"/);
   });
 
-  it('a crawl audits at most maxPages pages of the same origin', async () => {
+  it('GET shows running with progress (pages done of planned) while the pages are audited', async () => {
+    // The second page waits until the test has seen the job running with the first page done.
     const response = await harness.api.request('POST', '/api/audits/full', {
       token,
-      body: { url: `${harness.fixtures.url}/site/page-1.html`, crawl: true, maxPages: 2 },
+      body: { url: `${harness.fixtures.url}/progress/start.html`, crawl: true, maxPages: 2 },
+    });
+    const id = (response.body.data as AuditJob).auditJobId;
+    let running: AuditJob | undefined;
+    try {
+      assert.ok(
+        await eventually(async () => {
+          const job = await read(id);
+          if (job.status === 'running' && job.progress?.pagesDone === 1) running = job;
+          return !!running || job.status === 'complete' || job.status === 'failed';
+        }),
+      );
+    } finally {
+      harness.fixtures.release('progress');
+    }
+    assert.equal(running?.status, 'running', 'the job was seen running');
+    assert.deepEqual(running.progress, { pagesDone: 1, pagesPlanned: 2 });
+    assert.equal(running.result ?? null, null, 'no result before the job is complete');
+    const done = await waitUntilDone(id, new Set());
+    assert.equal(done.status, 'complete');
+    assert.deepEqual(done.progress, { pagesDone: 2, pagesPlanned: 2 });
+  });
+
+  it('a crawl audits at most maxPages pages of the same origin, never a link to another origin', async () => {
+    // page-1 links to another origin first ({{CROSS_ORIGIN}}: the same server as localhost).
+    const response = await harness.api.request('POST', '/api/audits/full', {
+      token,
+      body: { url: `${harness.fixtures.url}/site/page-1.html`, crawl: true, maxPages: 3 },
     });
     assert.equal(response.status, 202, response.text);
     const done = await waitUntilDone((response.body.data as AuditJob).auditJobId, new Set());
     assert.equal(done.status, 'complete');
-    assert.deepEqual(done.progress, { pagesDone: 2, pagesPlanned: 2 });
-    assert.equal(done.result?.pages.length, 2);
-    for (const page of done.result?.pages ?? []) assert.ok(page.url.startsWith(harness.fixtures.url));
+    assert.deepEqual(done.progress, { pagesDone: 3, pagesPlanned: 3 });
+    assert.deepEqual(
+      done.result?.pages.map((page) => page.url),
+      ['page-1', 'page-2', 'page-3'].map((name) => `${harness.fixtures.url}/site/${name}.html`),
+    );
   });
 
   it('without crawl only the given page is audited', async () => {
@@ -136,7 +173,7 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
   it('a page that cannot be loaded ends the job failed with the reason', async () => {
     const response = await harness.api.request('POST', '/api/audits/full', {
       token,
-      body: { url: 'http://127.0.0.1:9/nothing-listens-here' },
+      body: { url: `${harness.fixtures.url}/hang-up` },
     });
     const done = await waitUntilDone((response.body.data as AuditJob).auditJobId, new Set());
     assert.equal(done.status, 'failed');

@@ -12,9 +12,15 @@ export const AUDIT_TEST_QUEUE = `usability-audits-test-${process.pid}`;
 export interface AuditHarness {
   readonly fixtures: FixtureServer;
   readonly mail: MailCatcher;
-  /** The API with private addresses allowed, so it can audit the fixtures on 127.0.0.1. */
+  /**
+   * The API and the audit worker with the SSRF guard on: private addresses are refused, except the
+   * fixture server's own host:port (AUDIT_ALLOWED_HOSTS), so every audit test also runs the guard.
+   */
   readonly api: TestApi;
 }
+
+/** Slots of the harness's audit worker: full-audit pages and, separately, instant audits. */
+export const HARNESS_SLOTS = { full: 2, instant: 2 } as const;
 
 let shared: { harness: Promise<AuditHarness>; users: number; stop: () => Promise<void> } | undefined;
 
@@ -33,7 +39,12 @@ export function acquireAuditHarness(): Promise<AuditHarness> {
     parts.stops.push(() => fixtures.stop());
     const mail = await startMailCatcher();
     parts.stops.push(() => mail.stop());
-    const env = { AUDIT_TASK_QUEUE: AUDIT_TEST_QUEUE, AUDIT_ALLOW_PRIVATE_URLS: 'true', SMTP_URL: mail.url };
+    const env = {
+      AUDIT_TASK_QUEUE: AUDIT_TEST_QUEUE,
+      AUDIT_ALLOW_PRIVATE_URLS: 'false',
+      AUDIT_ALLOWED_HOSTS: fixtures.hostPort,
+      SMTP_URL: mail.url,
+    };
     const config = testConfig(env);
     const temporal = await temporalEnvironment();
     const audit = await createAuditWorker({
@@ -44,12 +55,14 @@ export function acquireAuditHarness(): Promise<AuditHarness> {
       db: testDatabase(),
       email: config.email,
       chromiumPath: config.audits.chromiumPath,
-      poolSize: 2,
-      allowPrivateUrls: true,
+      poolSize: HARNESS_SLOTS.full,
+      instantSlots: HARNESS_SLOTS.instant,
+      allowPrivateUrls: config.audits.allowPrivateUrls,
+      allowedHosts: config.audits.allowedHosts,
     });
     const running = audit.run();
     parts.stops.unshift(async () => {
-      audit.worker.shutdown();
+      audit.shutdown();
       await running;
     });
     const api = await startTestApi({ env });

@@ -1,66 +1,28 @@
 import assert from 'node:assert/strict';
-import type { BusinessFixture } from '../support/factories.ts';
-import { createBusiness } from '../support/factories.ts';
-import { sessionToken } from '../support/tokens.ts';
 import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './harness.ts';
-
-interface Issue {
-  issueId: string;
-  category: string;
-  severity: string;
-  element: string;
-  description: string;
-  wcagCriteria: string[];
-}
-interface InstantResult {
-  auditId: string;
-  url: string;
-  score: number;
-  grade: string;
-  topIssues: Issue[];
-  issueCounts: Record<string, number>;
-  completedAt: string;
-}
+import { expectIssue, instantClient, issuesUnder, type InstantClient } from './instant-client.ts';
 
 describe('POST /api/audits/instant', function () {
   this.timeout(60_000);
   let harness: AuditHarness;
-  let business: BusinessFixture;
-  let token: string;
+  let client: InstantClient;
+  const audit = (page: string, body?: Record<string, unknown>) => client.audit(page, body);
 
   before(async () => {
     harness = await acquireAuditHarness();
-    business = await createBusiness('pro');
-    token = await sessionToken(business.claims);
+    client = await instantClient(harness);
   });
   after(() => releaseAuditHarness());
 
-  async function audit(page: string, body: Record<string, unknown> = {}): Promise<InstantResult> {
-    const response = await harness.api.request('POST', '/api/audits/instant', {
-      token,
-      body: { url: `${harness.fixtures.url}/${page}`, ...body },
-    });
-    assert.equal(response.status, 200, response.text);
-    return response.body.data as InstantResult;
-  }
-
-  function expectIssue(result: InstantResult, match: Partial<Issue> & { criterion: string }): Issue {
-    const { criterion, ...fields } = match;
-    const found = result.topIssues.find(
-      (issue) =>
-        issue.wcagCriteria.includes(criterion) &&
-        Object.entries(fields).every(([key, value]) => issue[key as keyof Issue] === value),
-    );
-    assert.ok(found, `expected ${JSON.stringify(match)} among ${JSON.stringify(result.topIssues, null, 1)}`);
-    return found;
-  }
-
-  it('a clean page grades A with no critical or serious issues', async () => {
+  it('a clean page grades A with no critical or serious issues, its iframe and web component included', async () => {
     const result = await audit('clean.html');
     assert.equal(result.grade, 'A', JSON.stringify(result.topIssues));
     assert.ok(result.score >= 90);
     assert.equal(result.issueCounts.critical, 0);
     assert.equal(result.issueCounts.serious, 0);
+    // Focus inside the frame and the shadow root is not focus stuck on the frame or the host.
+    assert.deepEqual(issuesUnder(result, '2.1.2'), []);
+    assert.deepEqual(issuesUnder(result, '2.1.1'), []);
   });
 
   it('answers the spec instant result shape and stores it under an auditId', async () => {
@@ -97,9 +59,8 @@ describe('POST /api/audits/instant', function () {
   it('an in-page link to an anchor that does not exist is a keyboard issue under 2.4.1', async () => {
     const result = await audit('broken-anchor.html');
     expectIssue(result, { criterion: '2.4.1', category: 'keyboard', element: '#reviews-link' });
-    const flagged = result.topIssues.filter((issue) => issue.wcagCriteria.includes('2.4.1'));
     assert.deepEqual(
-      flagged.map((issue) => issue.element),
+      issuesUnder(result, '2.4.1').map((issue) => issue.element),
       ['#reviews-link'],
       'links to an existing id (#pricing) or a[name] (#faq) are not broken',
     );
@@ -149,10 +110,20 @@ describe('POST /api/audits/instant', function () {
     assert.equal(result.grade, 'A');
   });
 
+  it('checkCategories ["keyboard"] alone still runs axe, with only its keyboard rules', async () => {
+    const result = await audit('keyboard-axe.html', { checkCategories: ['keyboard'] });
+    // axe's scrollable-region-focusable: a scrolling region keyboard users cannot reach.
+    expectIssue(result, { criterion: '2.1.1', category: 'keyboard', element: '#terms' });
+    assert.deepEqual(
+      result.topIssues.filter((issue) => issue.category !== 'keyboard'),
+      [],
+    );
+  });
+
   it('an unknown check category answers 422 naming it', async () => {
-    const response = await harness.api.request('POST', '/api/audits/instant', {
-      token,
-      body: { url: `${harness.fixtures.url}/clean.html`, checkCategories: ['colour'] },
+    const response = await client.request({
+      url: `${harness.fixtures.url}/clean.html`,
+      checkCategories: ['colour'],
     });
     assert.equal(response.status, 422);
     assert.match(response.body.error ?? '', /^checkCategories\[0\]/);

@@ -18,13 +18,54 @@ describe('audit SSRF guard', function () {
       'fd00:ec2::254',
       'fe80::1',
       '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
       '0.0.0.0',
+      '::',
     ]) {
       assert.equal(isBlockedAddress(address), true, address);
     }
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) {
       assert.equal(isBlockedAddress(address), false, address);
     }
+  });
+
+  it('IPv4-compatible (::/96), 6to4 (2002::/16) and NAT64 forms are judged by the IPv4 address they embed', () => {
+    for (const address of [
+      '::7f00:1', // ::127.0.0.1
+      '::a9fe:a9fe', // ::169.254.169.254
+      '::10.0.0.1',
+      '2002:7f00:1::', // 6to4 of 127.0.0.1
+      '2002:a9fe:a9fe::1', // 6to4 of 169.254.169.254
+      '2002:c0a8:101::', // 6to4 of 192.168.1.1
+      '64:ff9b::a00:1', // NAT64 of 10.0.0.1
+    ]) {
+      assert.equal(isBlockedAddress(address), true, address);
+    }
+    // 6to4 and NAT64 of a public address reach that public host.
+    for (const address of ['2002:5db8:d822::1', '64:ff9b::808:808']) {
+      assert.equal(isBlockedAddress(address), false, address);
+    }
+  });
+
+  it('the documentation ranges (TEST-NET-1/2/3, 2001:db8::/32), Teredo and site-local are blocked', () => {
+    for (const address of [
+      '192.0.2.10',
+      '198.51.100.7',
+      '203.0.113.99',
+      '2001:db8::1',
+      '2001:0:4136:e378::1',
+      'fec0::1',
+    ]) {
+      assert.equal(isBlockedAddress(address), true, address);
+    }
+  });
+
+  it('an allow-listed host:port passes although private; the same host on another port does not', async () => {
+    const policy = { allowPrivate: false, allowedHosts: ['127.0.0.1:8080'] };
+    assert.equal((await assertAuditableUrl('http://127.0.0.1:8080/page', policy)).port, '8080');
+    await assert.rejects(assertAuditableUrl('http://127.0.0.1:8081/', policy), BlockedUrlError);
+    await assert.rejects(assertAuditableUrl('http://127.0.0.1/', policy), BlockedUrlError);
+    await assert.rejects(assertAuditableUrl('http://169.254.169.254/', policy), BlockedUrlError);
   });
 
   it('only http and https are auditable, even when private addresses are allowed', async () => {

@@ -104,6 +104,86 @@ describe('API bearer tokens (POST, GET /api/auth/tokens, DELETE /api/auth/tokens
     assert.equal((await api.request('GET', `/api/jobs/${other}`, { token })).status, 404);
   });
 
+  it('billing and webhook management need the admin scope whatever the method, checked before routing', async () => {
+    const [read, readWrite, admin] = await Promise.all([issue('read'), issue('read_write'), issue('admin')]);
+    const noSuchBilling = '/api/billing/no-such-operation';
+    const noSuchWebhook = '/api/webhook-endpoints/no/such/operation';
+    // No route answers these paths: a session JWT gets routing's 404 ...
+    assert.equal((await api.request('POST', noSuchBilling, { token: ownerJwt, body: {} })).status, 404);
+    // ... so a 403 for a token below admin shows the scope check ran first.
+    const adminOnly: [string, string][] = [
+      ['POST', '/api/billing/checkout'],
+      ['POST', '/api/billing/connect'],
+      ['POST', '/api/billing/payout'],
+      ['GET', '/api/billing/checkout'],
+      ['POST', noSuchBilling],
+      ['GET', '/api/webhook-endpoints'],
+      ['POST', '/api/webhook-endpoints'],
+      ['PATCH', `/api/webhook-endpoints/${randomUUID()}`],
+      ['GET', noSuchWebhook],
+    ];
+    for (const [method, path] of adminOnly) {
+      for (const { token } of [read, readWrite]) {
+        const response = await api.request(method, path, { token, body: method === 'GET' ? undefined : {} });
+        assert.equal(response.status, 403, `${method} ${path}`);
+        assert.match(response.body.error!, /scope/);
+      }
+    }
+    // The admin scope passes the check; routing answers next.
+    assert.equal((await api.request('POST', noSuchBilling, { token: admin.token, body: {} })).status, 404);
+    assert.equal((await api.request('GET', noSuchWebhook, { token: admin.token })).status, 404);
+    // Only those folders: a path that merely starts with the same letters is not admin-only.
+    assert.equal((await api.request('GET', '/api/billingx', { token: readWrite.token })).status, 404);
+  });
+
+  it('stops working within 60 seconds once its issuer is no longer an owner of the organization', async () => {
+    const organization = await createBusiness();
+    const issuerJwt = await sessionToken(organization.claims, clock.now());
+    const issued = await api.request('POST', '/api/auth/tokens', {
+      token: issuerJwt,
+      body: { name: 'integration', scope: 'read' },
+    });
+    const { token } = issued.body.data as { token: string };
+    assert.equal((await api.request('GET', '/api/jobs', { token })).status, 200); // cached here
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .updateTable('organization_memberships')
+        .set({ member_role: 'member' })
+        .where('user_id', '=', organization.userId)
+        .execute(),
+    );
+    const fresh = await startTestApi({ now: clock.now, worker: false });
+    try {
+      assert.equal(
+        (await fresh.request('GET', '/api/jobs', { token })).status,
+        401,
+        'an instance without a cached answer',
+      );
+    } finally {
+      await fresh.stop();
+    }
+    clock.advance(60_000);
+    assert.equal(
+      (await api.request('GET', '/api/jobs', { token })).status,
+      401,
+      'once the cached answer expires',
+    );
+  });
+
+  it("stops working when its issuer's account is suspended", async () => {
+    const organization = await createBusiness();
+    const issuerJwt = await sessionToken(organization.claims, clock.now());
+    const issued = await api.request('POST', '/api/auth/tokens', {
+      token: issuerJwt,
+      body: { name: 'integration', scope: 'read' },
+    });
+    const { token } = issued.body.data as { token: string };
+    await asSystem(testDatabase(), (tx) =>
+      tx.updateTable('users').set({ status: 'suspended' }).where('id', '=', organization.userId).execute(),
+    );
+    assert.equal((await api.request('GET', '/api/jobs', { token })).status, 401);
+  });
+
   it('answers 401 for an unknown token', async () => {
     const response = await api.request('GET', '/api/jobs', { token: `uat_${'x'.repeat(43)}` });
     assert.equal(response.status, 401);

@@ -14,9 +14,12 @@ describe('authorization', () => {
   });
   after(() => api.stop());
 
-  it('admin endpoints answer 403 to tester and business tokens (session JWTs and admin-scope API tokens)', async function () {
+  it('admin endpoints answer 403 to tester and business tokens (session JWTs and admin-scope API tokens)', async () => {
     const adminRoutes = api.api.routes.filter((route) => route.path.startsWith('/api/admin/'));
-    if (adminRoutes.length === 0) this.skip(); // the admin routes land with their own issue
+    assert.ok(
+      adminRoutes.some((route) => route.method === 'GET' && route.path === '/api/admin/testers'),
+      'the admin routes exist (GET /api/admin/testers at least)',
+    );
     const business = await createBusiness();
     const businessJwt = await sessionToken(business.claims);
     const testerJwt = await sessionToken(await createTester());
@@ -29,7 +32,8 @@ describe('authorization', () => {
       assert.deepEqual(route.roles, ['admin'], `${route.method} ${route.path} must be for admins only`);
       const path = route.path.replace(/:(\w+)/g, randomUUID());
       for (const token of [businessJwt, testerJwt, apiToken]) {
-        const response = await api.request(route.method, path, { token, body: {} });
+        const body = route.method === 'GET' ? undefined : {};
+        const response = await api.request(route.method, path, { token, body });
         assert.equal(response.status, 403, `${route.method} ${route.path}`);
       }
     }

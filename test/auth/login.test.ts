@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
+import { LOCKOUT_THRESHOLD } from '../../api/auth/login-lockout.ts';
 import { asSystem } from '../../db/doors.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
@@ -144,6 +145,31 @@ describe('POST /api/auth/login (email and password)', () => {
     const response = await api.request('POST', '/api/auth/login', { body: { email: 'nope', password: 'x' } });
     assert.equal(response.status, 422);
     assert.match(response.body.error!, /^email:/);
+  });
+});
+
+describe('login lockout under a parallel burst', () => {
+  it(`verifies no more than ${LOCKOUT_THRESHOLD} wrong passwords of a simultaneous burst: the rest get 429 unverified`, async () => {
+    const clock = new TestClock();
+    const api = await startTestApi({ now: clock.now, worker: false });
+    try {
+      const user = await createPasswordUser('tester');
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          api.request('POST', '/api/auth/login', { body: { email: user.email, password: `wrong ${i}` } }),
+        ),
+      );
+      const statuses = burst.map((response) => response.status);
+      // A 401 is a password that was checked; a 429 was refused before any check.
+      assert.equal(statuses.filter((status) => status === 401).length, LOCKOUT_THRESHOLD, statuses.join(' '));
+      assert.equal(statuses.filter((status) => status === 429).length, 20 - LOCKOUT_THRESHOLD);
+      const right = await api.request('POST', '/api/auth/login', {
+        body: { email: user.email, password: user.password },
+      });
+      assert.equal(right.status, 429, 'the lock holds for the right password too');
+    } finally {
+      await api.stop();
+    }
   });
 });
 

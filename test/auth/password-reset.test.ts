@@ -52,6 +52,20 @@ describe('password reset (POST /api/auth/password-reset, POST /api/auth/password
     assert.equal(response.status, 401);
   });
 
+  it("refuses the account's existing session JWTs at once on the instance that reset the password", async () => {
+    const user = await createPasswordUser('tester');
+    const jwt = cookieValue((await login(user.email, user.password)).headers, 'session');
+    // Answered (and remembered as a live login for up to 60 s) before the reset.
+    assert.equal((await api.request('GET', '/api/auth/me', { token: jwt })).status, 200);
+    const token = await requestReset(user.email);
+    const confirm = await api.request('POST', '/api/auth/password-reset/confirm', {
+      body: { token, password: 'yet another new password' },
+    });
+    assert.equal(confirm.status, 200);
+    const after = await api.request('GET', '/api/auth/me', { token: jwt });
+    assert.equal(after.status, 401, 'no clock moved: the old JWT must be refused immediately');
+  });
+
   it('a reset token works once', async () => {
     const user = await createPasswordUser('tester');
     const token = await requestReset(user.email);

@@ -117,4 +117,19 @@ describe('test tokens (X-Test-Token)', () => {
     );
     assert.equal((await call('PATCH', path, fresh.token)).status, 401);
   });
+
+  it("stops working while the session's tester is suspended (users.status)", async () => {
+    const { sessionId, token } = await sessionWithToken(clock.now());
+    const path = `/api/sessions/${sessionId}`;
+    assert.ok(![401, 403].includes((await call('PATCH', path, token)).status));
+    const setStatus = (status: 'active' | 'suspended') =>
+      asSystem(testDatabase(), (tx) =>
+        sql`update users set status = ${status}
+            where id = (select tester_id from sessions where id = ${sessionId})`.execute(tx),
+      );
+    await setStatus('suspended');
+    assert.equal((await call('PATCH', path, token)).status, 401);
+    await setStatus('active');
+    assert.ok(![401, 403].includes((await call('PATCH', path, token)).status));
+  });
 });

@@ -26,6 +26,8 @@ describe('loadConfig', () => {
     assertRefused({ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE');
     assertRefused({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL');
     assertRefused({ REDIS_URL: 'localhost 6379' }, 'REDIS_URL');
+    assertRefused({ TRUST_PROXY: '-1' }, 'TRUST_PROXY');
+    assertRefused({ TRUST_PROXY: 'yes' }, 'TRUST_PROXY');
   });
 
   it('refuses a JWT secret shorter than 32 characters without echoing it', () => {
@@ -48,9 +50,18 @@ describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({});
     assert.equal(config.env, 'development');
-    assert.deepEqual(config.http, { host: '127.0.0.1', port: 3000, baseUrl: 'http://localhost:3000' });
+    assert.deepEqual(config.http, {
+      host: '127.0.0.1',
+      port: 3000,
+      baseUrl: 'http://localhost:3000',
+      trustProxy: 0,
+    });
     assert.equal(config.logLevel, 'info');
-    assert.deepEqual(config.database, { url: 'postgres://postgres@127.0.0.1:5432/usability', poolSize: 10 });
+    assert.deepEqual(config.database, {
+      url: 'postgres://postgres@127.0.0.1:5432/usability',
+      serviceUrl: 'postgres://usability_service@127.0.0.1:5432/usability',
+      poolSize: 10,
+    });
     assert.deepEqual(config.temporal, {
       address: '127.0.0.1:7233',
       namespace: 'default',
@@ -67,11 +78,25 @@ describe('loadConfig', () => {
       DATABASE_POOL_SIZE: '4',
       BASE_URL: 'https://usability.example/',
       REDIS_URL: 'redis://127.0.0.1:6379',
+      TRUST_PROXY: '2',
     });
     assert.equal(config.http.port, 8080);
+    assert.equal(config.http.trustProxy, 2);
     assert.equal(config.database.poolSize, 4);
     assert.equal(config.http.baseUrl, 'https://usability.example');
     assert.equal(config.redisUrl, 'redis://127.0.0.1:6379');
+  });
+
+  it("the service logs in as usability_service, never with the owner's password, unless DATABASE_SERVICE_URL says otherwise", () => {
+    const derived = loadConfig({
+      DATABASE_URL: 'postgres://owner:secret@db.example:6543/app?sslmode=require',
+    });
+    assert.equal(
+      derived.database.serviceUrl,
+      'postgres://usability_service@db.example:6543/app?sslmode=require',
+    );
+    const given = loadConfig({ DATABASE_SERVICE_URL: 'postgres://svc:pw@db.example/app' });
+    assert.equal(given.database.serviceUrl, 'postgres://svc:pw@db.example/app');
   });
 
   it('is frozen, so nothing changes it after start-up', () => {

@@ -1,45 +1,20 @@
 import assert from 'node:assert/strict';
-import { analyseSession } from '../../activities/analysis/findings.ts';
+import { findingsOf } from '../../activities/analysis/findings.ts';
 import { buildSessionReport, type ConfirmedNote } from '../../activities/analysis/session-report.ts';
-import type {
-  EventSignal,
-  FacialSignal,
-  SessionSignals,
-  VoiceSignal,
-} from '../../activities/analysis/signals.ts';
+import { analyseSignals } from '../../activities/analysis/signal-analysis.ts';
+import type { EventSignal, SessionSignals, VoiceSignal } from '../../activities/analysis/signals.ts';
 import { assignVariant } from '../../api/sessions/assign-variant.ts';
+import { event, frame as faceFrame, session as signals, speech, t } from '../ai/signal-builders.ts';
 
-const base = Date.parse('2026-03-01T10:00:00Z');
-const t = (seconds: number) => new Date(base + seconds * 1000);
-const click = (s: number, target = '#pay'): EventSignal => ({
-  type: 'click',
-  target,
-  at: t(s),
-  scrollY: null,
-});
-const frame = (s: number, angry: number, faceDetected = true): FacialSignal => ({
-  at: t(s),
-  faceDetected,
-  confidences: { angry, neutral: 1 - angry },
-  attention: 0.9,
-});
-const voice = (s: number, score: number, extra: Partial<VoiceSignal> = {}): VoiceSignal => ({
-  startedAt: t(s),
-  endedAt: t(s + 3),
-  transcript: 'this is not working',
-  sentiment: score < 0 ? 'negative' : 'neutral',
-  sentimentScore: score,
-  hesitations: 0,
-  containsPii: false,
-  sanitised: false,
-  ...extra,
-});
-const signals = (partial: Partial<SessionSignals>): SessionSignals => ({
-  events: [],
-  facial: [],
-  voice: [],
-  ...partial,
-});
+/** Agent 2's facts, as its agent computes them: the core's moments, then the findings. */
+const analyseSession = (input: SessionSignals) => {
+  const { timeline, moments } = analyseSignals(input);
+  return findingsOf(timeline, moments);
+};
+const click = (s: number, target = '#pay'): EventSignal => event('click', s, target);
+const frame = (s: number, angry: number, faceDetected = true) =>
+  faceFrame(s, { angry, neutral: 1 - angry }, { faceDetected });
+const voice = (s: number, score: number, extra: Partial<VoiceSignal> = {}) => speech(s, score, 0, extra);
 
 describe('Agent 2 signal analysis', () => {
   it('turns repeated clicks into a WCAG 4.1.2 finding naming the element and the count', () => {

@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { issueTestToken } from '../../api/auth/test-tokens.ts';
 import { asSystem, type Claims } from '../../db/doors.ts';
+import type { AgentKind } from '../../db/schema-sessions.ts';
 import { paymentConfirmedSignal, studyWorkflowId } from '../../workflows/study.ts';
-import type { TestApi } from '../support/api.ts';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
-import { createTester } from '../support/factories.ts';
+import { createBusiness, createTester } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
-import { temporalEnvironment } from '../support/temporal.ts';
+import { temporalEnvironment, timeSkippingEnvironment } from '../support/temporal.ts';
+import { sessionToken } from '../support/tokens.ts';
 
 export interface SessionRead {
   sessionId: string;
@@ -18,6 +22,105 @@ export interface SessionRead {
   startedAt: string;
   completedAt: string | null;
   durationSeconds: number | null;
+}
+
+export interface Note {
+  noteId: string;
+  content: string;
+  authorKind: string;
+  authorId: string;
+  severity: string | null;
+  wcagCriterion: string | null;
+  confirmed: boolean;
+  decision: string | null;
+}
+
+export interface ReportJob {
+  reportJobId: string;
+  sessionId: string;
+  status: string;
+  estimatedCompletionSeconds: number;
+  reportId: string | null;
+  reportFormat: string;
+  includeScreenshots: boolean;
+  reportUrl: string | null;
+}
+
+export interface TesterSession {
+  readonly sessionId: string;
+  readonly tester: Claims;
+  /** The tester's session JWT. */
+  readonly testerToken: string;
+}
+
+/** An admin's JWT (admins need no row for the API: the role claim decides). */
+export const adminToken = () => sessionToken({ sub: randomUUID(), role: 'admin', organization_id: null });
+
+/** A session created through the API for a fresh eligible tester. */
+export async function startSession(api: TestApi, business: string, jobId: string): Promise<TesterSession> {
+  const tester = await eligibleTester();
+  const created = await api.request('POST', '/api/sessions', {
+    body: { jobId, testerId: tester.sub },
+    token: business,
+  });
+  assert.equal(created.status, 201, created.text);
+  const { sessionId } = created.body.data as { sessionId: string };
+  return { sessionId, tester, testerToken: await sessionToken(tester) };
+}
+
+/** A session with `recordStruggle`'s signals, completed and analysed by Agent 2. */
+export async function analyzedSession(api: TestApi, business: string, jobId: string): Promise<TesterSession> {
+  const session = await startSession(api, business, jobId);
+  await recordStruggle(session.sessionId);
+  const done = await api.request('POST', `/api/sessions/${session.sessionId}/complete`, {
+    body: {},
+    token: business,
+  });
+  assert.equal(done.status, 200, done.text);
+  await waitForSessionStatus(api, session.sessionId, business, 'analyzed');
+  return session;
+}
+
+/** An agent job as stored. */
+export const agentJob = (id: string) =>
+  asSystem(testDatabase(), (tx) =>
+    tx.selectFrom('agent_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+  );
+
+/** A session's agent jobs of one kind, oldest first. */
+export const agentJobsOf = (sessionId: string, kind: AgentKind) =>
+  asSystem(testDatabase(), (tx) =>
+    tx
+      .selectFrom('agent_jobs')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('kind', '=', kind)
+      .orderBy('queued_at')
+      .execute(),
+  );
+
+/** The session's notes as the caller reads them. */
+export async function readNotes(api: TestApi, sessionId: string, token: string): Promise<Note[]> {
+  const response = await api.request('GET', `/api/sessions/${sessionId}/notes`, { token });
+  assert.equal(response.status, 200, response.text);
+  return (response.body.data as { notes: Note[] }).notes;
+}
+
+/** POST /api/reports until Agent 3's job is complete (it runs in the workflow after confirmation). */
+export async function completedReportJob(
+  api: TestApi,
+  sessionId: string,
+  token: string,
+  options: Record<string, unknown> = {},
+): Promise<ReportJob> {
+  let job: ReportJob | undefined;
+  await waitFor(async () => {
+    const response = await api.request('POST', '/api/reports', { body: { sessionId, ...options }, token });
+    assert.equal(response.status, 202, response.text);
+    job = response.body.data as ReportJob;
+    return job.status === 'complete';
+  });
+  return job!;
 }
 
 /** A study created through the API and made active by the payment signal, as the webhook sends it. */
@@ -38,6 +141,19 @@ export async function activeStudy(
   return jobId;
 }
 
+/** A pro business and its active study taking `testerCount` testers (GB, desktop). */
+export async function businessWithStudy(
+  api: TestApi,
+  testerCount = 10,
+): Promise<{ business: string; jobId: string }> {
+  const business = await sessionToken((await createBusiness('pro')).claims);
+  const jobId = await activeStudy(api, business, {
+    ...validStudyBody(),
+    targeting: { countries: ['GB'], devices: ['desktop'], testerCount },
+  });
+  return { business, jobId };
+}
+
 /** A tester whose profile an admin has made active (eligible for sessions). */
 export async function eligibleTester(status: 'active' | 'pending' | 'suspended' = 'active'): Promise<Claims> {
   const tester = await createTester();
@@ -54,6 +170,23 @@ export async function eligibleTester(status: 'active' | 'pending' | 'suspended' 
 export async function testTokenFor(sessionId: string): Promise<string> {
   const { token } = await asSystem(testDatabase(), (tx) => issueTestToken(tx, sessionId, new Date()));
   return token;
+}
+
+/**
+ * Mocha hooks for a describe block on the time-skipping test server (each block owns one): the
+ * API and the server, handed to `use` once both run, torn down after the block.
+ */
+export function onTimeSkippingServer(use: (suite: { api: TestApi; env: TestWorkflowEnvironment }) => void) {
+  let suite: { api: TestApi; env: TestWorkflowEnvironment } | undefined;
+  before(async function () {
+    this.timeout(120_000);
+    suite = { api: await startTestApi(), env: await timeSkippingEnvironment() };
+    use(suite);
+  });
+  after(async () => {
+    await suite?.api.stop();
+    await suite?.env.teardown();
+  });
 }
 
 export async function waitFor(check: () => Promise<boolean>, attempts = 400): Promise<void> {
@@ -76,9 +209,10 @@ export async function waitForSessionStatus(api: TestApi, sessionId: string, toke
 const at = (base: Date, seconds: number) => new Date(base.getTime() + seconds * 1000);
 
 /**
- * Signals with two barriers a reader can check by hand: four clicks on `#pay` within 1.5 s with a
- * negative voice segment beside them, and an error on `#card-number`. Plus a frowning frame with
- * no face detected and a PII segment, which analysis must ignore.
+ * Signals with two barriers a reader can check by hand: four clicks on `#pay` within 1.5 s with
+ * two negative voice segments beside them, and an error on `#card-number`. The second segment holds
+ * an email address (flagged as PII): analysis reads it only once sanitised, as `[email]`. Plus a
+ * frowning frame with no face detected, which analysis must ignore.
  */
 export async function recordStruggle(sessionId: string, base = new Date()) {
   await asSystem(testDatabase(), async (tx) => {
@@ -125,8 +259,8 @@ export async function recordStruggle(sessionId: string, base = new Date()) {
         {
           session_id: sessionId,
           segment_index: 1,
-          started_at: at(base, 200),
-          ended_at: at(base, 205),
+          started_at: at(base, 6),
+          ended_at: at(base, 9),
           transcript: 'my email is jane@example.com and this is awful',
           sentiment: 'negative',
           sentiment_score: -0.9,

@@ -1,15 +1,31 @@
 import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Worker } from '@temporalio/worker';
+import pg from 'pg';
+import { asSystem } from '../../db/doors.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
-import { sessionWorkflowId } from '../../workflows/session.ts';
+import { sessionStatusQuery, sessionWorkflowId } from '../../workflows/session.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
-import { activeStudy, eligibleTester, waitForSessionStatus, type SessionRead } from './fixtures.ts';
+import {
+  activeStudy,
+  eligibleTester,
+  readNotes,
+  startSession,
+  waitFor,
+  waitForSessionStatus,
+  type SessionRead,
+} from './fixtures.ts';
 
-describe('session workflow across a worker restart', () => {
+describe('session workflow across a graceful worker restart', () => {
   const taskQueue = `session-restart-${process.pid}`;
   let api: TestApi;
 
@@ -66,5 +82,138 @@ describe('session workflow across a worker restart', () => {
     await waitForSessionStatus(api, sessionId, business, 'analyzed');
     assert.equal((await handle.describe()).runId, runId);
     await stop(current);
+  });
+});
+
+describe('session workflow across a killed worker process', () => {
+  const taskQueue = `session-kill-${process.pid}`;
+  const script = fileURLToPath(new URL('../support/service-worker-process.ts', import.meta.url));
+  let api: TestApi;
+  let bundlePath: string;
+  let lock: pg.Client | undefined;
+  const children = new Set<ChildProcess>();
+
+  /** Starts the service worker as a child process and waits until it polls the task queue. */
+  const spawnWorker = async (): Promise<ChildProcess> => {
+    const env = await temporalEnvironment();
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: env.address,
+        TEMPORAL_NAMESPACE: env.namespace ?? 'default',
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        WORKFLOW_BUNDLE_PATH: bundlePath,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.add(child);
+    const ready = new Promise<void>((resolve, reject) => {
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('worker ready')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready`)));
+    });
+    await ready;
+    return child;
+  };
+  /** SIGKILL: no shutdown, no goodbye to the server; whatever the worker held is simply gone. */
+  const kill = async (child: ChildProcess) => {
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+    children.delete(child);
+  };
+
+  before(async () => {
+    api = await startTestApi({ env: { TEMPORAL_TASK_QUEUE: taskQueue }, worker: false });
+    bundlePath = join(tmpdir(), `usability-workflows-${process.pid}.js`);
+    await writeFile(bundlePath, (await workflowBundle()).code);
+  });
+  after(async () => {
+    await lock?.end();
+    for (const child of children) await kill(child);
+    await api.stop();
+    await rm(bundlePath, { force: true });
+  });
+
+  it('a worker killed after a status change and again inside Agent 2 loses nothing and duplicates nothing', async function () {
+    this.timeout(180_000);
+    let worker = await spawnWorker();
+    const business = await sessionToken((await createBusiness('pro')).claims);
+    const jobId = await activeStudy(api, business);
+    const { sessionId, testerToken } = await startSession(api, business, jobId);
+    const base = Date.now() - 120_000;
+    const event = (type: string, target: string, second: number) => ({
+      eventType: type,
+      targetSelector: target,
+      timestamp: new Date(base + second * 1000).toISOString(),
+    });
+    const record = async (batch: unknown[]) => {
+      const response = await api.request('POST', '/api/data/events', {
+        body: { sessionId, batch },
+        token: testerToken,
+      });
+      assert.equal(response.status, 200, response.text);
+    };
+    await record([0, 0.5, 1, 1.5].map((second) => event('click', '#pay', second)));
+    const handle = (await temporalEnvironment()).client.workflow.getHandle(sessionWorkflowId(sessionId));
+    const { runId } = await handle.describe();
+
+    // Killed right after a status change is sent; signals keep arriving while no worker runs.
+    const pausing = api.request('PATCH', `/api/sessions/${sessionId}`, {
+      body: { status: 'paused' },
+      token: business,
+    });
+    await kill(worker);
+    await record([event('error', '#card-number', 60)]);
+    worker = await spawnWorker();
+    const paused = await pausing;
+    assert.equal(paused.status, 200, paused.text);
+    assert.equal((paused.body.data as SessionRead).status, 'paused');
+
+    // Killed inside Agent 2: the test holds the notes table, so the agent is caught mid-transaction.
+    lock = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await lock.connect();
+    await lock.query('begin');
+    await lock.query('lock table session_notes in exclusive mode');
+    const done = await api.request('POST', `/api/sessions/${sessionId}/complete`, {
+      body: {},
+      token: business,
+    });
+    assert.equal(done.status, 200, done.text);
+    await waitFor(async () => {
+      const { rows } = await lock!.query<{ waiting: number }>(
+        `select count(*)::int as waiting from pg_locks
+         where relation = 'session_notes'::regclass and not granted`,
+      );
+      return rows[0]!.waiting > 0;
+    });
+    assert.equal(await handle.query(sessionStatusQuery), 'analyzing');
+    await kill(worker);
+    worker = await spawnWorker();
+    await lock.query('commit');
+    await lock.end();
+    lock = undefined;
+
+    await waitFor(async () => (await handle.query(sessionStatusQuery)) === 'analyzed', 1200);
+    await waitForSessionStatus(api, sessionId, business, 'analyzed');
+    assert.equal((await handle.describe()).runId, runId);
+    const notes = await readNotes(api, sessionId, testerToken);
+    assert.deepEqual(notes.map((note) => note.wcagCriterion).sort(), ['3.3.1', '4.1.2']);
+    const events = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('session_events')
+        .select(['event_type', 'target_selector'])
+        .where('session_id', '=', sessionId)
+        .orderBy('occurred_at')
+        .execute(),
+    );
+    assert.deepEqual(
+      events.map((e) => `${e.event_type} ${e.target_selector}`),
+      [...Array<string>(4).fill('click #pay'), 'error #card-number'],
+    );
+    await kill(worker);
   });
 });

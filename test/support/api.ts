@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import { pino } from 'pino';
 import { createApi, type Api } from '../../api/app.ts';
 import type { Config } from '../../config/index.ts';
@@ -37,7 +38,7 @@ export interface TestApi {
  * worker running. Each call builds a fresh app, so in-memory rate-limit counters start at zero.
  */
 export async function startTestApi(
-  options: { env?: NodeJS.ProcessEnv; now?: () => Date; worker?: boolean } = {},
+  options: { env?: NodeJS.ProcessEnv; now?: () => Date; worker?: boolean; temporal?: Client } = {},
 ): Promise<TestApi> {
   const config = testConfig({ TEMPORAL_TASK_QUEUE: TEST_TASK_QUEUE, ...options.env });
   const env = await temporalEnvironment();
@@ -45,7 +46,7 @@ export async function startTestApi(
   const api = createApi({
     config,
     db: testDatabase(),
-    temporal: env.client,
+    temporal: options.temporal ?? env.client,
     logger: pino({ level: 'silent' }),
     ...(options.now ? { now: options.now } : {}),
   });

@@ -29,6 +29,7 @@ export interface SessionSideRows {
   readonly outreachMessage: string;
   readonly capacityReview: string;
   readonly payment: string;
+  readonly checkoutSession: string;
   readonly badge: string;
   readonly pointEntry: string;
 }
@@ -189,6 +190,23 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     .returning('id')
     .executeTakeFirstOrThrow()
     .then(id);
+  const checkoutSession = unique('cs');
+  await tx
+    .insertInto('checkout_sessions')
+    .values({
+      id: checkoutSession,
+      provider: 'local',
+      organization_id: organizationA,
+      study_id: finishedStudy,
+      created_by: businessA,
+      amount_total: 25_000,
+      currency: 'EUR',
+      url: 'https://usability.example/api/billing/local-checkout/cs',
+      status: 'complete',
+      expires_at: '2030-01-02T00:00:00Z',
+      completed_at: '2030-01-01T12:00:00Z',
+    })
+    .execute();
   const badge = await tx
     .insertInto('badges')
     .values({
@@ -228,6 +246,7 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     outreachMessage,
     capacityReview,
     payment,
+    checkoutSession,
     badge,
     pointEntry,
   };

@@ -128,7 +128,13 @@ export function createFixtures(db: Parameters<typeof asSystem>[0]): Promise<Fixt
       .executeTakeFirstOrThrow();
     const variant = await tx
       .insertInto('study_variants')
-      .values({ study_id: studyId, label: 'A', description: 'Current checkout', split_ratio: '1' })
+      .values({
+        study_id: studyId,
+        position: 1,
+        label: 'A',
+        description: 'Current checkout',
+        split_ratio: '1',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const quiz = await tx

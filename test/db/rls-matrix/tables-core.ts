@@ -129,7 +129,13 @@ export const CORE_TABLES: readonly TableCells[] = [
       run: (tx, f) =>
         tx
           .insertInto('study_variants')
-          .values({ study_id: f.study, label: 'B', description: 'New checkout', split_ratio: '0.5' })
+          .values({
+            study_id: f.study,
+            position: 2,
+            label: 'B',
+            description: 'New checkout',
+            split_ratio: '0.5',
+          })
           .execute(),
     },
   },

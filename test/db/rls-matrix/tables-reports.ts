@@ -151,6 +151,36 @@ export const REPORT_TABLES: readonly TableCells[] = [
     },
   },
   {
+    table: 'checkout_sessions',
+    rule: 'checkout sessions: readable by the paying organization; written by the system',
+    rows: [
+      {
+        key: (f) => ({ id: f.checkoutSession }),
+        touch: 'url',
+        select: OWNER_ORG,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: ADMIN,
+      run: (tx, f) =>
+        tx
+          .insertInto('checkout_sessions')
+          .values({
+            id: unique('cs'),
+            provider: 'stripe',
+            organization_id: f.organizationA,
+            study_id: f.study,
+            amount_total: 1000,
+            currency: 'EUR',
+            url: 'https://checkout.example/cs',
+            expires_at: '2030-01-02T00:00:00Z',
+          })
+          .execute(),
+    },
+  },
+  {
     table: 'provider_events',
     rule: 'provider events: admins only',
     rows: [

@@ -1,0 +1,95 @@
+import { z, type ZodType } from 'zod';
+import type { AgentKind } from '../../db/schema-sessions.ts';
+import { ProviderOutputError } from './errors.ts';
+import { askInOrder, silentLogger, type AgentLogger } from './failover.ts';
+import { LOCAL_ANALYST, type AiProvider } from './providers/types.ts';
+
+/** Every agent answers with its result and who produced it (spec: `usedFallback` on every response). */
+export interface AgentAnswer<T> {
+  readonly result: T;
+  readonly provider: string;
+  readonly usedFallback: boolean;
+}
+
+/**
+ * The part of an agent a model may do: words over facts. The facts are computed by the analysis
+ * core and go into the prompt as material; the model answers in `schema`, whose ids are checked
+ * against the material so that an answer about something that does not exist fails over.
+ */
+export interface WordingTask<W> {
+  readonly agent: AgentKind;
+  readonly system: string;
+  /** The JSON shape to answer in, in words the model reads. */
+  readonly answerShape: string;
+  readonly material: unknown;
+  readonly schema: ZodType<W>;
+  /** The local analyst's words for the same facts. */
+  readonly local: () => W;
+}
+
+export interface Worded<W> {
+  readonly wording: W;
+  readonly provider: string;
+  readonly usedFallback: boolean;
+}
+
+export type WordingRunner = <W>(task: WordingTask<W>) => Promise<Worded<W>>;
+
+/** Runs wording tasks on the providers in order, or on the local analyst when none is configured. */
+export function wordingRunner(
+  providers: readonly AiProvider[],
+  logger: AgentLogger = silentLogger,
+): WordingRunner {
+  return async <W>(task: WordingTask<W>): Promise<Worded<W>> => {
+    if (!providers.length) {
+      logger.info(
+        { agent: task.agent, provider: LOCAL_ANALYST },
+        'local-analyst answered (no AI provider configured)',
+      );
+      return { wording: task.local(), provider: LOCAL_ANALYST, usedFallback: false };
+    }
+    const request = {
+      system: `${task.system}\nAnswer with one JSON object and nothing else.`,
+      prompt: `Answer in this JSON shape:\n${task.answerShape}\n\nMaterial:\n${JSON.stringify(task.material)}`,
+    };
+    const answer = await askInOrder(providers, request, (text) => parseAnswer(text, task.schema), logger, {
+      agent: task.agent,
+    });
+    return { wording: answer.value, provider: answer.provider, usedFallback: answer.usedFallback };
+  };
+}
+
+/** The model's JSON, also when wrapped in a code fence or a sentence; then the schema decides. */
+export function parseAnswer<W>(text: string, schema: ZodType<W>): W {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const start = text.indexOf('{');
+    const end = text.lastIndexOf('}');
+    try {
+      json = start >= 0 && end > start ? JSON.parse(text.slice(start, end + 1)) : undefined;
+    } catch {
+      json = undefined;
+    }
+  }
+  if (json === undefined) throw new ProviderOutputError(`not JSON: ${text.slice(0, 80)}`);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ProviderOutputError(`schema: ${issue.path.join('.') || 'answer'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** An id the material named; anything else is a made-up reference. */
+export function knownId(ids: Iterable<string>, what: string) {
+  const known = new Set(ids);
+  return z.string().refine((id) => known.has(id), { message: `unknown ${what}` });
+}
+
+/** Words are bounded: a model that rambles or answers empty is not answering. */
+export const words = (max: number) => z.string().trim().min(1).max(max);
+
+/** How many items of each list the material shows a model; the local analyst words the rest. */
+export const MATERIAL_ITEMS = 100;

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import type { FindingSeverity } from '../../../db/schema-sessions.ts';
+import { findingsOf } from '../../analysis/findings.ts';
+import { crossTaskPatterns } from '../../analysis/patterns.ts';
+import { analyseSignals } from '../../analysis/signal-analysis.ts';
+import {
+  SEVERITY_ORDER,
+  type MomentKind,
+  type SessionSignals,
+  type WcagReference,
+} from '../../analysis/signals.ts';
+import { TITLE_FOR } from '../../analysis/wcag.ts';
+import { knownId, MATERIAL_ITEMS, words, type AgentAnswer, type WordingRunner } from '../agent-runner.ts';
+
+export interface Agent2Input {
+  readonly signals: SessionSignals;
+}
+
+/** One finding, ready to be stored as an unconfirmed session note. */
+export interface Agent2Finding {
+  readonly findingId: string;
+  readonly kind: MomentKind;
+  readonly timestamp: string;
+  readonly target: string | null;
+  readonly severity: FindingSeverity;
+  /** Code, name and level from the WCAG 2.2 catalog. */
+  readonly wcag: WcagReference;
+  readonly title: string;
+  readonly description: string;
+  /** The note's text: the words, then the facts (criterion, level, severity) always. */
+  readonly content: string;
+  readonly corroboratedBy: readonly MomentKind[];
+  /** The cross-task pattern the finding belongs to, if any. */
+  readonly patternId: string | null;
+}
+
+export interface Agent2Pattern {
+  readonly patternId: string;
+  readonly wcag: WcagReference;
+  readonly findingIds: readonly string[];
+  readonly occurrences: number;
+  readonly pages: readonly string[];
+  readonly description: string;
+}
+
+export interface Agent2Result {
+  readonly findings: Agent2Finding[];
+  readonly patterns: Agent2Pattern[];
+  readonly summary: string;
+  readonly overallFrustrationScore: number;
+}
+
+const SYSTEM = [
+  'You are Agent 2 of a usability and accessibility testing service, reviewing a finished test.',
+  'Each finding was detected in the signals and mapped to a WCAG 2.2 success criterion with a severity.',
+  'Write a short title and a technical description for each finding, a description of each cross-task pattern, and a summary.',
+  'Do not change criteria, severities, times or elements, and refer to findings and patterns only by their ids.',
+].join(' ');
+
+const ANSWER_SHAPE =
+  '{"summary": string, "findings": [{"findingId": string, "title": string (at most 120 characters), "description": string}], "patterns": [{"patternId": string, "description": string}]}';
+
+/** Agent 2: WCAG-mapped findings, severities and cross-task patterns from the analysis core, worded. */
+export async function agent2Findings(
+  word: WordingRunner,
+  input: Agent2Input,
+): Promise<AgentAnswer<Agent2Result>> {
+  const analysis = analyseSignals(input.signals);
+  const found = findingsOf(analysis.timeline, analysis.moments);
+  const patterns = crossTaskPatterns(found, analysis.timeline.events).map((pattern) => ({
+    ...pattern,
+    patternId: `pattern-${pattern.wcag.criterion}`,
+    findingIds: pattern.findings.map((index) => `finding-${index + 1}`),
+  }));
+  const patternOf = new Map(patterns.flatMap((p) => p.findingIds.map((id) => [id, p.patternId] as const)));
+  const facts = found.map((finding, index) => ({ ...finding, findingId: `finding-${index + 1}` }));
+  const rank = (severity: FindingSeverity) => SEVERITY_ORDER.indexOf(severity);
+  const shown = [...facts].sort((a, b) => rank(b.severity) - rank(a.severity)).slice(0, MATERIAL_ITEMS);
+
+  const localPattern = (p: (typeof patterns)[number]) =>
+    `WCAG ${p.wcag.criterion} ${p.wcag.name} came up ${p.occurrences} times on ${p.pages.length} page${
+      p.pages.length === 1 ? '' : 's'
+    } (${p.pages.slice(0, 3).join(', ')}).`;
+  const { wording, provider, usedFallback } = await word({
+    agent: 'agent2',
+    system: SYSTEM,
+    answerShape: ANSWER_SHAPE,
+    material: {
+      overallFrustrationScore: analysis.overallFrustrationScore,
+      findings: shown.map((f) => ({
+        findingId: f.findingId,
+        type: f.kind,
+        timestamp: f.at.toISOString(),
+        element: f.target,
+        severity: f.severity,
+        wcag: f.wcag,
+        evidence: f.content,
+      })),
+      patterns: patterns.map((p) => ({
+        patternId: p.patternId,
+        wcag: p.wcag,
+        findingIds: p.findingIds.slice(0, MATERIAL_ITEMS),
+        pages: p.pages.slice(0, 20),
+      })),
+    },
+    schema: z.object({
+      summary: words(2000),
+      findings: z
+        .array(
+          z.object({
+            findingId: knownId(
+              facts.map((f) => f.findingId),
+              'findingId',
+            ),
+            title: words(120),
+            description: words(4000),
+          }),
+        )
+        .default([]),
+      patterns: z
+        .array(
+          z.object({
+            patternId: knownId(
+              patterns.map((p) => p.patternId),
+              'patternId',
+            ),
+            description: words(2000),
+          }),
+        )
+        .default([]),
+    }),
+    local: () => ({
+      summary: localSummary(facts, patterns.length),
+      findings: facts.map((f) => ({
+        findingId: f.findingId,
+        title: TITLE_FOR[f.kind],
+        description: f.content,
+      })),
+      patterns: patterns.map((p) => ({ patternId: p.patternId, description: localPattern(p) })),
+    }),
+  });
+
+  const worded = new Map(wording.findings.map((w) => [w.findingId, w]));
+  const patternWords = new Map(wording.patterns.map((w) => [w.patternId, w.description]));
+  return {
+    result: {
+      findings: facts.map((fact) => {
+        const w = worded.get(fact.findingId);
+        // The analysis core's own text already states the facts; a provider's gets them appended.
+        const content =
+          !w || w.description === fact.content
+            ? fact.content
+            : `${w.title}: ${w.description} Likely WCAG ${fact.wcag.criterion} ${fact.wcag.name} (Level ${fact.wcag.level}); severity ${fact.severity}.`;
+        return {
+          findingId: fact.findingId,
+          kind: fact.kind,
+          timestamp: fact.at.toISOString(),
+          target: fact.target,
+          severity: fact.severity,
+          wcag: fact.wcag,
+          title: w?.title ?? TITLE_FOR[fact.kind],
+          description: w?.description ?? fact.content,
+          content,
+          corroboratedBy: fact.corroboratedBy,
+          patternId: patternOf.get(fact.findingId) ?? null,
+        };
+      }),
+      patterns: patterns.map((p) => ({
+        patternId: p.patternId,
+        wcag: p.wcag,
+        findingIds: p.findingIds,
+        occurrences: p.occurrences,
+        pages: p.pages,
+        description: patternWords.get(p.patternId) ?? localPattern(p),
+      })),
+      summary: wording.summary,
+      overallFrustrationScore: analysis.overallFrustrationScore,
+    },
+    provider,
+    usedFallback,
+  };
+}
+
+function localSummary(findings: readonly { severity: FindingSeverity }[], patterns: number): string {
+  if (!findings.length) return 'No barriers were found in this session.';
+  const counts = SEVERITY_ORDER.map((s) => [s, findings.filter((f) => f.severity === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .reverse()
+    .map(([s, n]) => `${n} ${s}`);
+  return `${findings.length} finding${findings.length === 1 ? '' : 's'} (${counts.join(', ')}); ${patterns} cross-task pattern${
+    patterns === 1 ? '' : 's'
+  }.`;
+}

@@ -1,0 +1,181 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Db } from '../../db/connection.ts';
+import { asSystem } from '../../db/doors.ts';
+import { findAgentJob, lockAgentJob, updateAgentJobRow } from '../../db/repositories/agent-jobs.ts';
+import {
+  claimDueAiWork,
+  enqueueAiWork,
+  finishAiWork,
+  lockAiWork,
+  requeueAiWork,
+} from '../../db/repositories/queued-ai-work.ts';
+import type { AgentJobStatus, AgentKind } from '../../db/schema-sessions.ts';
+import type { Agents } from './agents.ts';
+import { AllProvidersUnavailableError } from './errors.ts';
+import { whileHeartbeating } from './heartbeat.ts';
+import { AGENT_INPUT_ERROR, answerJob } from './job-steps.ts';
+
+export { AGENT_INPUT_ERROR } from './job-steps.ts';
+
+/** A workflow to signal once queued work completes (the session workflow waiting on Agent 2, say). */
+export interface CompletionNotice {
+  readonly workflowId: string;
+  readonly signal: string;
+}
+
+export type AgentJobOutcome =
+  | { readonly status: Exclude<AgentJobStatus, 'queued'> }
+  /** Every provider failed: the job stays queued and the step waits in queued_ai_work. */
+  | { readonly status: 'queued'; readonly reason: string };
+
+export interface ClaimedAiWork {
+  readonly workId: string;
+  readonly step: AgentKind;
+  readonly agentJobId: string | null;
+  readonly notify: CompletionNotice | null;
+}
+
+export type QueuedWorkOutcome = 'done' | 'requeued' | 'failed' | 'skipped';
+
+/** How long a claimed item is someone's before another run may take it (its worker died). */
+export const CLAIM_LEASE_MS = 10 * 60_000;
+/** An item that still finds no provider waits at least this long (the schedule runs every 15 minutes). */
+export const REQUEUE_DELAY_MS = 5 * 60_000;
+const ERROR_MAX = 5000;
+
+export interface AiActivityDependencies {
+  readonly db: Db;
+  readonly agents: Agents;
+  readonly now?: () => Date;
+}
+
+/** Agent jobs (run, fail) and the queue of AI work that waits out a provider outage. */
+export function createAiActivities({ db, agents, now = () => new Date() }: AiActivityDependencies) {
+  /**
+   * Runs a queued agent job once: a job that is no longer queued is answered as it stands, and the
+   * write happens only while holding the job's lock and finding it still queued, so two runs (a
+   * retry racing the schedule) cannot both complete it.
+   */
+  async function runJob(jobId: string, mode: { fromQueue: boolean; notify?: CompletionNotice }) {
+    const job = await asSystem(db, (tx) => findAgentJob(tx, jobId));
+    if (!job) throw ApplicationFailure.nonRetryable(`Agent job ${jobId} not found`, AGENT_INPUT_ERROR);
+    if (job.status !== 'queued') return { status: job.status } as const;
+    const started = now();
+    let answered;
+    try {
+      answered = await answerJob(db, agents, job);
+    } catch (error) {
+      if (!(error instanceof AllProvidersUnavailableError)) throw error;
+      if (mode.fromQueue) return { status: 'unavailable', reason: error.message } as const;
+      await asSystem(db, (tx) =>
+        enqueueAiWork(tx, {
+          step: job.kind,
+          agentJobId: job.id,
+          sessionId: job.session_id,
+          payload: mode.notify ? { notify: mode.notify } : {},
+          error: error.message,
+          now: now(),
+        }),
+      );
+      return { status: 'queued', reason: error.message } as const;
+    }
+    return asSystem(db, async (tx) => {
+      const current = await lockAgentJob(tx, job.id);
+      if (current?.status !== 'queued') return { status: current?.status ?? 'failed' } as const;
+      const completedAt = now();
+      const result = await answered.persist(tx, completedAt);
+      await updateAgentJobRow(tx, job.id, {
+        status: 'complete',
+        provider: answered.provider,
+        used_fallback: answered.usedFallback,
+        started_at: started,
+        completed_at: completedAt,
+        duration_ms: Math.max(0, completedAt.getTime() - started.getTime()),
+        estimated_completion_seconds: 0,
+        result,
+        error: null,
+      });
+      return { status: 'complete' } as const;
+    });
+  }
+
+  return {
+    /**
+     * Runs an agent job; when every provider is down, queues it for the retry schedule instead.
+     * It heartbeats, so a worker that dies mid-agent is noticed at the caller's heartbeat timeout.
+     */
+    async runAgentJob(input: { jobId: string; notify?: CompletionNotice }): Promise<AgentJobOutcome> {
+      const outcome = await whileHeartbeating(() =>
+        runJob(input.jobId, { fromQueue: false, ...(input.notify ? { notify: input.notify } : {}) }),
+      );
+      return outcome.status === 'unavailable' ? { status: 'queued', reason: outcome.reason } : outcome;
+    },
+
+    /** A job that cannot run (its input is gone, or every attempt broke): failed, with the reason. */
+    async failAgentJob(input: { jobId: string; reason: string }): Promise<void> {
+      await asSystem(db, async (tx) => {
+        const job = await lockAgentJob(tx, input.jobId);
+        if (job?.status !== 'queued') return;
+        await updateAgentJobRow(tx, job.id, { status: 'failed', error: input.reason.slice(0, ERROR_MAX) });
+      });
+    },
+
+    /** The retry schedule's first step: the due items, each claimed under a lease. */
+    async claimQueuedAiWork(input: { limit: number }): Promise<ClaimedAiWork[]> {
+      const rows = await asSystem(db, (tx) =>
+        claimDueAiWork(tx, { now: now(), leaseMs: CLAIM_LEASE_MS, limit: input.limit }),
+      );
+      return rows.map((row) => ({
+        workId: row.id,
+        step: row.step,
+        agentJobId: row.agent_job_id,
+        notify: (row.payload.notify as CompletionNotice | undefined) ?? null,
+      }));
+    },
+
+    /**
+     * One claimed item: runs its job unless the job is already settled, then takes the item out
+     * of the queue (done or failed) or puts it back when still no provider answers.
+     */
+    async processQueuedAiWork(input: { workId: string }): Promise<QueuedWorkOutcome> {
+      const item = await asSystem(db, (tx) => lockAiWork(tx, input.workId));
+      if (item?.status !== 'processing') return 'skipped';
+      if (!item.agent_job_id) {
+        await asSystem(db, (tx) =>
+          finishAiWork(tx, item.id, { status: 'failed', at: now(), error: 'no agent job' }),
+        );
+        return 'failed';
+      }
+      let outcome;
+      try {
+        outcome = await runJob(item.agent_job_id, { fromQueue: true });
+      } catch (error) {
+        if (!(error instanceof ApplicationFailure && error.nonRetryable)) throw error;
+        await asSystem(db, async (tx) => {
+          await updateAgentJobRow(tx, item.agent_job_id!, {
+            status: 'failed',
+            error: error.message.slice(0, ERROR_MAX),
+          });
+          await finishAiWork(tx, item.id, { status: 'failed', at: now(), error: error.message });
+        });
+        return 'failed';
+      }
+      if (outcome.status === 'unavailable') {
+        const retryAt = new Date(now().getTime() + REQUEUE_DELAY_MS);
+        await asSystem(db, (tx) => requeueAiWork(tx, item.id, outcome.reason, retryAt));
+        return 'requeued';
+      }
+      const done = outcome.status === 'complete';
+      await asSystem(db, (tx) =>
+        finishAiWork(tx, item.id, {
+          status: done ? 'done' : 'failed',
+          at: now(),
+          ...(done ? {} : { error: `job ${outcome.status}` }),
+        }),
+      );
+      return done ? 'done' : 'failed';
+    },
+  };
+}
+
+export type AiActivities = ReturnType<typeof createAiActivities>;

@@ -1,0 +1,94 @@
+import type { Tx } from '../../db/doors.ts';
+import { agentEvents, studyReports, testerProfiles } from '../../db/repositories/agent-inputs.ts';
+import { confirmedFindings } from '../../db/repositories/session-notes.ts';
+import { facialSnapshotsForAnalysis, voiceSegmentsForAnalysis } from '../../db/repositories/signals.ts';
+import type { ReportSummary, TesterProfileSummary } from '../analysis/aggregate.ts';
+import type { ConfirmedNote, ReportFinding } from '../analysis/session-report.ts';
+import type { FacialSignal, SessionSignals } from '../analysis/signals.ts';
+
+/**
+ * A session's signals as an agent may read them: frames without a face and voice segments still
+ * flagged as PII never leave the database (the repositories' queries leave them out).
+ */
+export async function loadAgentSignals(tx: Tx, sessionId: string, until?: Date): Promise<SessionSignals> {
+  const [events, facial, voice] = await Promise.all([
+    agentEvents(tx, sessionId, until),
+    loadAgentFrames(tx, sessionId),
+    voiceSegmentsForAnalysis(tx, sessionId),
+  ]);
+  return {
+    events: events.map((row) => ({
+      type: row.event_type,
+      target: row.target_selector,
+      at: row.occurred_at,
+      scrollY: row.scroll_y,
+      inputLength: row.input_length,
+    })),
+    facial,
+    voice: voice.map((row) => ({
+      startedAt: row.started_at,
+      endedAt: row.ended_at,
+      transcript: row.transcript,
+      sentiment: row.sentiment,
+      sentimentScore: row.sentiment_score,
+      hesitations: row.hesitation_count ?? 0,
+      containsPii: row.contains_pii,
+      sanitised: row.sanitised,
+    })),
+  };
+}
+
+export async function loadAgentFrames(tx: Tx, sessionId: string): Promise<FacialSignal[]> {
+  const rows = await facialSnapshotsForAnalysis(tx, sessionId);
+  return rows.map((row) => ({
+    at: row.captured_at,
+    faceDetected: row.face_detected,
+    confidences: row.confidences,
+    attention: row.attention_score,
+  }));
+}
+
+/** The agent findings the tester confirmed, as Agent 3 reads them: all a report is built from. */
+export async function loadConfirmedNotes(tx: Tx, sessionId: string): Promise<ConfirmedNote[]> {
+  return (await confirmedFindings(tx, sessionId)).map((note) => ({
+    noteId: note.id,
+    content: note.content,
+    annotation: note.annotation,
+    severity: note.severity,
+    wcagCriterion: note.wcag_criterion,
+    wcagLevel: note.wcag_level,
+    at: note.noted_at ?? note.created_at,
+    target: note.target_selector,
+  }));
+}
+
+/** A study's tester reports and their testers' profiles, as Agent 4 reads them. */
+export async function loadStudyReports(
+  tx: Tx,
+  studyId: string,
+): Promise<{ reports: ReportSummary[]; profiles: TesterProfileSummary[] }> {
+  const rows = await studyReports(tx, studyId);
+  const profiles = await testerProfiles(tx, [...new Set(rows.map((row) => row.tester_id))]);
+  return {
+    reports: rows.map((row) => ({
+      sessionId: row.session_id,
+      testerId: row.tester_id,
+      variant: row.variant,
+      overallScore: Number(row.overall_score),
+      findings: ((row.content.findings ?? []) as ReportFinding[]).map((f) => ({
+        findingId: f.findingId,
+        severity: f.severity,
+        title: f.title,
+        affectedFlow: f.affectedFlow,
+        wcag: f.wcag ? { criterion: f.wcag.criterion, level: f.wcag.level } : null,
+      })),
+    })),
+    profiles: profiles.map((p) => ({
+      testerId: p.user_id,
+      devices: p.devices,
+      accessNeeds: p.access_needs,
+      country: p.country,
+      birthYear: p.birth_year,
+    })),
+  };
+}

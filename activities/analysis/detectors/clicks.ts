@@ -1,0 +1,130 @@
+import type { BarrierMoment, EventSignal } from '../signals.ts';
+
+// Thresholds, each a pattern a tester would recognise as a struggle.
+const RAGE_CLICKS = 3;
+const RAGE_GAP_MS = 2_000;
+/** A click is answered when navigation, input or a focus change follows this soon. */
+export const DEAD_CLICK_WINDOW_MS = 2_000;
+/** One unanswered click is common (text, padding); repeated ones on one element are a barrier. */
+const DEAD_CLICKS = 2;
+const DEAD_CLICK_GAP_MS = 10_000;
+const ERROR_BURST_MS = 5_000;
+
+const ANSWERS: ReadonlySet<string> = new Set(['navigation', 'input', 'focus', 'blur']);
+
+/** Errors raised by the page; a burst on one element within 5 s is one moment. */
+export function errorMoments(events: readonly EventSignal[]): BarrierMoment[] {
+  const moments: BarrierMoment[] = [];
+  const open = new Map<string, { first: EventSignal; last: number; count: number }>();
+  const close = (burst: { first: EventSignal; last: number; count: number }) => {
+    const { first, count } = burst;
+    const seconds = ((burst.last - first.at.getTime()) / 1000).toFixed(1);
+    moments.push({
+      kind: 'error',
+      at: first.at,
+      target: first.target,
+      severity: 'high',
+      evidence:
+        count === 1
+          ? `an error was raised at \`${first.target}\``
+          : `${count} errors were raised at \`${first.target}\` within ${seconds} s`,
+    });
+  };
+  for (const event of events) {
+    if (event.type !== 'error') continue;
+    const time = event.at.getTime();
+    const burst = open.get(event.target);
+    if (burst && time - burst.last <= ERROR_BURST_MS) {
+      burst.count += 1;
+      burst.last = time;
+      continue;
+    }
+    if (burst) close(burst);
+    open.set(event.target, { first: event, last: time, count: 1 });
+  }
+  open.forEach(close);
+  return moments;
+}
+
+/** Rage clicks: 3+ clicks on one element, each within 2 s of the last. Also names the clicks used. */
+export function rageClickMoments(events: readonly EventSignal[]): {
+  moments: BarrierMoment[];
+  clicks: ReadonlySet<EventSignal>;
+} {
+  const moments: BarrierMoment[] = [];
+  const used = new Set<EventSignal>();
+  const clicks = events.filter((event) => event.type === 'click');
+  let index = 0;
+  while (index < clicks.length) {
+    const first = clicks[index]!;
+    let end = index;
+    while (
+      end + 1 < clicks.length &&
+      clicks[end + 1]!.target === first.target &&
+      clicks[end + 1]!.at.getTime() - clicks[end]!.at.getTime() <= RAGE_GAP_MS
+    ) {
+      end += 1;
+    }
+    const count = end - index + 1;
+    if (count >= RAGE_CLICKS) {
+      for (let i = index; i <= end; i += 1) used.add(clicks[i]!);
+      const seconds = (clicks[end]!.at.getTime() - first.at.getTime()) / 1000;
+      moments.push({
+        kind: 'rage_clicks',
+        at: first.at,
+        target: first.target,
+        severity: count >= RAGE_CLICKS * 2 ? 'high' : 'medium',
+        evidence: `${count} clicks on \`${first.target}\` within ${seconds.toFixed(1)} s`,
+      });
+    }
+    index = end + 1;
+  }
+  return { moments, clicks: used };
+}
+
+/**
+ * Dead clicks: clicks that cause no navigation, input or focus change within 2 s, repeated on one
+ * element within 10 s of each other. A click is judged only when the recording goes on past its
+ * window (the session did not simply end there), and clicks of a rage burst count as rage clicks.
+ */
+export function deadClickMoments(
+  events: readonly EventSignal[],
+  rageClicks: ReadonlySet<EventSignal>,
+): BarrierMoment[] {
+  // The next answer after each event, found in one backward pass.
+  const nextAnswer = new Array<number>(events.length);
+  let upcoming = Infinity;
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    nextAnswer[i] = upcoming;
+    if (ANSWERS.has(events[i]!.type)) upcoming = events[i]!.at.getTime();
+  }
+  const lastTime = events.at(-1)?.at.getTime() ?? -Infinity;
+  const moments: BarrierMoment[] = [];
+  const runs = new Map<string, { first: EventSignal; last: number; count: number }>();
+  const close = (run: { first: EventSignal; last: number; count: number }) => {
+    if (run.count < DEAD_CLICKS) return;
+    moments.push({
+      kind: 'dead_clicks',
+      at: run.first.at,
+      target: run.first.target,
+      severity: run.count >= DEAD_CLICKS * 2 ? 'high' : 'medium',
+      evidence: `${run.count} clicks on \`${run.first.target}\` caused no navigation, input or focus change`,
+    });
+  };
+  events.forEach((event, i) => {
+    if (event.type !== 'click' || rageClicks.has(event)) return;
+    const time = event.at.getTime();
+    const windowEnd = time + DEAD_CLICK_WINDOW_MS;
+    if (lastTime <= windowEnd || nextAnswer[i]! <= windowEnd) return;
+    const run = runs.get(event.target);
+    if (run && time - run.last <= DEAD_CLICK_GAP_MS) {
+      run.count += 1;
+      run.last = time;
+      return;
+    }
+    if (run) close(run);
+    runs.set(event.target, { first: event, last: time, count: 1 });
+  });
+  runs.forEach(close);
+  return moments;
+}

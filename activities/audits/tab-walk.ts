@@ -1,0 +1,192 @@
+import type { CDPSession, Page } from 'playwright-core';
+import type { RawFinding } from './keyboard-check.ts';
+
+export interface FocusState {
+  /** The kit's number for a tab stop it expected (`data-audit-k`), null for others. */
+  readonly k: number | null;
+  readonly selector: string;
+  readonly rect: { top: number; left: number; width: number; height: number };
+  /** The focused element's computed styles that can show focus, joined (see the kit's focusSnapshot). */
+  readonly focused: string;
+  /** Focus is inside a frame: the top document only sees the frame element. */
+  readonly frame: boolean;
+}
+
+export interface TabWalk {
+  /** Focus stops in order, split where the walk resumed after leaving a widget with Escape. */
+  readonly stretches: readonly (readonly FocusState[])[];
+  /** Each expected tab stop's styles before the walk, by its `k` (FocusState.focused's twin). */
+  readonly resting: Readonly<Record<string, string>>;
+  readonly traps: readonly RawFinding[];
+  /** Focus went through the whole page and left the document: what it never reached is unreachable. */
+  readonly fullPass: boolean;
+}
+
+/** A bound on Tab presses for one page, far above the tab stops of any real page. */
+const MAX_STEPS = 1500;
+/** Tab presses focus may spend inside one frame before the frame counts as holding it. */
+const FRAME_STEPS = 100;
+/**
+ * Tabs sent at once before the stops are read back: one round trip per batch instead of three
+ * per Tab. The first batch covers the expected tab stops and the step out of the document, so a
+ * page without surprises takes one. Tabs past the end of a pass or around a loop are harmless;
+ * their stops are ignored.
+ */
+const BATCH = 10;
+const FIRST_BATCH_MAX = 100;
+const TAB = { key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9, nativeVirtualKeyCode: 9 } as const;
+
+const focusState = (page: Page) => page.evaluate<FocusState | null>('window.__auditKit.focusState()');
+
+/**
+ * Presses Tab the way a keyboard user does until focus has gone from the top of the document to
+ * its end and left it (a full pass), the deadline passes, or focus is caught. When focus starts
+ * somewhere else (a dialog focused on load, or the walk resumed after Escape), the walk goes on
+ * through the document's end for a second pass from the top. Focus that comes back to an element
+ * of this pass before it left the document is a candidate trap, wherever on the page it happens;
+ * it is a trap only when neither Shift+Tab nor Escape gets focus out (WCAG 2.1.2 allows standard
+ * exits, such as Escape closing a modal dialog). A frame is one unit: Tabs inside it leave no stop
+ * (see the kit's walk log), and a frame that keeps focus for FRAME_STEPS Tabs is a candidate.
+ */
+export async function tabWalk(page: Page, expectedStops: number, deadline: number): Promise<TabWalk> {
+  const walk = new WalkState(
+    await page.evaluate<{ fromTop: boolean; resting: Record<string, string> }>(
+      'window.__auditKit.beginWalk()',
+    ),
+  );
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    let unrecorded = 0;
+    let batch = Math.min(FIRST_BATCH_MAX, Math.max(BATCH, expectedStops + 2));
+    for (let pressed = 0; pressed < MAX_STEPS && Date.now() < deadline; pressed += batch) {
+      if (pressed) batch = BATCH;
+      await pressTabs(cdp, batch);
+      const { log, now } = await page.evaluate<{ log: (FocusState | null)[]; now: FocusState | null }>(
+        'window.__auditKit.takeWalkLog()',
+      );
+      unrecorded = log.length ? 0 : unrecorded + batch;
+      let loop: string[] | null = null;
+      for (const state of log) {
+        const next = walk.step(state);
+        if (next === 'done') return walk.result(true);
+        if (next !== 'continue') {
+          loop = next;
+          break;
+        }
+      }
+      const frameHolds = !loop && !!now?.frame && unrecorded >= FRAME_STEPS;
+      if (frameHolds) loop = [now.selector];
+      if (!loop) continue;
+
+      // Focus came back without leaving the document: try the standard ways out.
+      if (walk.escapedBefore(loop)) return walk.result(false); // met again after getting out once
+      const exit = await exitFrom(page, new Set(loop), frameHolds ? FRAME_STEPS : loop.length + 1);
+      await page.evaluate('window.__auditKit.takeWalkLog()'); // the exit's own Tabs are not the walk's
+      unrecorded = 0;
+      if (!exit) return walk.trapped(loop);
+      // Forward Tab would only lead back into the widget; after Escape closed it, the walk goes on.
+      if (exit === 'shift-tab') return walk.result(false);
+      walk.escaped(loop);
+    }
+    return walk.result(false);
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
+/** The walk so far: its stretches of stops, and where the current stretch has been. */
+class WalkState {
+  private readonly stretches: FocusState[][] = [[]];
+  private readonly traps: RawFinding[] = [];
+  private readonly escapedLoops = new Set<string>();
+  private seen = new Map<string, number>();
+  fromTop: boolean;
+  private readonly resting: Record<string, string>;
+
+  constructor(start: { fromTop: boolean; resting: Record<string, string> }) {
+    this.fromTop = start.fromTop;
+    this.resting = start.resting;
+  }
+
+  /** One Tab's stop: go on, the full pass is done, or the loop focus came back into. */
+  step(state: FocusState | null): 'continue' | 'done' | string[] {
+    const stretch = this.stretches[this.stretches.length - 1]!;
+    if (!state) {
+      // Focus left the document: after the whole page, or at once on a page with no tab stop.
+      if (this.fromTop) return 'done';
+      this.fromTop = true;
+      this.newStretch();
+      return 'continue';
+    }
+    const previous = this.seen.get(state.selector);
+    if (previous === undefined) {
+      this.seen.set(state.selector, stretch.length);
+      stretch.push(state);
+      return 'continue';
+    }
+    return stretch.slice(previous).map((s) => s.selector);
+  }
+
+  escapedBefore(loop: readonly string[]): boolean {
+    return this.escapedLoops.has(keyOf(loop));
+  }
+
+  /** Escape got focus out of the loop: Chromium resumes Tab where the widget was, not at the top. */
+  escaped(loop: readonly string[]): void {
+    this.escapedLoops.add(keyOf(loop));
+    this.fromTop = false;
+    this.newStretch();
+  }
+
+  trapped(loop: readonly string[]): TabWalk {
+    this.traps.push(trapFinding(loop));
+    return this.result(false);
+  }
+
+  result(fullPass: boolean): TabWalk {
+    return { stretches: this.stretches, resting: this.resting, traps: this.traps, fullPass };
+  }
+
+  private newStretch(): void {
+    this.stretches.push([]);
+    this.seen = new Map();
+  }
+}
+
+const keyOf = (loop: readonly string[]) => [...loop].sort().join('\n');
+
+/** Real Tab key presses sent back to back; the browser handles them in order. */
+async function pressTabs(cdp: CDPSession, count: number): Promise<void> {
+  const sent: Promise<unknown>[] = [];
+  for (let i = 0; i < count; i++) {
+    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...TAB }));
+    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...TAB }));
+  }
+  await Promise.all(sent);
+}
+
+/** The standard ways out of a widget: Shift+Tab, then Escape. Which one worked, or null. */
+async function exitFrom(page: Page, loop: ReadonlySet<string>, shiftTabs: number) {
+  const outside = (state: FocusState | null) => !state || !loop.has(state.selector);
+  for (let i = 0; i < shiftTabs; i++) {
+    await page.keyboard.press('Shift+Tab');
+    if (outside(await focusState(page))) return 'shift-tab';
+  }
+  await page.keyboard.press('Escape');
+  if (outside(await focusState(page))) return 'escape';
+  // Escape may close the widget but leave focus where it was until the next Tab.
+  await page.keyboard.press('Tab');
+  if (outside(await focusState(page))) return 'escape';
+  return null;
+}
+
+function trapFinding(loop: readonly string[]): RawFinding {
+  return {
+    ruleId: 'keyboard-trap',
+    element: loop[0]!,
+    description:
+      loop.length === 1
+        ? 'Keyboard focus is stuck on this element: neither Tab, Shift+Tab nor Escape moves focus away'
+        : `Keyboard focus cycles among ${loop.length} elements (${loop.slice(0, 4).join(', ')}) and neither Tab, Shift+Tab nor Escape gets out`,
+  };
+}

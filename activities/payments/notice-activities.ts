@@ -1,0 +1,176 @@
+import type { Db } from '../../db/connection.ts';
+import { asSystem, type Tx } from '../../db/doors.ts';
+import { findPayment } from '../../db/repositories/payments.ts';
+import type { EmailSender } from '../notify/email.ts';
+import { sendEmailOnce } from './emails-once.ts';
+import { formatMinorUnits, toMinorUnits } from './money.ts';
+
+export interface NoticeActivityDependencies {
+  readonly db: Db;
+  readonly email: EmailSender;
+  /** The service's origin, for links in mail. */
+  readonly baseUrl: string;
+}
+
+/** The outbox kind of the tester's payment confirmation (spec: through the messaging channel). */
+export const PAYMENT_CONFIRMATION_KIND = 'payment_confirmation';
+
+interface Recipient {
+  readonly id: string;
+  readonly email: string;
+}
+
+/** The study's creator, or the organization's owners when the creator is gone. */
+async function studyContacts(tx: Tx, jobId: string): Promise<Recipient[]> {
+  const study = await tx
+    .selectFrom('studies')
+    .leftJoin('users', 'users.id', 'studies.created_by')
+    .select(['studies.organization_id', 'users.id as user_id', 'users.email'])
+    .where('studies.id', '=', jobId)
+    .executeTakeFirst();
+  if (!study) return [];
+  if (study.user_id && study.email) return [{ id: study.user_id, email: study.email }];
+  return tx
+    .selectFrom('organization_memberships')
+    .innerJoin('users', 'users.id', 'organization_memberships.user_id')
+    .select(['users.id', 'users.email'])
+    .where('organization_memberships.organization_id', '=', study.organization_id)
+    .where('organization_memberships.member_role', '=', 'owner')
+    .execute();
+}
+
+/** Mail and messages the money path sends: to businesses, testers and admins. */
+export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDependencies) {
+  return {
+    /** The spec's "study commissioned" email, once per study and recipient. */
+    async sendStudyCommissionedEmail({ jobId }: { jobId: string }): Promise<number> {
+      const { study, recipients } = await asSystem(db, async (tx) => ({
+        study: await tx
+          .selectFrom('studies')
+          .select(['title', 'tester_count', 'compensation_amount', 'compensation_currency'])
+          .where('id', '=', jobId)
+          .executeTakeFirst(),
+        recipients: await studyContacts(tx, jobId),
+      }));
+      if (!study) return 0;
+      const total = toMinorUnits(study.compensation_amount, study.compensation_currency) * study.tester_count;
+      let sent = 0;
+      for (const recipient of recipients) {
+        const delivered = await sendEmailOnce(db, email, {
+          dedupeKey: `study-commissioned:${jobId}:${recipient.id}`,
+          kind: 'study_commissioned',
+          userId: recipient.id,
+          to: recipient.email,
+          subject: `Study commissioned: ${study.title}`,
+          text: [
+            `Thank you: your payment of ${formatMinorUnits(total, study.compensation_currency)} for "${study.title}" is confirmed.`,
+            `The study is now active. We are matching ${study.tester_count} testers to it.`,
+            `Follow its progress at ${baseUrl}/dashboard/jobs/${jobId}`,
+          ].join('\n\n'),
+        });
+        if (delivered) sent += 1;
+      }
+      return sent;
+    },
+
+    /**
+     * The tester's payment confirmation: queued in the outbox for the messaging channel when a
+     * chat is linked (the caller starts its delivery), otherwise sent by email.
+     */
+    async notifyTesterOfPayout({
+      paymentId,
+    }: {
+      paymentId: string;
+    }): Promise<{ notificationId: string | null }> {
+      const found = await asSystem(db, async (tx) => {
+        const payment = await findPayment(tx, paymentId);
+        if (!payment) return undefined;
+        const tester = await tx
+          .selectFrom('users')
+          .leftJoin('tester_profiles', 'tester_profiles.user_id', 'users.id')
+          .select(['users.email', 'tester_profiles.messaging_chat_id'])
+          .where('users.id', '=', payment.tester_id)
+          .executeTakeFirstOrThrow();
+        const study = await tx
+          .selectFrom('studies')
+          .select('title')
+          .where('id', '=', payment.study_id)
+          .executeTakeFirstOrThrow();
+        return { payment, tester, study };
+      });
+      if (!found) return { notificationId: null };
+      const { payment, tester, study } = found;
+      const amount = formatMinorUnits(toMinorUnits(payment.amount, payment.currency), payment.currency);
+      const text = `Your payout of ${amount} for your session on "${study.title}" has been paid to your bank account. Thank you for testing!`;
+      const dedupeKey = `payment-paid:${paymentId}`;
+      if (!tester.messaging_chat_id) {
+        await sendEmailOnce(db, email, {
+          dedupeKey,
+          kind: PAYMENT_CONFIRMATION_KIND,
+          userId: payment.tester_id,
+          to: tester.email,
+          subject: `Payout of ${amount} paid`,
+          text,
+        });
+        return { notificationId: null };
+      }
+      const row = await asSystem(db, async (tx) => {
+        await tx
+          .insertInto('notification_outbox')
+          .values({
+            channel: 'messaging',
+            recipient: tester.messaging_chat_id!,
+            user_id: payment.tester_id,
+            kind: PAYMENT_CONFIRMATION_KIND,
+            body: text,
+            payload: JSON.stringify({ paymentId, sessionId: payment.session_id }),
+            dedupe_key: dedupeKey,
+          })
+          .onConflict((oc) => oc.column('dedupe_key').doNothing())
+          .execute();
+        return tx
+          .selectFrom('notification_outbox')
+          .select('id')
+          .where('dedupe_key', '=', dedupeKey)
+          .executeTakeFirstOrThrow();
+      });
+      return { notificationId: row.id };
+    },
+
+    /** Tells every admin that a payout failed, and whether and when it is tried again. */
+    async alertAdminsOfFailedPayout(input: {
+      paymentId: string;
+      attempt: number | null;
+      retryAt: string | null;
+    }): Promise<number> {
+      const { payment, admins } = await asSystem(db, async (tx) => ({
+        payment: await findPayment(tx, input.paymentId),
+        admins: await tx.selectFrom('users').select(['id', 'email']).where('role', '=', 'admin').execute(),
+      }));
+      if (!payment) return 0;
+      const attempt = input.attempt ?? payment.attempts;
+      const next = input.retryAt
+        ? `A retry is queued for ${input.retryAt}.`
+        : `No retry is queued. To try again: POST /api/billing/payout {"jobId": "${payment.study_id}"}.`;
+      let sent = 0;
+      for (const admin of admins) {
+        const delivered = await sendEmailOnce(db, email, {
+          dedupeKey: `payout-failed:${payment.id}:${attempt}:${input.retryAt ? 'retry' : 'final'}:${admin.id}`,
+          kind: 'payout_failed_alert',
+          userId: admin.id,
+          to: admin.email,
+          subject: `Payout failed for session ${payment.session_id} (attempt ${attempt})`,
+          text: [
+            `The payout of ${payment.amount} ${payment.currency} for session ${payment.session_id} (payment ${payment.id}) failed.`,
+            `Provider payout: ${payment.provider_payout_id ?? 'none'}; failure: ${payment.failure_code ?? 'unknown'}: ${payment.failure_message ?? ''}`,
+            next,
+          ].join('\n\n'),
+        });
+        if (delivered) sent += 1;
+      }
+      return sent;
+    },
+  };
+}
+
+export type NoticeActivities = ReturnType<typeof createNoticeActivities>;

@@ -1,0 +1,124 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Db } from '../../db/connection.ts';
+import { asSystem } from '../../db/doors.ts';
+import {
+  findPayment,
+  recordPayoutFailed,
+  recordPayoutSent,
+  recordRetryQueued,
+  recordTransfer,
+  waitingPaymentIdsOfTester,
+  type PaymentRow,
+} from '../../db/repositories/payments.ts';
+import { payoutAccountOfTester } from '../../db/repositories/payout-accounts.ts';
+import { toMinorUnits, UnrepresentableAmount } from './money.ts';
+import { PaymentProviderRefused, type MoneyMovement, type PaymentProvider } from './provider.ts';
+
+/** Named so the workflow never retries it: the payment row is gone. */
+export const PAYMENT_NOT_FOUND = 'PaymentNotFound';
+const HEARTBEAT_MS = 2_000;
+
+export interface PayoutActivityDependencies {
+  readonly db: Db;
+  readonly provider: PaymentProvider;
+}
+
+export type SendPayoutResult =
+  | { readonly outcome: 'sent'; readonly payoutId: string }
+  | { readonly outcome: 'refused'; readonly code: string; readonly message: string }
+  | { readonly outcome: 'account_not_ready' }
+  | { readonly outcome: 'paid' };
+
+/** The idempotency key of one step of one attempt: the same attempt always sends the same key. */
+export const payoutKey = (paymentId: string, attempt: number, step: 'transfer' | 'payout') =>
+  `payout:${paymentId}:${attempt}:${step}`;
+
+/** The money-moving side of the payout workflow. */
+export function createPayoutActivities({ db, provider }: PayoutActivityDependencies) {
+  const load = async (paymentId: string): Promise<PaymentRow> => {
+    const payment = await asSystem(db, (tx) => findPayment(tx, paymentId));
+    if (!payment) throw ApplicationFailure.nonRetryable(`Payment ${paymentId} not found`, PAYMENT_NOT_FOUND);
+    return payment;
+  };
+
+  return {
+    /** Where the payment stands when a payout workflow starts: attempts count on from here. */
+    async preparePayout({ paymentId }: { paymentId: string }) {
+      const payment = await load(paymentId);
+      return { status: payment.status, attempts: payment.attempts };
+    },
+
+    /**
+     * One attempt: the platform's transfer into the tester's connected account (once per
+     * payment), then the payout to their bank, each with the attempt's idempotency key. A worker
+     * that dies after the provider acted and before the payment was recorded is retried with the
+     * same keys, and the provider answers with the payout it already made.
+     */
+    async sendPayout({
+      paymentId,
+      attempt,
+    }: {
+      paymentId: string;
+      attempt: number;
+    }): Promise<SendPayoutResult> {
+      const context = Context.current();
+      const payment = await load(paymentId);
+      if (payment.status === 'paid') return { outcome: 'paid' };
+      const account = await asSystem(db, (tx) => payoutAccountOfTester(tx, payment.tester_id));
+      if (!account?.payouts_enabled) return { outcome: 'account_not_ready' };
+      const refuse = async (code: string, message: string): Promise<SendPayoutResult> => {
+        await asSystem(db, (tx) =>
+          recordPayoutFailed(tx, paymentId, { attempt, code, message, at: new Date() }),
+        );
+        return { outcome: 'refused', code, message };
+      };
+
+      let amount: number;
+      try {
+        amount = toMinorUnits(payment.amount, payment.currency);
+      } catch (error) {
+        if (error instanceof UnrepresentableAmount) return refuse('amount_unrepresentable', error.message);
+        throw error;
+      }
+      const movement = (step: 'transfer' | 'payout'): MoneyMovement => ({
+        paymentId,
+        sessionId: payment.session_id,
+        accountId: account.provider_account_id,
+        amount,
+        currency: payment.currency,
+        idempotencyKey: payoutKey(paymentId, attempt, step),
+      });
+
+      // The provider may take seconds; the heartbeat tells Temporal the worker is still alive, so
+      // a dead worker's attempt is retried after the heartbeat timeout, not the whole timeout.
+      const beat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
+      try {
+        if (!payment.provider_transfer_id) {
+          const { transferId } = await provider.transfer(movement('transfer'));
+          await asSystem(db, (tx) => recordTransfer(tx, paymentId, transferId));
+        }
+        const { payoutId } = await provider.payout(movement('payout'));
+        await asSystem(db, (tx) => recordPayoutSent(tx, paymentId, { payoutId, attempt }));
+        return { outcome: 'sent', payoutId };
+      } catch (error) {
+        // A refusal is an attempt that failed; unavailability is retried by Temporal with the same keys.
+        if (error instanceof PaymentProviderRefused) return refuse(error.code ?? 'refused', error.message);
+        throw error;
+      } finally {
+        clearInterval(beat);
+      }
+    },
+
+    /** Records when the next attempt runs (null: no retry is queued). */
+    async recordPayoutRetry({ paymentId, retryAt }: { paymentId: string; retryAt: string | null }) {
+      await asSystem(db, (tx) => recordRetryQueued(tx, paymentId, retryAt ? new Date(retryAt) : null));
+    },
+
+    /** Payments of the tester that waited for a payout account able to receive money. */
+    async paymentsAwaitingAccount({ testerId }: { testerId: string }): Promise<string[]> {
+      return asSystem(db, (tx) => waitingPaymentIdsOfTester(tx, testerId));
+    },
+  };
+}
+
+export type PayoutActivities = ReturnType<typeof createPayoutActivities>;

@@ -1,0 +1,66 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from '../../db/connection.ts';
+import { asUser } from '../../db/doors.ts';
+import { insertAgentJob } from '../../db/repositories/reports.ts';
+import { agent1Workflow, agent1WorkflowId } from '../../workflows/agents.ts';
+import type { Principal } from '../auth/principal.ts';
+import { conflict, invalid } from '../http/errors.ts';
+import { visibleSession } from '../sessions/session-workflow.ts';
+import { SIGNAL_KINDS, type AnalysisRequest } from './ai.schema.ts';
+import { toAnalysisJob } from './ai-view.ts';
+
+export interface AiCommandDependencies {
+  readonly db: Db;
+  readonly temporal: Client;
+  readonly taskQueue: string;
+  readonly now: () => Date;
+  /** Seconds promised to pollers (the local analyst is quick, a model less so). */
+  readonly estimateSeconds: number;
+}
+
+/** A client clock this far ahead of ours is still "now"; further is a mistake. */
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * Agent 1 on a live session: stores the job as queued (row-level security decides who may: the
+ * session's organization, its tester, an admin) and starts its workflow.
+ */
+export async function requestAnalysis(
+  deps: AiCommandDependencies,
+  principal: Principal,
+  body: AnalysisRequest,
+) {
+  const now = deps.now();
+  const requested = body.snapshotAt ? new Date(body.snapshotAt) : now;
+  if (requested.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+    throw invalid('snapshotAt: Must not be in the future');
+  }
+  const snapshotAt = requested.getTime() > now.getTime() ? now : requested;
+  const session = await visibleSession(deps.db, principal, body.sessionId);
+  if (session.status !== 'active') {
+    throw conflict(`Session must be active for live analysis (it is ${session.status})`);
+  }
+  const row = await asUser(deps.db, principal.claims, (tx) =>
+    insertAgentJob(tx, {
+      kind: 'agent1',
+      organization_id: session.organization_id,
+      study_id: session.study_id,
+      session_id: session.id,
+      status: 'queued',
+      requested_by: principal.claims.sub,
+      options: {
+        includeSignals: body.includeSignals ?? [...SIGNAL_KINDS],
+        snapshotAt: snapshotAt.toISOString(),
+      },
+      estimated_completion_seconds: deps.estimateSeconds,
+      queued_at: now,
+    }),
+  );
+  await deps.temporal.workflow.start(agent1Workflow, {
+    taskQueue: deps.taskQueue,
+    workflowId: agent1WorkflowId(row.id),
+    args: [{ jobId: row.id }],
+  });
+  const { analysisJobId, sessionId, status, estimatedCompletionSeconds } = toAnalysisJob(row);
+  return { analysisJobId, sessionId, status, estimatedCompletionSeconds };
+}

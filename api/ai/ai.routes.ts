@@ -1,0 +1,44 @@
+import { asUser } from '../../db/doors.ts';
+import { findAgentJob } from '../../db/repositories/agent-jobs.ts';
+import { notFound } from '../http/errors.ts';
+import { defineRoute, type RouteDefinition } from '../http/route.ts';
+import { requestAnalysis, type AiCommandDependencies } from './ai-commands.ts';
+import {
+  analysisJobIdParams,
+  analysisJobResponse,
+  analysisJobStatusResponse,
+  analysisRequestBody,
+} from './ai.schema.ts';
+import { toAnalysisJob } from './ai-view.ts';
+
+/** Agent 1, the real-time analyst (spec, AI agents): request on a live session, then poll. */
+export function aiRoutes(deps: AiCommandDependencies): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/ai',
+      tag: 'AI agents',
+      summary: "Agent 1 on an active session's signals up to snapshotAt; poll GET /api/ai/:analysisJobId",
+      auth: 'user',
+      body: analysisRequestBody,
+      response: analysisJobResponse,
+      status: 202,
+      handler: async ({ body, principal }) => ({ data: await requestAnalysis(deps, principal, body) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/ai/:analysisJobId',
+      tag: 'AI agents',
+      summary: 'An Agent 1 job: its status and, once complete, its insights with the provider that answered',
+      auth: 'user',
+      params: analysisJobIdParams,
+      resource: 'Analysis job',
+      response: analysisJobStatusResponse,
+      handler: async ({ params, principal }) => {
+        const row = await asUser(deps.db, principal.claims, (tx) => findAgentJob(tx, params.analysisJobId));
+        if (row?.kind !== 'agent1') throw notFound('Analysis job');
+        return { data: toAnalysisJob(row) };
+      },
+    }),
+  ];
+}

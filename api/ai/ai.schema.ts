@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const SIGNAL_KINDS = ['events', 'facial', 'voice'] as const;
+
+export const analysisRequestBody = z.object({
+  sessionId: z.uuid('Must be a session id'),
+  includeSignals: z
+    .array(z.enum(SIGNAL_KINDS, 'Must be events, facial or voice'))
+    .min(1, 'At least one kind of signal is required')
+    .max(3)
+    .refine((kinds) => new Set(kinds).size === kinds.length, 'Must not name a kind twice')
+    .optional(),
+  snapshotAt: z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 timestamp' }).optional(),
+});
+export type AnalysisRequest = z.output<typeof analysisRequestBody>;
+
+export const analysisJobIdParams = z.object({ analysisJobId: z.uuid() });
+
+const status = z.enum(['queued', 'complete', 'failed']);
+
+export const analysisJobResponse = z.object({
+  analysisJobId: z.string(),
+  sessionId: z.string(),
+  status,
+  estimatedCompletionSeconds: z.number().int(),
+});
+
+export const insightsSchema = z.object({
+  overallFrustrationScore: z.number(),
+  attentionDropTimestamps: z.array(z.string()),
+  criticalMoments: z.array(
+    z.object({ timestamp: z.string(), type: z.string(), severity: z.string(), context: z.string() }),
+  ),
+  summary: z.string(),
+});
+
+export const analysisJobStatusResponse = analysisJobResponse.extend({
+  includeSignals: z.array(z.enum(SIGNAL_KINDS)),
+  snapshotAt: z.string(),
+  insights: insightsSchema.nullable(),
+  provider: z.string().nullable(),
+  usedFallback: z.boolean(),
+  error: z.string().nullable(),
+  queuedAt: z.string(),
+  completedAt: z.string().nullable(),
+});

@@ -1,0 +1,132 @@
+import type { Client } from '@temporalio/client';
+import { TEST_TOKEN_KIND, testTokenMessageBody } from '../../activities/notify/outbox-messages.ts';
+import type { Db } from '../../db/connection.ts';
+import { asSystem, type Tx } from '../../db/doors.ts';
+import { queueNotification, supersedeNotifications } from '../../db/repositories/notification-outbox.ts';
+import { notificationWorkflow, notificationWorkflowId } from '../../workflows/notification.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import { sha256Hex } from './secrets.ts';
+import { issueTestToken } from './test-tokens.ts';
+
+export interface TestTokenDeliveryDependencies {
+  readonly db: Db;
+  readonly temporal: Client;
+  readonly taskQueue: string;
+  readonly now: () => Date;
+}
+
+export interface IssuedTestToken {
+  readonly sessionId: string;
+  readonly testToken: string;
+  readonly expiresAt: Date;
+  /** False when the tester has no chat linked: the caller must hand the token over itself. */
+  readonly messagingQueued: boolean;
+}
+
+/** Only a session that can still record or change status has a use for a token. */
+const TOKEN_STATUSES: readonly string[] = ['active', 'paused'];
+
+interface TokenMessage {
+  readonly sessionId: string;
+  readonly testerId: string;
+  readonly token: string;
+  readonly expiresAt: Date;
+}
+
+/**
+ * Queues the token's message to the tester's chat (tester_profiles.messaging_chat_id) in the
+ * caller's system transaction, giving up any undelivered older token of the session. Null when no
+ * chat is linked.
+ */
+async function queueTestTokenMessage(tx: Tx, message: TokenMessage, now: Date): Promise<string | null> {
+  await supersedeNotifications(tx, TEST_TOKEN_KIND, message.sessionId);
+  const profile = await tx
+    .selectFrom('tester_profiles')
+    .select('messaging_chat_id')
+    .where('user_id', '=', message.testerId)
+    .executeTakeFirst();
+  if (!profile?.messaging_chat_id) return null;
+  return queueNotification(
+    tx,
+    {
+      channel: 'messaging',
+      recipient: profile.messaging_chat_id,
+      userId: message.testerId,
+      kind: TEST_TOKEN_KIND,
+      body: testTokenMessageBody(message.expiresAt),
+      secret: message.token,
+      payload: { sessionId: message.sessionId, expiresAt: message.expiresAt.toISOString() },
+    },
+    now,
+  );
+}
+
+/** Hands the queued message to its workflow; the request does not wait for the channel. */
+async function startDelivery(deps: TestTokenDeliveryDependencies, notificationId: string): Promise<void> {
+  await deps.temporal.workflow.start(notificationWorkflow, {
+    workflowId: notificationWorkflowId(notificationId),
+    taskQueue: deps.taskQueue,
+    args: [{ notificationId }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+}
+
+/**
+ * Sends the token a new session was created with to its tester. The token must still be the
+ * session's current one (its hash is compared), so a token replaced meanwhile is never sent.
+ */
+export async function deliverTestToken(
+  deps: TestTokenDeliveryDependencies,
+  sessionId: string,
+  token: string,
+): Promise<boolean> {
+  const now = deps.now();
+  const notificationId = await asSystem(deps.db, async (tx) => {
+    const session = await tx
+      .selectFrom('sessions')
+      .select(['tester_id', 'test_token_expires_at'])
+      .where('id', '=', sessionId)
+      .where('test_token_hash', '=', sha256Hex(token))
+      .executeTakeFirst();
+    if (!session?.test_token_expires_at) return null;
+    const expiresAt = session.test_token_expires_at;
+    return queueTestTokenMessage(tx, { sessionId, testerId: session.tester_id, token, expiresAt }, now);
+  });
+  if (notificationId) await startDelivery(deps, notificationId);
+  return notificationId !== null;
+}
+
+/**
+ * `POST /api/sessions/:id/test-token`, once the caller is known to see the session: a fresh token
+ * replaces the previous one (which stops working at once) and is queued for the tester.
+ */
+export async function reissueTestToken(
+  deps: TestTokenDeliveryDependencies,
+  sessionId: string,
+): Promise<IssuedTestToken> {
+  const now = deps.now();
+  const issued = await asSystem(deps.db, async (tx) => {
+    const session = await tx
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.tester_id')
+      .select(['sessions.tester_id', 'sessions.status', 'users.status as tester_status'])
+      .where('sessions.id', '=', sessionId)
+      .forUpdate('sessions')
+      .executeTakeFirst();
+    if (!session) throw notFound('Session');
+    if (!TOKEN_STATUSES.includes(session.status)) {
+      throw conflict(`Session must be active or paused to issue a test token (it is ${session.status})`);
+    }
+    if (session.tester_status === 'suspended') throw conflict("The session's tester is suspended");
+    const { token, expiresAt } = await issueTestToken(tx, sessionId, now);
+    const message = { sessionId, testerId: session.tester_id, token, expiresAt };
+    return { token, expiresAt, notificationId: await queueTestTokenMessage(tx, message, now) };
+  });
+  if (issued.notificationId) await startDelivery(deps, issued.notificationId);
+  return {
+    sessionId,
+    testToken: issued.token,
+    expiresAt: issued.expiresAt,
+    messagingQueued: issued.notificationId !== null,
+  };
+}

@@ -1,0 +1,96 @@
+import { toMinorUnits, UnrepresentableAmount } from '../../activities/payments/money.ts';
+import { asSystem, asUser } from '../../db/doors.ts';
+import {
+  checkoutCountOf,
+  insertCheckoutSession,
+  openCheckoutOf,
+  type CheckoutSessionRow,
+} from '../../db/repositories/checkout-sessions.ts';
+import type { Principal } from '../auth/principal.ts';
+import { conflict, invalid, notFound } from '../http/errors.ts';
+import { askProvider, requirePayments, type BillingDependencies } from './billing-dependencies.ts';
+
+const view = (row: CheckoutSessionRow) => ({
+  checkoutUrl: row.url,
+  checkoutSessionId: row.id,
+  amountTotal: Number(row.amount_total),
+  currency: row.currency,
+  expiresAt: row.expires_at.toISOString(),
+});
+
+/**
+ * A checkout session for a draft study: tester count x compensation, in the study's currency's
+ * minor units. An open session that has not expired is returned again instead of a second one;
+ * concurrent first requests share one idempotency key and so one session at the provider.
+ */
+export async function startCheckout(deps: BillingDependencies, principal: Principal, jobId: string) {
+  requirePayments(deps);
+  const study = await asUser(deps.db, principal.claims, (tx) =>
+    tx
+      .selectFrom('studies')
+      .select([
+        'id',
+        'organization_id',
+        'title',
+        'status',
+        'paid_at',
+        'tester_count',
+        'compensation_amount',
+        'compensation_currency',
+      ])
+      .where('id', '=', jobId)
+      .executeTakeFirst(),
+  );
+  if (!study) throw notFound('Study');
+  if (study.paid_at) throw conflict('Study is already paid');
+  if (study.status !== 'draft') throw conflict(`Study must be draft to check out (it is ${study.status})`);
+  let unitAmount: number;
+  try {
+    unitAmount = toMinorUnits(study.compensation_amount, study.compensation_currency);
+  } catch (error) {
+    if (error instanceof UnrepresentableAmount) throw invalid(`compensation.amount: ${error.message}`);
+    throw error;
+  }
+  if (unitAmount === 0) throw invalid('compensation.amount: a study without compensation has nothing to pay');
+
+  const now = deps.now();
+  const { open, count, email } = await asSystem(deps.db, async (tx) => ({
+    open: await openCheckoutOf(tx, jobId, now),
+    count: await checkoutCountOf(tx, jobId),
+    email: (
+      await tx.selectFrom('users').select('email').where('id', '=', principal.claims.sub).executeTakeFirst()
+    )?.email,
+  }));
+  if (open) return view(open);
+
+  const page = `${deps.baseUrl}/dashboard/jobs/${jobId}`;
+  const created = await askProvider('compensation', () =>
+    deps.provider.createCheckout({
+      jobId,
+      organizationId: study.organization_id,
+      title: study.title,
+      currency: study.compensation_currency,
+      unitAmount,
+      quantity: study.tester_count,
+      customerEmail: email,
+      successUrl: `${page}?checkout=success`,
+      cancelUrl: `${page}?checkout=cancelled`,
+      idempotencyKey: `checkout:${jobId}:${count + 1}`,
+    }),
+  );
+  const row = await asSystem(deps.db, (tx) =>
+    insertCheckoutSession(tx, {
+      id: created.id,
+      provider: deps.provider.name,
+      organization_id: study.organization_id,
+      study_id: jobId,
+      created_by: principal.claims.sub,
+      amount_total: created.amountTotal,
+      currency: created.currency,
+      url: created.url,
+      expires_at: created.expiresAt,
+      created_at: now,
+    }),
+  );
+  return view(row);
+}

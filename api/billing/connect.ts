@@ -1,0 +1,40 @@
+import { asSystem } from '../../db/doors.ts';
+import { insertPayoutAccount, payoutAccountOfTester } from '../../db/repositories/payout-accounts.ts';
+import type { Principal } from '../auth/principal.ts';
+import { isAllowedOrigin } from '../http/cors.ts';
+import { invalid } from '../http/errors.ts';
+import { askProvider, requirePayments, type BillingDependencies } from './billing-dependencies.ts';
+
+/**
+ * Payout-account onboarding for the calling tester: their connected account (created once, kept
+ * in payout_accounts) and a fresh onboarding link. The provider sends the tester back to
+ * `returnUrl`, which must be the service's own origin (or a sub-domain), so the link cannot be
+ * turned into a redirect elsewhere.
+ */
+export async function startOnboarding(deps: BillingDependencies, principal: Principal, returnUrl: string) {
+  requirePayments(deps);
+  const policy = { baseUrl: deps.baseUrl, allowLocalhost: deps.allowLocalhost };
+  if (!isAllowedOrigin(new URL(returnUrl).origin, policy)) {
+    throw invalid("returnUrl: must be on the service's own origin or one of its sub-domains");
+  }
+  const testerId = principal.claims.sub;
+  let account = await asSystem(deps.db, (tx) => payoutAccountOfTester(tx, testerId));
+  if (!account) {
+    const user = await asSystem(deps.db, (tx) =>
+      tx.selectFrom('users').select('email').where('id', '=', testerId).executeTakeFirstOrThrow(),
+    );
+    const { accountId } = await askProvider('returnUrl', () =>
+      deps.provider.createConnectedAccount({
+        testerId,
+        email: user.email,
+        idempotencyKey: `connect:${testerId}`,
+      }),
+    );
+    account = await asSystem(deps.db, (tx) => insertPayoutAccount(tx, testerId, accountId));
+  }
+  const accountId = account.provider_account_id;
+  const { url } = await askProvider('returnUrl', () =>
+    deps.provider.createOnboardingLink({ accountId, returnUrl, refreshUrl: returnUrl }),
+  );
+  return { onboardingUrl: url, accountId };
+}

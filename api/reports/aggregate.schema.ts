@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+export const aggregateRequestBody = z.object({
+  includeVariantComparison: z.boolean('Must be true or false').optional(),
+  minSessionCount: z
+    .number('Must be a number')
+    .int('Must be an integer')
+    .min(1, 'Must be at least 1')
+    .max(10_000, 'Must be at most 10000')
+    .default(1),
+});
+export type AggregateRequest = z.output<typeof aggregateRequestBody>;
+
+export const studyIdParams = z.object({ id: z.uuid() });
+
+const status = z.enum(['queued', 'complete', 'failed']);
+
+export const aggregateJobResponse = z.object({
+  aggregateJobId: z.string(),
+  jobId: z.string(),
+  sessionCount: z.number().int(),
+  status,
+  estimatedCompletionSeconds: z.number().int(),
+});
+
+const barrier = z.object({
+  findingId: z.string(),
+  severity: z.enum(['critical', 'high', 'medium', 'low']),
+  title: z.string(),
+  affectedSessionCount: z.number().int(),
+  wcag: z.object({ criterion: z.string(), level: z.string() }).nullable(),
+  affectedFlow: z.string(),
+});
+const group = z.object({
+  sessionCount: z.number().int(),
+  avgScore: z.number(),
+  barriers: z.array(z.string()),
+});
+const groups = z.record(z.string(), group);
+
+export const aggregateStatusResponse = aggregateJobResponse.extend({
+  aggregateReportId: z.string().nullable(),
+  provider: z.string().nullable(),
+  usedFallback: z.boolean(),
+  error: z.string().nullable(),
+  report: z
+    .object({
+      jobId: z.string(),
+      sessionCount: z.number().int(),
+      generatedAt: z.string(),
+      studyScore: z.number(),
+      topFindings: z.array(barrier),
+      variantComparison: z.record(
+        z.string(),
+        z.object({ avgScore: z.number(), sessionCount: z.number().int() }),
+      ),
+      recommendations: z.array(z.string()),
+      widespreadBarriers: z.array(
+        z.object({ findingId: z.string(), affectedSessionCount: z.number().int(), share: z.number() }),
+      ),
+      profileSpecificBarriers: z.array(
+        z.object({
+          findingId: z.string(),
+          dimension: z.string(),
+          value: z.string(),
+          affectedSessionCount: z.number().int(),
+          groupSessionCount: z.number().int(),
+        }),
+      ),
+      stratification: z.object({ device: groups, accessNeeds: groups, country: groups, ageBand: groups }),
+      summary: z.string(),
+    })
+    .nullable(),
+});

@@ -1,0 +1,65 @@
+import type { ReportFinding, SessionReportContent } from '../../activities/analysis/session-report.ts';
+import type { ReportRow } from '../../db/repositories/reports.ts';
+
+export type ReportFormat = 'structured' | 'narrative';
+
+export interface RenderOptions {
+  readonly format: ReportFormat;
+  readonly includeScreenshots: boolean;
+}
+
+/**
+ * A stored report as the caller asked for it. Agent 3 stores the facts once, on confirmation;
+ * each format is a rendering of those same facts, so asking for another format later re-renders
+ * the stored content and never runs an agent again (the findings cannot change after the gate).
+ * Both formats carry the spec's result fields; `narrative` adds the findings told as prose.
+ * The service records no screen images (the extension sends none), so with `includeScreenshots`
+ * every finding lists an empty `screenshots` array rather than silently ignoring the option.
+ */
+export function renderReport(row: ReportRow, { format, includeScreenshots }: RenderOptions) {
+  const content = row.content as unknown as SessionReportContent;
+  const overallScore = Number(row.overall_score);
+  const findings = content.findings.map((finding) =>
+    includeScreenshots ? { ...finding, screenshots: [] as string[] } : finding,
+  );
+  return {
+    reportId: row.id,
+    usedFallback: row.used_fallback,
+    report: {
+      sessionId: row.session_id,
+      generatedAt: row.generated_at.toISOString(),
+      overallScore,
+      toneProfile: row.tone_profile,
+      reportFormat: format,
+      findings,
+      recommendations: content.recommendations,
+      emotionalProfile: content.emotionalProfile,
+      ...(format === 'narrative' ? { narrative: narrativeOf(content, overallScore) } : {}),
+    },
+  };
+}
+
+/** The same facts as paragraphs: the score, each finding in time order, what to do, how it felt. */
+export function narrativeOf(content: SessionReportContent, overallScore: number): string {
+  const count = content.findings.length;
+  const opening =
+    count === 0
+      ? `Overall score ${overallScore} of 100. The tester confirmed no findings in this session.`
+      : `Overall score ${overallScore} of 100, from ${count} confirmed finding${count === 1 ? '' : 's'}.`;
+  const { avgFrustration, avgConfusion, avgPositive } = content.emotionalProfile;
+  return [
+    opening,
+    ...content.findings.map((finding, index) => findingParagraph(finding, index + 1)),
+    ...(content.recommendations.length ? [`What to do next: ${content.recommendations.join(' ')}`] : []),
+    `How the session felt: average frustration ${avgFrustration.toFixed(2)}, confusion ` +
+      `${avgConfusion.toFixed(2)}, positive expressions ${avgPositive.toFixed(2)}.`,
+  ].join('\n\n');
+}
+
+function findingParagraph(finding: ReportFinding, position: number): string {
+  const reference = finding.wcag ? `, WCAG ${finding.wcag.criterion} Level ${finding.wcag.level}` : '';
+  return (
+    `${position}. ${finding.title} (severity ${finding.severity}${reference}), at ${finding.timestamp} ` +
+    `in ${finding.affectedFlow}. ${finding.description} ${finding.plainEnglish}`
+  );
+}

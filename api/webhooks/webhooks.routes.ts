@@ -1,0 +1,99 @@
+import {
+  PAYMENT_SIGNATURE_HEADER,
+  SignatureRejected,
+  verifyProviderEvent,
+} from '../../activities/payments/provider-events.ts';
+import type { PaymentsConfig } from '../../config/payments.ts';
+import {
+  SCHEDULING_SIGNATURE_HEADER,
+  SIGNATURE_TOLERANCE_SECONDS,
+  verifyWebhookSignature,
+} from '../auth/webhook-signature.ts';
+import { ApiError, malformed, unauthenticated } from '../http/errors.ts';
+import { defineRoute, type RouteDefinition } from '../http/route.ts';
+import { validateBody } from '../http/validate.ts';
+import { recordSchedulingEvent } from './record-booking.ts';
+import { recordPaymentEvent, type PaymentEventDependencies } from './record-payment-event.ts';
+import { paymentEvent, receivedResponse, schedulingEvent } from './webhooks.schema.ts';
+
+export interface WebhookDependencies extends PaymentEventDependencies {
+  readonly payments: PaymentsConfig;
+}
+
+const received = { data: { received: true } };
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw malformed('Body must be JSON');
+  }
+}
+
+export function webhookRoutes(deps: WebhookDependencies): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/webhooks/payments',
+      tag: 'Webhooks',
+      summary:
+        "The payment provider's events, signed in Payment-Signature; each is recorded by id before it is acted on",
+      auth: 'public',
+      rawBody: true,
+      body: paymentEvent,
+      headers: { [PAYMENT_SIGNATURE_HEADER]: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">' },
+      response: receivedResponse,
+      errors: [422, 503],
+      handler: async ({ ctx, rawBody }) => {
+        const secret = deps.payments.webhookSecret;
+        if (!secret)
+          throw new ApiError('unavailable', 'Payments are not configured (STRIPE_WEBHOOK_SECRET is unset)');
+        let verified: unknown;
+        try {
+          verified = verifyProviderEvent(
+            rawBody!,
+            ctx.get(PAYMENT_SIGNATURE_HEADER) || undefined,
+            secret,
+            SIGNATURE_TOLERANCE_SECONDS,
+          );
+        } catch (error) {
+          if (error instanceof SignatureRejected) throw unauthenticated(error.message);
+          if (error instanceof SyntaxError) throw malformed('Body must be JSON');
+          throw error;
+        }
+        await recordPaymentEvent(deps, validateBody(paymentEvent, verified));
+        return received;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/webhooks/scheduling',
+      tag: 'Webhooks',
+      summary:
+        'The scheduling provider: a booked (or cancelled) review call for a study of a pro-plan organization',
+      auth: 'public',
+      rawBody: true,
+      body: schedulingEvent,
+      headers: { [SCHEDULING_SIGNATURE_HEADER]: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">' },
+      response: receivedResponse,
+      errors: [404, 422, 503],
+      handler: async ({ ctx, rawBody }) => {
+        const secret = deps.payments.schedulingWebhookSecret;
+        if (!secret)
+          throw new ApiError(
+            'unavailable',
+            'The scheduling webhook is not configured (SCHEDULING_WEBHOOK_SECRET is unset)',
+          );
+        verifyWebhookSignature({
+          header: ctx.get(SCHEDULING_SIGNATURE_HEADER) || undefined,
+          rawBody: rawBody!,
+          secrets: secret,
+          now: deps.now(),
+        });
+        const event = validateBody(schedulingEvent, parseJson(rawBody!));
+        await recordSchedulingEvent(deps.db, event, deps.now());
+        return received;
+      },
+    }),
+  ];
+}

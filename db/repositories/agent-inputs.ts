@@ -1,0 +1,73 @@
+import type { Tx } from '../doors.ts';
+
+// What the AI agents read beyond the session repositories: events with their input length, a
+// study's tester reports and the testers' profiles, and the counts Agent 4's gate checks.
+
+/** A session's events in time order, up to `until` when given. */
+export function agentEvents(tx: Tx, sessionId: string, until?: Date) {
+  let query = tx
+    .selectFrom('session_events')
+    .select(['event_type', 'target_selector', 'occurred_at', 'scroll_y', 'input_length'])
+    .where('session_id', '=', sessionId);
+  if (until) query = query.where('occurred_at', '<=', until);
+  return query.orderBy('occurred_at').orderBy('id').execute();
+}
+
+/** Every tester report of a study with the session's variant. */
+export function studyReports(tx: Tx, studyId: string) {
+  return tx
+    .selectFrom('reports')
+    .innerJoin('sessions', 'sessions.id', 'reports.session_id')
+    .select([
+      'reports.id',
+      'reports.session_id',
+      'reports.tester_id',
+      'reports.overall_score',
+      'reports.content',
+      'sessions.variant',
+    ])
+    .where('reports.study_id', '=', studyId)
+    .where('sessions.status', '<>', 'cancelled')
+    .orderBy('reports.generated_at')
+    .orderBy('reports.id')
+    .execute();
+}
+
+/** The profiles of the given testers (the system door only: businesses do not read profiles). */
+export function testerProfiles(tx: Tx, testerIds: readonly string[]) {
+  if (!testerIds.length) return Promise.resolve([]);
+  return tx
+    .selectFrom('tester_profiles')
+    .select(['user_id', 'devices', 'access_needs', 'country', 'birth_year'])
+    .where('user_id', 'in', [...testerIds])
+    .execute();
+}
+
+/** How many tester reports a study has, and how many confirmed sessions still lack theirs. */
+export async function reportGate(tx: Tx, studyId: string): Promise<{ reports: number; waiting: number }> {
+  const row = await tx
+    .selectFrom('sessions')
+    .leftJoin('reports', 'reports.session_id', 'sessions.id')
+    .select((eb) => [
+      eb.fn.count<string>('reports.id').as('reports'),
+      eb.fn
+        .count<string>('sessions.id')
+        .filterWhere((w) => w.and([w('sessions.status', '=', 'confirmed'), w('reports.id', 'is', null)]))
+        .as('waiting'),
+    ])
+    .where('sessions.study_id', '=', studyId)
+    .where('sessions.status', '<>', 'cancelled')
+    .executeTakeFirstOrThrow();
+  return { reports: Number(row.reports), waiting: Number(row.waiting) };
+}
+
+/** Whether the study runs an A/B test (variants exist). */
+export async function hasVariants(tx: Tx, studyId: string): Promise<boolean> {
+  const row = await tx
+    .selectFrom('study_variants')
+    .select('study_id')
+    .where('study_id', '=', studyId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,56 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Tx } from '../doors.ts';
+import type { AgentJobsTable, AgentKind } from '../schema-sessions.ts';
+
+export type AgentJobRow = Selectable<AgentJobsTable>;
+
+export function findAgentJob(tx: Tx, id: string): Promise<AgentJobRow | undefined> {
+  return tx.selectFrom('agent_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The job, locked until the transaction ends: whoever holds it decides whether it completes. */
+export function lockAgentJob(tx: Tx, id: string): Promise<AgentJobRow | undefined> {
+  return tx.selectFrom('agent_jobs').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function updateAgentJobRow(
+  tx: Tx,
+  id: string,
+  change: Updateable<AgentJobsTable>,
+): Promise<void> {
+  await tx.updateTable('agent_jobs').set(change).where('id', '=', id).execute();
+}
+
+/** A study's latest job of a kind (Agent 4 is per study). */
+export function latestStudyAgentJob(
+  tx: Tx,
+  studyId: string,
+  kind: AgentKind,
+): Promise<AgentJobRow | undefined> {
+  return tx
+    .selectFrom('agent_jobs')
+    .selectAll()
+    .where('study_id', '=', studyId)
+    .where('kind', '=', kind)
+    .orderBy('queued_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A session's latest completed job of a kind: Agent 1's insights for GET /api/sessions/:id. */
+export function latestCompleteAgentJob(
+  tx: Tx,
+  sessionId: string,
+  kind: AgentKind,
+): Promise<AgentJobRow | undefined> {
+  return tx
+    .selectFrom('agent_jobs')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('kind', '=', kind)
+    .where('status', '=', 'complete')
+    .orderBy('completed_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

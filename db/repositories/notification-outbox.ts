@@ -1,0 +1,104 @@
+import { sql, type Selectable } from 'kysely';
+import type { Tx } from '../doors.ts';
+import type { NotificationChannel, NotificationOutboxTable } from '../schema-engagement.ts';
+
+// The outbox is admin-only under row-level security: these run through the system door.
+
+export type NotificationRow = Selectable<NotificationOutboxTable>;
+
+export interface NewNotification {
+  readonly channel: NotificationChannel;
+  readonly recipient: string;
+  readonly userId: string | null;
+  readonly kind: string;
+  readonly body: string;
+  /** Kept in the row's payload until the message leaves the outbox (see SECRET_PLACEHOLDER). */
+  readonly secret?: string;
+  readonly payload?: Record<string, unknown>;
+}
+
+export async function queueNotification(tx: Tx, message: NewNotification, now: Date): Promise<string> {
+  const payload = { ...message.payload, ...(message.secret === undefined ? {} : { secret: message.secret }) };
+  const row = await tx
+    .insertInto('notification_outbox')
+    .values({
+      channel: message.channel,
+      recipient: message.recipient,
+      user_id: message.userId,
+      kind: message.kind,
+      body: message.body,
+      payload: JSON.stringify(payload),
+      available_at: now,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Gives up the undelivered messages of a kind about one session (a newer token replaced the one
+ * they carry): they are never sent, and their secret is dropped.
+ */
+export async function supersedeNotifications(tx: Tx, kind: string, sessionId: string): Promise<void> {
+  await tx
+    .updateTable('notification_outbox')
+    .set({
+      status: 'failed',
+      last_error: 'superseded by a newer message',
+      payload: sql<string>`payload - 'secret'`,
+    })
+    .where('kind', '=', kind)
+    .where(sql<boolean>`payload ->> 'sessionId' = ${sessionId}`)
+    .where('status', 'in', ['pending', 'sending'])
+    .execute();
+}
+
+/** Takes a message for an attempt, or undefined when it was already sent or given up. */
+export function claimNotification(tx: Tx, id: string): Promise<NotificationRow | undefined> {
+  return tx
+    .updateTable('notification_outbox')
+    .set((eb) => ({ status: 'sending', attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'sending'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function markNotificationSent(
+  tx: Tx,
+  id: string,
+  deliveredVia: string,
+  now: Date,
+): Promise<void> {
+  await tx
+    .updateTable('notification_outbox')
+    .set({
+      status: 'sent',
+      sent_at: now,
+      last_error: null,
+      payload: sql<string>`(payload - 'secret') || jsonb_build_object('deliveredVia', ${deliveredVia}::text)`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** An attempt failed but another may follow. */
+export async function releaseNotification(tx: Tx, id: string, error: string): Promise<void> {
+  await tx
+    .updateTable('notification_outbox')
+    .set({ status: 'pending', last_error: error.slice(0, 5000) })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .execute();
+}
+
+/** No attempt will follow: the message is given up and its secret dropped. */
+export async function markNotificationFailed(tx: Tx, id: string, error: string): Promise<void> {
+  await tx
+    .updateTable('notification_outbox')
+    .set({ status: 'failed', last_error: error.slice(0, 5000), payload: sql<string>`payload - 'secret'` })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'sending'])
+    .execute();
+}

@@ -1,0 +1,322 @@
+import assert from 'node:assert/strict';
+import { createAgents, LOCAL_ANALYST, type Agents } from '../../activities/ai/agents.ts';
+import { configuredProviders } from '../../activities/ai/providers/configured.ts';
+import type { ReportSummary, TesterProfileSummary } from '../../activities/analysis/aggregate.ts';
+import type { ConfirmedNote, SessionReportContent } from '../../activities/analysis/session-report.ts';
+import type { EventSignal, FacialSignal } from '../../activities/analysis/signals.ts';
+import { WCAG_CATALOG } from '../../activities/analysis/wcag-catalog.ts';
+import type { ToneProfile } from '../../db/schema.ts';
+import { testConfig } from '../support/config.ts';
+import { fakeModel } from './fake-model.ts';
+import { startLocalProvider, type LocalProvider } from './provider-servers.ts';
+
+const TONES: readonly ToneProfile[] = ['standard', 'supportive', 'moderate', 'restorative'];
+const t = (s: number) => new Date(Date.parse('2026-03-01T10:00:00Z') + s * 1000);
+const event = (type: EventSignal['type'], s: number, target: string): EventSignal => ({
+  type,
+  target,
+  at: t(s),
+  scrollY: null,
+});
+
+const notes: ConfirmedNote[] = [
+  {
+    noteId: 'note-a',
+    content: 'A control did not respond as expected: 4 clicks on `#pay` within 1.2 s.',
+    annotation: 'The button looked disabled',
+    severity: 'high',
+    wcagCriterion: '4.1.2',
+    wcagLevel: 'A',
+    at: t(5),
+    target: '#pay',
+  },
+  {
+    noteId: 'note-b',
+    content: 'An error interrupted the task: an error was raised at `#card`.',
+    annotation: null,
+    severity: 'critical',
+    wcagCriterion: '3.3.1',
+    wcagLevel: 'A',
+    at: t(60),
+    target: '#card',
+  },
+  {
+    noteId: 'note-c',
+    content: 'Attention dropped: attention below 0.3 for 3 consecutive frames.',
+    annotation: null,
+    severity: 'low',
+    wcagCriterion: '2.2.1',
+    wcagLevel: 'A',
+    at: t(90),
+    target: null,
+  },
+];
+const frames: FacialSignal[] = [
+  { at: t(1), faceDetected: true, confidences: { angry: 0.5, happy: 0.5 }, attention: 0.9 },
+  { at: t(2), faceDetected: true, confidences: { surprise: 0.4, neutral: 0.6 }, attention: 0.9 },
+];
+
+/** Everything in a report that no tone and no provider may change. */
+function factsOf(report: SessionReportContent) {
+  return {
+    findings: report.findings.map((f) => ({
+      findingId: f.findingId,
+      severity: f.severity,
+      wcag: f.wcag,
+      timestamp: f.timestamp,
+      affectedFlow: f.affectedFlow,
+    })),
+    overallScore: report.overallScore,
+    emotionalProfile: report.emotionalProfile,
+    recommendationCriteria: report.recommendations.map((r) => /\d\.\d+\.\d+/.exec(r)?.[0]),
+  };
+}
+
+describe('agents on the analysis core', () => {
+  let openai: LocalProvider;
+  let local: Agents;
+  let remote: Agents;
+
+  before(async () => {
+    openai = await startLocalProvider('openai', fakeModel);
+    local = createAgents({ providers: [] });
+    remote = createAgents({
+      providers: configuredProviders(testConfig({ AI_PROVIDER_ORDER: 'openai', ...openai.env() }).ai),
+    });
+  });
+  after(() => openai.stop());
+  beforeEach(() => {
+    openai.mode = 'ok';
+    openai.requests.length = 0;
+  });
+
+  describe('Agent 3: tone profiles change wording and framing, never facts', () => {
+    for (const [label, agents] of [
+      ['the local analyst', () => local],
+      ['a provider', () => remote],
+    ] as const) {
+      it(`same findings ids, severities, criteria, times, scores and recommendations in all four tones (${label})`, async () => {
+        const reports = await Promise.all(
+          TONES.map((tone) => agents().agent3Report({ notes, frames, tone, format: 'structured' })),
+        );
+        const [first, ...others] = reports.map((r) => factsOf(r.result));
+        for (const other of others) assert.deepEqual(other, first);
+        assert.deepEqual(
+          first!.findings.map((f) => [f.findingId, f.severity, f.wcag?.criterion]),
+          [
+            ['note-a', 'high', '4.1.2'],
+            ['note-b', 'critical', '3.3.1'],
+            ['note-c', 'low', '2.2.1'],
+          ],
+        );
+        assert.equal(first!.overallScore, 100 - 15 - 25 - 3);
+        assert.deepEqual(first!.recommendationCriteria, ['3.3.1', '4.1.2', '2.2.1']);
+        // The wording does change with the tone.
+        const plain = reports.map((r) => r.result.findings[0]!.plainEnglish);
+        assert.equal(new Set(plain).size, TONES.length, plain.join(' | '));
+      });
+    }
+
+    it('the provider is told the tone and its attempts to change facts are ignored', async () => {
+      const answer = await remote.agent3Report({ notes, frames, tone: 'restorative', format: 'structured' });
+      assert.deepEqual([answer.provider, answer.usedFallback], ['openai', false]);
+      assert.match(openai.requests[0]!.system, /Restorative: trauma-informed language/);
+      const localReport = await local.agent3Report({
+        notes,
+        frames,
+        tone: 'restorative',
+        format: 'structured',
+      });
+      assert.deepEqual(factsOf(answer.result), factsOf(localReport.result));
+      assert.equal(answer.result.findings[0]!.plainEnglish, '[restorative] openai plain words');
+      assert.ok(
+        answer.result.recommendations.every((r) => r.startsWith('[restorative] openai suggests a fix')),
+      );
+      assert.deepEqual(answer.result.findings[0]!.wcag, {
+        criterion: '4.1.2',
+        level: 'A',
+        name: 'Name, Role, Value',
+      });
+    });
+
+    it('narrative format adds the report as prose; structured does not', async () => {
+      const narrative = await local.agent3Report({ notes, frames, tone: 'supportive', format: 'narrative' });
+      assert.match(narrative.result.narrative!, /^Thank you for working through the session/);
+      const structured = await local.agent3Report({
+        notes,
+        frames,
+        tone: 'supportive',
+        format: 'structured',
+      });
+      assert.equal(structured.result.narrative, undefined);
+      const told = await remote.agent3Report({ notes, frames, tone: 'standard', format: 'narrative' });
+      assert.equal(told.result.narrative, '[standard] openai tells the story');
+    });
+  });
+
+  describe('Agent 2: WCAG-mapped findings and cross-task patterns', () => {
+    // The same kind of barrier (an error) on two pages, and rage clicks on the first.
+    const events = [
+      event('navigation', 0, '/checkout'),
+      ...[5, 5.4, 5.8].map((s) => event('click', s, '#pay')),
+      event('error', 20, '#card'),
+      event('navigation', 40, '/address'),
+      event('error', 50, '#zip'),
+    ];
+    const signals = { events, facial: [], voice: [] };
+
+    it('maps each finding to a criterion of the catalog, with severity and a pattern across pages', async () => {
+      const { result, provider } = await local.agent2Findings({ signals });
+      assert.equal(provider, LOCAL_ANALYST);
+      assert.deepEqual(
+        result.findings.map((f) => [f.findingId, f.kind, f.wcag.criterion, f.severity, f.patternId]),
+        [
+          ['finding-1', 'rage_clicks', '4.1.2', 'medium', null],
+          ['finding-2', 'error', '3.3.1', 'high', 'pattern-3.3.1'],
+          ['finding-3', 'error', '3.3.1', 'high', 'pattern-3.3.1'],
+        ],
+      );
+      for (const finding of result.findings) {
+        const { name, level } = WCAG_CATALOG.get(finding.wcag.criterion)!;
+        assert.deepEqual(finding.wcag, { criterion: finding.wcag.criterion, name, level });
+      }
+      assert.deepEqual(
+        result.patterns.map((p) => [p.patternId, p.findingIds, p.pages]),
+        [['pattern-3.3.1', ['finding-2', 'finding-3'], ['/checkout', '/address']]],
+      );
+    });
+
+    it('a provider words the findings; criteria, severities and times stay the analysis core`s', async () => {
+      const worded = await remote.agent2Findings({ signals });
+      const plain = await local.agent2Findings({ signals });
+      const facts = (r: typeof plain.result) =>
+        r.findings.map((f) => [f.findingId, f.kind, f.timestamp, f.target, f.severity, f.wcag, f.patternId]);
+      assert.deepEqual(facts(worded.result), facts(plain.result));
+      assert.equal(worded.result.findings[1]!.title, 'openai title');
+      assert.match(
+        worded.result.findings[1]!.content,
+        /^openai title: openai describes: .* Likely WCAG 3\.3\.1 Error Identification \(Level A\); severity high\.$/,
+      );
+    });
+
+    it('an answer naming a finding that does not exist is a schema failure', async () => {
+      openai.mode = 'unknownIds';
+      await assert.rejects(remote.agent2Findings({ signals }), /unknown findingId/);
+    });
+  });
+
+  describe('Agent 4: across testers', () => {
+    const finding = (id: string, criterion: string, flow: string, severity: 'high' | 'medium' = 'high') => ({
+      findingId: id,
+      severity,
+      title: `Barrier at ${flow}`,
+      affectedFlow: flow,
+      wcag: { criterion, level: 'A' as const },
+    });
+    const reports: ReportSummary[] = [
+      {
+        sessionId: 's1',
+        testerId: 'u1',
+        variant: 'A',
+        overallScore: 70,
+        findings: [finding('n1', '4.1.2', '#pay')],
+      },
+      {
+        sessionId: 's2',
+        testerId: 'u2',
+        variant: 'B',
+        overallScore: 60,
+        findings: [finding('n2', '4.1.2', '#pay'), finding('n3', '2.1.2', '#menu', 'medium')],
+      },
+      { sessionId: 's3', testerId: 'u3', variant: 'B', overallScore: 90, findings: [] },
+    ];
+    const profiles: TesterProfileSummary[] = [
+      { testerId: 'u1', devices: ['desktop'], accessNeeds: [], country: 'GB', birthYear: 1990 },
+      {
+        testerId: 'u2',
+        devices: ['desktop'],
+        accessNeeds: ['keyboard_only'],
+        country: 'DE',
+        birthYear: 1960,
+      },
+      { testerId: 'u3', devices: ['mobile'], accessNeeds: [], country: 'GB', birthYear: 2000 },
+    ];
+    const input = { reports, profiles, includeVariantComparison: true, referenceDate: t(0) };
+
+    it('scores the study, clusters barriers across sessions, and separates widespread from profile-specific', async () => {
+      const { result } = await local.agent4Aggregate(input);
+      assert.equal(result.sessionCount, 3);
+      assert.equal(result.studyScore, 73.3);
+      assert.deepEqual(
+        result.topFindings.map((f) => [f.wcag?.criterion, f.severity, f.affectedSessionCount]),
+        [
+          ['4.1.2', 'high', 2],
+          ['2.1.2', 'medium', 1],
+        ],
+      );
+      const [pay, menu] = result.topFindings;
+      assert.deepEqual(result.widespreadBarriers, [
+        { findingId: pay!.findingId, affectedSessionCount: 2, share: 0.667 },
+      ]);
+      assert.deepEqual(result.profileSpecificBarriers, [
+        {
+          findingId: menu!.findingId,
+          dimension: 'accessNeeds',
+          value: 'keyboard_only',
+          affectedSessionCount: 1,
+          groupSessionCount: 1,
+        },
+      ]);
+      assert.deepEqual(result.variantComparison, {
+        A: { avgScore: 70, sessionCount: 1 },
+        B: { avgScore: 75, sessionCount: 2 },
+      });
+      assert.deepEqual(result.stratification.device, {
+        desktop: { sessionCount: 2, avgScore: 65, barriers: [pay!.findingId, menu!.findingId] },
+        mobile: { sessionCount: 1, avgScore: 90, barriers: [] },
+      });
+      assert.deepEqual(Object.keys(result.stratification.ageBand).sort(), ['25-34', '35-44', '65+']);
+      assert.deepEqual(Object.keys(result.stratification.country), ['DE', 'GB']);
+      const without = await local.agent4Aggregate({ ...input, includeVariantComparison: false });
+      assert.deepEqual(without.result.variantComparison, {});
+    });
+
+    it('a provider titles the barriers and recommends; counts and scores stay computed', async () => {
+      const worded = await remote.agent4Aggregate(input);
+      const plain = await local.agent4Aggregate(input);
+      assert.deepEqual(
+        worded.result.topFindings.map(({ title: _t, ...fact }) => fact),
+        plain.result.topFindings.map(({ title: _t, ...fact }) => fact),
+      );
+      assert.equal(worded.result.studyScore, plain.result.studyScore);
+      assert.ok(worded.result.topFindings.every((f) => f.title === 'openai barrier'));
+      assert.deepEqual(worded.result.recommendations, ['openai recommends fixing the top barrier first']);
+    });
+  });
+
+  describe('Agent 1', () => {
+    it('insights are the core`s facts up to snapshotAt, from the chosen signals only', async () => {
+      const signals = {
+        events: [...[0, 0.4, 0.8].map((s) => event('click', s, '#pay')), event('error', 100, '#card')],
+        facial: [
+          { at: t(10), faceDetected: true, confidences: { neutral: 1 }, attention: 0.1 },
+          { at: t(11), faceDetected: true, confidences: { neutral: 1 }, attention: 0.1 },
+        ],
+        voice: [],
+      };
+      const early = await local.agent1Insights({ signals, snapshotAt: t(50) });
+      assert.deepEqual(
+        early.result.criticalMoments.map((m) => m.type),
+        ['rage_clicks', 'attention_drop'],
+      );
+      assert.deepEqual(early.result.attentionDropTimestamps, [t(10).toISOString()]);
+      const eventsOnly = await local.agent1Insights({ signals, includeSignals: ['events'] });
+      assert.deepEqual(
+        eventsOnly.result.criticalMoments.map((m) => m.type),
+        ['rage_clicks', 'error'],
+      );
+      assert.deepEqual(eventsOnly.result.attentionDropTimestamps, []);
+      assert.match(eventsOnly.result.summary, /^2 candidate barrier moments so far/);
+    });
+  });
+});

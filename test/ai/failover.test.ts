@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { createAgents, LOCAL_ANALYST } from '../../activities/ai/agents.ts';
+import { AllProvidersUnavailableError } from '../../activities/ai/errors.ts';
+import { configuredProviders } from '../../activities/ai/providers/configured.ts';
+import { PROVIDER_NAMES, type ProviderName } from '../../activities/ai/providers/types.ts';
+import type { SessionSignals } from '../../activities/analysis/signals.ts';
+import { ConfigError } from '../../config/index.ts';
+import { testConfig } from '../support/config.ts';
+import { fakeModel } from './fake-model.ts';
+import { envOf, startLocalProvider, type LocalProvider, type ProviderMode } from './provider-servers.ts';
+
+const at = (s: number) => new Date(Date.parse('2026-03-01T10:00:00Z') + s * 1000);
+/** Rage clicks and an error: two moments for the model to word. */
+export const struggle: SessionSignals = {
+  events: [
+    ...[0, 0.4, 0.8, 1.2].map((s) => ({ type: 'click' as const, target: '#pay', at: at(s), scrollY: null })),
+    { type: 'error', target: '#card', at: at(30), scrollY: null },
+  ],
+  facial: [],
+  voice: [],
+};
+
+describe('AI providers: one interface, failover in the configured order', () => {
+  const servers = {} as Record<ProviderName, LocalProvider>;
+  const agentsWith = (order: readonly ProviderName[], extra: NodeJS.ProcessEnv = {}) =>
+    createAgents({
+      providers: configuredProviders(
+        testConfig({
+          AI_PROVIDER_ORDER: order.join(','),
+          AI_TIMEOUT_MS: '400',
+          ...envOf(servers, order),
+          ...extra,
+        }).ai,
+      ),
+    });
+
+  before(async () => {
+    for (const name of PROVIDER_NAMES) servers[name] = await startLocalProvider(name, fakeModel);
+  });
+  after(() => Promise.all(PROVIDER_NAMES.map((name) => servers[name].stop())));
+  beforeEach(() => {
+    for (const name of PROVIDER_NAMES) {
+      servers[name].mode = 'ok';
+      servers[name].requests.length = 0;
+    }
+  });
+
+  for (const primary of PROVIDER_NAMES) {
+    it(`${primary} first and healthy: it answers through its real SDK, usedFallback false`, async () => {
+      const order = [primary, ...PROVIDER_NAMES.filter((n) => n !== primary)];
+      const answer = await agentsWith(order).agent1Insights({ signals: struggle });
+      assert.equal(answer.provider, primary);
+      assert.equal(answer.usedFallback, false);
+      assert.equal(answer.result.summary, `${primary} summary of 2 moments`);
+      assert.equal(servers[primary].requests[0]!.model, `${primary}-local-model`);
+      // Facts stay the analysis core's, whatever the model claims.
+      assert.notEqual(answer.result.overallFrustrationScore, 0.99);
+    });
+  }
+
+  const failures: readonly [ProviderMode, string][] = [
+    ['error500', 'answers 500'],
+    ['timeout', 'times out'],
+    ['rateLimited', 'rate-limits (429)'],
+    ['notJson', 'answers with output that is not JSON'],
+    ['unknownIds', 'answers about moments that do not exist (schema failure)'],
+  ];
+  for (const primary of PROVIDER_NAMES) {
+    const [second, third] = PROVIDER_NAMES.filter((n) => n !== primary) as [ProviderName, ProviderName];
+    for (const [mode, what] of failures) {
+      it(`${primary} ${what}: ${second} answers and usedFallback is true`, async () => {
+        servers[primary].mode = mode;
+        const answer = await agentsWith([primary, second, third]).agent1Insights({ signals: struggle });
+        assert.equal(answer.provider, second);
+        assert.equal(answer.usedFallback, true);
+        assert.equal(answer.result.summary, `${second} summary of 2 moments`);
+        assert.equal(
+          servers[primary].requests.length,
+          1,
+          'one request to the failing provider, no SDK retries',
+        );
+        assert.equal(servers[third].requests.length, 0);
+      });
+    }
+  }
+
+  it('the first two down: the third answers', async () => {
+    servers.openai.mode = 'error500';
+    servers.anthropic.mode = 'rateLimited';
+    const answer = await agentsWith(['openai', 'anthropic', 'google']).agent1Insights({ signals: struggle });
+    assert.deepEqual([answer.provider, answer.usedFallback], ['google', true]);
+  });
+
+  it('every provider down: AllProvidersUnavailableError names each failure', async () => {
+    servers.openai.mode = 'error500';
+    servers.anthropic.mode = 'timeout';
+    servers.google.mode = 'notJson';
+    await assert.rejects(
+      agentsWith(['openai', 'anthropic', 'google']).agent1Insights({ signals: struggle }),
+      (error: unknown) => {
+        assert.ok(error instanceof AllProvidersUnavailableError);
+        assert.deepEqual(
+          error.failures.map((f) => f.split(':')[0]),
+          ['openai', 'anthropic', 'google'],
+        );
+        assert.match(error.failures[0]!, /HTTP 500/);
+        return true;
+      },
+    );
+  });
+
+  it('a provider without its API key is left out of the order', () => {
+    const config = testConfig({ AI_PROVIDER_ORDER: 'google,openai', ...servers.openai.env() });
+    assert.deepEqual(
+      configuredProviders(config.ai).map((p) => p.name),
+      ['openai'],
+    );
+  });
+
+  it('no credentials: the deterministic local analyst answers, named local-analyst', async () => {
+    const agents = createAgents({ providers: configuredProviders(testConfig().ai) });
+    assert.equal(agents.local, true);
+    const first = await agents.agent1Insights({ signals: struggle, snapshotAt: at(60) });
+    const again = await agents.agent1Insights({ signals: struggle, snapshotAt: at(60) });
+    assert.equal(first.provider, LOCAL_ANALYST);
+    assert.equal(first.usedFallback, false);
+    assert.deepEqual(first, again);
+    assert.deepEqual(
+      first.result.criticalMoments.map((m) => [m.type, m.severity]),
+      [
+        ['rage_clicks', 'medium'],
+        ['error', 'high'],
+      ],
+    );
+    assert.ok(PROVIDER_NAMES.every((name) => servers[name].requests.length === 0));
+  });
+
+  it('AI_PROVIDER_ORDER must name known providers, each once', () => {
+    assert.throws(() => testConfig({ AI_PROVIDER_ORDER: 'openai,mistral' }), ConfigError);
+    assert.throws(() => testConfig({ AI_PROVIDER_ORDER: 'openai,openai' }), ConfigError);
+    assert.deepEqual(testConfig({ AI_PROVIDER_ORDER: 'Google, anthropic' }).ai.order, [
+      'google',
+      'anthropic',
+    ]);
+  });
+});

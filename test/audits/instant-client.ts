@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { createBusiness } from '../support/factories.ts';
+import type { TestResponse } from '../support/api.ts';
+import { sessionToken } from '../support/tokens.ts';
+import type { AuditHarness } from './harness.ts';
+
+export interface Issue {
+  issueId: string;
+  category: string;
+  severity: string;
+  element: string;
+  description: string;
+  wcagCriteria: string[];
+}
+
+export interface InstantResult {
+  auditId: string;
+  url: string;
+  score: number;
+  grade: string;
+  topIssues: Issue[];
+  issueCounts: Record<string, number>;
+  completedAt: string;
+}
+
+export interface InstantClient {
+  /** POST /api/audits/instant for a fixture page; asserts 200 and returns the result. */
+  audit(page: string, body?: Record<string, unknown>): Promise<InstantResult>;
+  /** POST /api/audits/instant with any body, for the failures. */
+  request(body: Record<string, unknown>): Promise<TestResponse>;
+}
+
+/** A signed-in business calling the instant audit endpoint of the harness. */
+export async function instantClient(harness: AuditHarness): Promise<InstantClient> {
+  const token = await sessionToken((await createBusiness('pro')).claims);
+  const request = (body: Record<string, unknown>) =>
+    harness.api.request('POST', '/api/audits/instant', { token, body });
+  return {
+    request,
+    async audit(page, body = {}) {
+      const response = await request({ url: `${harness.fixtures.url}/${page}`, ...body });
+      assert.equal(response.status, 200, response.text);
+      return response.body.data as InstantResult;
+    },
+  };
+}
+
+/** The issue with this WCAG criterion and these fields; fails listing every issue when there is none. */
+export function expectIssue(result: InstantResult, match: Partial<Issue> & { criterion: string }): Issue {
+  const { criterion, ...fields } = match;
+  const found = result.topIssues.find(
+    (issue) =>
+      issue.wcagCriteria.includes(criterion) &&
+      Object.entries(fields).every(([key, value]) => issue[key as keyof Issue] === value),
+  );
+  assert.ok(found, `expected ${JSON.stringify(match)} among ${JSON.stringify(result.topIssues, null, 1)}`);
+  return found;
+}
+
+/** The issues under one WCAG criterion. */
+export function issuesUnder(result: InstantResult, criterion: string): Issue[] {
+  return result.topIssues.filter((issue) => issue.wcagCriteria.includes(criterion));
+}

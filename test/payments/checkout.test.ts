@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { asSystem } from '../../db/doors.ts';
+import { testDatabase } from '../support/database.ts';
+import { business, draftStudy, tester, type Business } from './fixtures.ts';
+import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
+
+interface Checkout {
+  checkoutUrl: string;
+  checkoutSessionId: string;
+  amountTotal: number;
+  currency: string;
+}
+
+const lineItem = (params: Record<string, unknown>) =>
+  (params.line_items as Record<string, { quantity: string; price_data: Record<string, string> }>)['0']!;
+
+const checkoutRows = (jobId: string) =>
+  asSystem(testDatabase(), (tx) =>
+    tx.selectFrom('checkout_sessions').selectAll().where('study_id', '=', jobId).execute(),
+  );
+
+describe('POST /api/billing/checkout', () => {
+  let h: PaymentsHarness;
+  let owner: Business;
+  before(async () => {
+    h = await startPaymentsHarness({ env: { STRIPE_TIMEOUT_MS: '300' } });
+    owner = await business();
+  });
+  after(() => h.stop());
+
+  const checkout = (jobId: string, token = owner.token) =>
+    h.request('POST', '/api/billing/checkout', { token, body: { jobId } });
+
+  it('creates the checkout session through the SDK: tester count x compensation, in cents for EUR', async () => {
+    const jobId = await draftStudy(h, owner, { currency: 'EUR', amount: 25 }, 4);
+    const answer = await checkout(jobId);
+    assert.equal(answer.status, 200, answer.text);
+    const data = answer.body.data as Checkout;
+    const [created] = h
+      .provider!.createdAt('/v1/checkout/sessions')
+      .filter((c) => c.params.client_reference_id === jobId);
+    assert.ok(created, 'the provider received the checkout');
+    assert.equal(data.checkoutSessionId, created.id);
+    assert.equal(data.checkoutUrl, `https://checkout.provider.test/pay/${created.id}`);
+    assert.deepEqual(
+      { quantity: lineItem(created.params).quantity, ...lineItem(created.params).price_data },
+      {
+        quantity: '4',
+        currency: 'eur',
+        unit_amount: '2500',
+        product_data: lineItem(created.params).price_data.product_data,
+      },
+    );
+    assert.equal(data.amountTotal, 10_000);
+    assert.equal(data.currency, 'EUR');
+    assert.equal((created.params.metadata as Record<string, string>).jobId, jobId);
+    assert.ok(created.idempotencyKey?.startsWith(`checkout:${jobId}:`), 'an idempotency key of the study');
+    const [row] = await checkoutRows(jobId);
+    assert.equal(row?.amount_total, '10000');
+    assert.equal(row?.status, 'open');
+  });
+
+  it('zero-decimal currencies are not multiplied: 3 x 1500 JPY is 4500', async () => {
+    const jobId = await draftStudy(h, owner, { currency: 'JPY', amount: 1500 }, 3);
+    const answer = await checkout(jobId);
+    assert.equal(answer.status, 200, answer.text);
+    const [created] = h
+      .provider!.createdAt('/v1/checkout/sessions')
+      .filter((c) => c.params.client_reference_id === jobId);
+    assert.equal(lineItem(created!.params).price_data.unit_amount, '1500');
+    assert.equal(lineItem(created!.params).price_data.currency, 'jpy');
+    assert.equal((answer.body.data as Checkout).amountTotal, 4500);
+  });
+
+  it('a compensation the currency cannot pay (half a yen) answers 422 naming compensation.amount', async () => {
+    const jobId = await draftStudy(h, owner, { currency: 'JPY', amount: 1500.5 }, 2);
+    const answer = await checkout(jobId);
+    assert.equal(answer.status, 422, answer.text);
+    assert.match(answer.body.error ?? '', /^compensation\.amount: /);
+  });
+
+  it('a second checkout of the same draft study returns the open session, not a second one', async () => {
+    const jobId = await draftStudy(h, owner);
+    const first = await checkout(jobId);
+    const second = await checkout(jobId);
+    assert.equal(second.status, 200, second.text);
+    assert.equal(
+      (second.body.data as Checkout).checkoutSessionId,
+      (first.body.data as Checkout).checkoutSessionId,
+    );
+    assert.equal(
+      h.provider!.createdAt('/v1/checkout/sessions').filter((c) => c.params.client_reference_id === jobId)
+        .length,
+      1,
+    );
+  });
+
+  it('only a draft study checks out: an active study answers 409', async () => {
+    const jobId = await draftStudy(h, owner);
+    await asSystem(testDatabase(), (tx) =>
+      tx.updateTable('studies').set({ status: 'active' }).where('id', '=', jobId).execute(),
+    );
+    const answer = await checkout(jobId);
+    assert.equal(answer.status, 409, answer.text);
+    assert.match(answer.body.error ?? '', /must be draft/);
+  });
+
+  it("another organization's study is 404, and testers may not check out (403)", async () => {
+    const jobId = await draftStudy(h, owner);
+    const stranger = await business();
+    assert.equal((await checkout(jobId, stranger.token)).status, 404);
+    assert.equal((await checkout(jobId, (await tester()).token)).status, 403);
+  });
+
+  for (const fault of ['status500', 'timeout', 'badJson'] as const) {
+    it(`the provider failing (${fault}) answers 503 and stores no checkout`, async () => {
+      const jobId = await draftStudy(h, owner);
+      h.provider!.fault('/v1/checkout/sessions', fault);
+      const answer = await checkout(jobId);
+      assert.equal(answer.status, 503, answer.text);
+      assert.match(answer.body.error ?? '', /Payment provider unavailable/);
+      assert.deepEqual(await checkoutRows(jobId), []);
+      // The next try goes through: nothing about the failure stuck.
+      assert.equal((await checkout(jobId)).status, 200);
+    });
+  }
+});

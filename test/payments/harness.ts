@@ -1,0 +1,206 @@
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { pino } from 'pino';
+import Stripe from 'stripe';
+import { createEmailSender } from '../../activities/notify/email.ts';
+import { createMessagingSender } from '../../activities/notify/messaging.ts';
+import { paymentActivityDependencies } from '../../activities/payments/payment-activities.ts';
+import { createApi, type Api } from '../../api/app.ts';
+import type { Config } from '../../config/index.ts';
+import { createServiceWorker } from '../../workers/service-worker.ts';
+import { testConfig } from '../support/config.ts';
+import { testDatabase } from '../support/database.ts';
+import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
+import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
+import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
+
+export const WEBHOOK_SECRET = 'whsec_test_payments_harness_0123456789';
+export const SCHEDULING_SECRET = 'scheduling-test-secret-0123456789';
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: { success: boolean; data: unknown; error: string | null; metadata: unknown };
+  readonly text: string;
+}
+
+export interface PaymentsHarness {
+  readonly url: string;
+  readonly api: Api;
+  readonly config: Config;
+  /** The variables the configuration was made from (for a worker in another process). */
+  readonly env: NodeJS.ProcessEnv;
+  readonly taskQueue: string;
+  /** Where the local messaging channel writes the tester messages it "sends". */
+  readonly messagingDir: string;
+  readonly temporal: TestWorkflowEnvironment;
+  /** The provider's API stand-in; undefined in local mode (no credentials). */
+  readonly provider: FakeProvider | undefined;
+  readonly mail: MailCatcher;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> },
+  ): Promise<Answer>;
+  /**
+   * Posts a provider event signed like the provider (the SDK's own test-header helper). A string
+   * is sent as it is; `tamper` changes the body after signing; `header: null` sends no signature.
+   */
+  postPaymentEvent(
+    event: unknown,
+    options?: { secret?: string; timestamp?: number; tamper?: (raw: string) => string; header?: null },
+  ): Promise<Answer>;
+  startWorker(): Promise<{ worker: Worker; running: Promise<void> }>;
+  stop(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** No payment credentials: the local provider (npm start's default). */
+  readonly local?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Another Temporal server than the suite's dev server (the time-skipping one). */
+  readonly temporal?: TestWorkflowEnvironment;
+  /** Start the service worker on the harness's own task queue (default true). */
+  readonly worker?: boolean;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const signer = new Stripe('sk_test_signer');
+let harnesses = 0;
+
+/**
+ * The real API on a known port (the local provider posts to its webhook route), a worker with the
+ * payment activities on a task queue of its own, a mail catcher, and (with credentials) the
+ * provider's API stand-in behind the real SDK.
+ */
+export async function startPaymentsHarness(options: HarnessOptions = {}): Promise<PaymentsHarness> {
+  const provider = options.local ? undefined : await startFakeProvider();
+  const mail = await startMailCatcher();
+  const port = await freePort();
+  const taskQueue = `payments-${process.pid}-${(harnesses += 1)}`;
+  const env: NodeJS.ProcessEnv = {
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    SMTP_URL: mail.url,
+    PAYMENTS_WEBHOOK_URL: `http://127.0.0.1:${port}/api/webhooks/payments`,
+    SCHEDULING_WEBHOOK_SECRET: SCHEDULING_SECRET,
+    ...(provider
+      ? {
+          STRIPE_SECRET_KEY: 'sk_test_harness',
+          STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+          STRIPE_API_BASE: provider.url,
+          STRIPE_MAX_NETWORK_RETRIES: '0',
+        }
+      : {}),
+    ...options.env,
+  };
+  const config = testConfig(env);
+  const messagingDir = await mkdtemp(join(tmpdir(), 'payments-messaging-'));
+  const messaging = createMessagingSender({
+    botToken: undefined,
+    apiRoot: undefined,
+    outboxDir: messagingDir,
+  });
+  const temporal = options.temporal ?? (await temporalEnvironment());
+  const db = testDatabase();
+  const apiEmail = createEmailSender(config.email);
+  const api = createApi({
+    config,
+    db,
+    temporal: temporal.client,
+    logger: pino({ level: 'silent' }),
+    email: apiEmail,
+  });
+  const url = await api.listen(port, '127.0.0.1');
+  const workerEmail = createEmailSender(config.email);
+  const workers: { worker: Worker; running: Promise<void> }[] = [];
+
+  const startWorker = async () => {
+    const worker = await createServiceWorker({
+      connection: temporal.nativeConnection,
+      namespace: temporal.namespace ?? 'default',
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      db,
+      messaging,
+      payments: paymentActivityDependencies(config, db, workerEmail),
+    });
+    const running = worker.run();
+    workers.push({ worker, running });
+    return { worker, running };
+  };
+  if (options.worker !== false) await startWorker();
+
+  const request: PaymentsHarness['request'] = async (
+    method,
+    path,
+    { body, rawBody, token, headers = {} } = {},
+  ) => {
+    const sent = rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+    const all: Record<string, string> = { ...headers };
+    if (sent !== undefined) all['Content-Type'] ??= 'application/json';
+    if (token) all.Authorization = `Bearer ${token}`;
+    const response = await fetch(url + path, {
+      method,
+      headers: all,
+      ...(sent === undefined ? {} : { body: sent }),
+    });
+    const text = await response.text();
+    let parsed: Answer['body'];
+    try {
+      parsed = JSON.parse(text) as Answer['body'];
+    } catch {
+      parsed = { success: false, data: null, error: `non-JSON: ${text.slice(0, 80)}`, metadata: null };
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  };
+
+  return {
+    url,
+    api,
+    config,
+    env,
+    taskQueue,
+    messagingDir,
+    temporal,
+    provider,
+    mail,
+    request,
+    postPaymentEvent(event, { secret = config.payments.webhookSecret!, timestamp, tamper, header } = {}) {
+      const payload = typeof event === 'string' ? event : JSON.stringify(event);
+      const signature = signer.webhooks.generateTestHeaderString({
+        payload,
+        secret,
+        ...(timestamp === undefined ? {} : { timestamp }),
+      });
+      return request('POST', '/api/webhooks/payments', {
+        rawBody: tamper ? tamper(payload) : payload,
+        headers:
+          header === null ? { 'Content-Type': 'application/json' } : { 'Payment-Signature': signature },
+      });
+    },
+    startWorker,
+    async stop() {
+      for (const { worker, running } of workers) {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running.catch(() => undefined);
+      }
+      await api.stop();
+      apiEmail.close();
+      workerEmail.close();
+      await mail.stop();
+      await provider?.stop();
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { MAX_PAYOUT_ATTEMPTS, payoutRetryDelayMs, payoutWorkflowId } from '../../workflows/payout.ts';
+import { timeSkippingEnvironment } from '../support/temporal.ts';
+import {
+  admin,
+  business,
+  completedStudy,
+  event,
+  eventually,
+  paymentsOf,
+  testerWithAccount,
+  type Business,
+} from './fixtures.ts';
+import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
+
+// Retries wait hours: the time-skipping server moves the clock instead of the test waiting.
+describe('payout retries after payout.failed (time-skipping server)', function () {
+  // Workflows and a shared machine: generous deadlines, never fixed waits.
+  this.timeout(120_000);
+  let env: TestWorkflowEnvironment;
+  let h: PaymentsHarness;
+  let owner: Business;
+  before(async function () {
+    this.timeout(120_000);
+    env = await timeSkippingEnvironment();
+    h = await startPaymentsHarness({ temporal: env });
+    owner = await business();
+  });
+  after(async function () {
+    this.timeout(60_000);
+    await h?.stop();
+    await env?.teardown();
+  });
+
+  const payoutsTo = (accountId: string) =>
+    h.provider!.createdAt('/v1/payouts').filter((p) => p.account === accountId);
+  const attemptSent = (jobId: string, attempt: number) =>
+    eventually(async () => {
+      const [payment] = await paymentsOf(jobId);
+      return payment?.status === 'processing' && payment.attempts === attempt && payment;
+    }, `attempt ${attempt} sent`);
+  const fail = (payoutId: string, accountId: string) =>
+    h.postPaymentEvent(
+      event(
+        'payout.failed',
+        {
+          id: payoutId,
+          object: 'payout',
+          status: 'failed',
+          failure_code: 'could_not_process',
+          failure_message: 'The bank could not process this payout',
+        },
+        accountId,
+      ),
+    );
+
+  it('the next attempt waits its backoff, then pays out again under new keys, without a second transfer', async () => {
+    const person = await testerWithAccount();
+    const { jobId } = await completedStudy(owner, [person]);
+    assert.equal(
+      (await h.request('POST', '/api/billing/payout', { token: owner.token, body: { jobId } })).status,
+      202,
+    );
+    const first = await attemptSent(jobId, 1);
+    assert.equal((await fail(first.provider_payout_id!, person.accountId)).status, 200);
+    await eventually(async () => (await paymentsOf(jobId))[0]?.next_attempt_at, 'retry queued');
+
+    await env.sleep(payoutRetryDelayMs(1) - 5 * 60_000);
+    assert.equal(payoutsTo(person.accountId).length, 1, 'no retry before the backoff has passed');
+    await env.sleep(10 * 60_000);
+    const second = await attemptSent(jobId, 2);
+    const payouts = payoutsTo(person.accountId);
+    assert.deepEqual(
+      payouts.map((p) => p.idempotencyKey),
+      [`payout:${second.id}:1:payout`, `payout:${second.id}:2:payout`],
+    );
+    assert.equal(
+      h.provider!.createdAt('/v1/transfers').filter((t) => t.params.destination === person.accountId).length,
+      1,
+    );
+    assert.equal(second.provider_payout_id, payouts[1]!.id);
+
+    const paid = event(
+      'payout.paid',
+      { id: second.provider_payout_id, object: 'payout', status: 'paid' },
+      person.accountId,
+    );
+    assert.equal((await h.postPaymentEvent(paid)).status, 200);
+    assert.equal(await h.temporal.client.workflow.getHandle(payoutWorkflowId(second.id)).result(), 'paid');
+    assert.equal((await paymentsOf(jobId))[0]?.status, 'paid');
+  });
+
+  it(`gives up after ${MAX_PAYOUT_ATTEMPTS} failed attempts; the last alert says no retry is queued`, async () => {
+    const watcher = await admin();
+    const person = await testerWithAccount();
+    const { jobId } = await completedStudy(owner, [person]);
+    await h.request('POST', '/api/billing/payout', { token: owner.token, body: { jobId } });
+    for (let attempt = 1; attempt <= MAX_PAYOUT_ATTEMPTS; attempt += 1) {
+      const payment = await attemptSent(jobId, attempt);
+      assert.equal((await fail(payment.provider_payout_id!, person.accountId)).status, 200);
+      if (attempt < MAX_PAYOUT_ATTEMPTS) {
+        await eventually(
+          async () => (await paymentsOf(jobId))[0]?.next_attempt_at,
+          `retry ${attempt} queued`,
+        );
+        await env.sleep(payoutRetryDelayMs(attempt) + 60_000);
+      }
+    }
+    const [payment] = await paymentsOf(jobId);
+    assert.equal(
+      await h.temporal.client.workflow.getHandle(payoutWorkflowId(payment!.id)).result(),
+      'gave_up',
+    );
+    const [final] = await paymentsOf(jobId);
+    assert.deepEqual(
+      [final?.status, final?.attempts, final?.next_attempt_at],
+      ['failed', MAX_PAYOUT_ATTEMPTS, null],
+    );
+    assert.equal(payoutsTo(person.accountId).length, MAX_PAYOUT_ATTEMPTS);
+    const last = await eventually(
+      () =>
+        Promise.resolve(
+          h.mail.messages.find(
+            (mail) =>
+              mail.subject?.includes(`(attempt ${MAX_PAYOUT_ATTEMPTS})`) &&
+              JSON.stringify(mail.to).includes(watcher.email),
+          ),
+        ),
+      'final alert',
+    );
+    assert.match(last.text ?? '', /No retry is queued/);
+  });
+});

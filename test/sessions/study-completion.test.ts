@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { studyWorkflowId } from '../../workflows/study.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { createBusiness } from '../support/factories.ts';
+import { validStudyBody } from '../support/study-body.ts';
+import { temporalEnvironment } from '../support/temporal.ts';
+import { sessionToken } from '../support/tokens.ts';
+import { activeStudy, analyzedSession, waitFor, type TesterSession } from './fixtures.ts';
+
+/**
+ * How many confirmations the study workflow has finished handling: each runs `studyTargetReached`
+ * once, and the workflow has acted on the answer once a workflow task completed after it.
+ */
+async function confirmationsHandled(jobId: string): Promise<number> {
+  const handle = (await temporalEnvironment()).client.workflow.getHandle(studyWorkflowId(jobId));
+  const events = (await handle.fetchHistory()).events ?? [];
+  const targetChecks = new Set(
+    events
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'studyTargetReached')
+      .map((e) => String(e.eventId)),
+  );
+  const done = events.filter((e) =>
+    targetChecks.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)),
+  ).length;
+  const last = events.at(-1);
+  const settled = Boolean(
+    last?.workflowTaskCompletedEventAttributes ?? last?.workflowExecutionCompletedEventAttributes,
+  );
+  return settled ? done : -1;
+}
+
+describe('study completion after confirmed sessions', () => {
+  let api: TestApi;
+  let business: string;
+
+  const studyStatus = async (jobId: string) =>
+    ((await api.request('GET', `/api/jobs/${jobId}`, { token: business })).body.data as { status: string })
+      .status;
+  const confirm = async ({ sessionId, testerToken }: TesterSession) => {
+    const response = await api.request('POST', `/api/sessions/${sessionId}/confirm`, {
+      body: { rating: 5 },
+      token: testerToken,
+    });
+    assert.equal(response.status, 200, response.text);
+  };
+  const studyOfTwo = () =>
+    activeStudy(api, business, {
+      ...validStudyBody(),
+      targeting: { countries: ['GB'], devices: ['desktop'], testerCount: 2 },
+    });
+
+  before(async () => {
+    api = await startTestApi();
+    business = await sessionToken((await createBusiness('pro')).claims);
+  });
+  after(() => api.stop());
+
+  it('a study of two testers stays active after one confirmed session and completes at the second', async () => {
+    const jobId = await studyOfTwo();
+    const first = await analyzedSession(api, business, jobId);
+    const second = await analyzedSession(api, business, jobId);
+    await confirm(first);
+    await waitFor(async () => (await confirmationsHandled(jobId)) === 1);
+    assert.equal(await studyStatus(jobId), 'active');
+    await confirm(second);
+    await waitFor(async () => (await studyStatus(jobId)) === 'completed');
+  });
+
+  it('a paused study completes when its last session is confirmed', async () => {
+    const jobId = await studyOfTwo();
+    const first = await analyzedSession(api, business, jobId);
+    const second = await analyzedSession(api, business, jobId);
+    await confirm(first);
+    await waitFor(async () => (await confirmationsHandled(jobId)) === 1);
+    const paused = await api.request('PATCH', `/api/jobs/${jobId}`, {
+      body: { status: 'paused' },
+      token: business,
+    });
+    assert.equal(paused.status, 200, paused.text);
+    assert.equal(await studyStatus(jobId), 'paused');
+    await confirm(second);
+    await waitFor(async () => (await studyStatus(jobId)) === 'completed');
+  });
+});

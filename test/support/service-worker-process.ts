@@ -1,0 +1,32 @@
+// The service worker in a process of its own, for tests that kill it with SIGKILL mid-work (see
+// test/sessions/worker-restart.test.ts). It runs on the suite's database and Temporal server, from
+// the suite's environment (scripts/lib/suite-environment.ts) plus:
+//   TEMPORAL_ADDRESS      the suite's Temporal server (TestWorkflowEnvironment.address)
+//   TEMPORAL_TASK_QUEUE   the task queue the test's API uses
+//   WORKFLOW_BUNDLE_PATH  the suite's workflow bundle, written to a file, so no start re-bundles
+// It prints `worker ready` once it polls, and runs until it is killed.
+import { readFile } from 'node:fs/promises';
+import { NativeConnection, Runtime } from '@temporalio/worker';
+import { connectDatabase } from '../../db/connection.ts';
+import { createServiceWorker } from '../../workers/service-worker.ts';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+Runtime.install({ logger: quiet });
+
+const connection = await NativeConnection.connect({ address: required('TEMPORAL_ADDRESS') });
+const database = connectDatabase(required('DATABASE_URL'));
+const worker = await createServiceWorker({
+  connection,
+  namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+  taskQueue: required('TEMPORAL_TASK_QUEUE'),
+  workflowBundle: { code: await readFile(required('WORKFLOW_BUNDLE_PATH'), 'utf8') },
+  db: database.db,
+});
+process.stdout.write('worker ready\n');
+await worker.run();

@@ -1,0 +1,48 @@
+import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { AgentJobOutcome, AiActivities } from '../activities/ai/ai-activities.ts';
+
+export const agent1WorkflowId = (analysisJobId: string): string => `agent1:${analysisJobId}`;
+export const agent4WorkflowId = (aggregateJobId: string): string => `agent4:${aggregateJobId}`;
+
+export interface AgentJobInput {
+  readonly jobId: string;
+}
+
+// A provider outage is not an activity failure (the job is queued for the retry schedule); these
+// attempts cover the database and the worker.
+const jobs = proxyActivities<AiActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['AgentInputError'] },
+});
+const records = proxyActivities<AiActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute' },
+});
+
+/** Agent 1 for POST /api/ai: queued -> complete, or queued for the retry, or failed with a reason. */
+export async function agent1Workflow(input: AgentJobInput): Promise<AgentJobOutcome> {
+  return runAgentJob(input.jobId);
+}
+
+/** Agent 4 for POST /api/reports/job/:id, through the system door like every agent job. */
+export async function agent4Workflow(input: AgentJobInput): Promise<AgentJobOutcome> {
+  return runAgentJob(input.jobId);
+}
+
+async function runAgentJob(jobId: string): Promise<AgentJobOutcome> {
+  try {
+    return await jobs.runAgentJob({ jobId });
+  } catch (error) {
+    const reason = reasonOf(error);
+    await records.failAgentJob({ jobId, reason });
+    return { status: 'failed' };
+  }
+}
+
+/** The innermost message: an activity failure wraps the application failure that says why. */
+function reasonOf(error: unknown): string {
+  let current: unknown = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  if (current instanceof ApplicationFailure || current instanceof Error) return current.message;
+  return String(error);
+}

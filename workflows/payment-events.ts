@@ -1,0 +1,104 @@
+import {
+  getExternalWorkflowHandle,
+  log,
+  ParentClosePolicy,
+  proxyActivities,
+  startChild,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { PaymentActivities } from '../activities/payments/payment-activities.ts';
+import { notificationWorkflow, notificationWorkflowId } from './notification.ts';
+import {
+  payoutAccountReadySignal,
+  payoutSettledSignal,
+  payoutWorkflowId,
+  type PayoutSettlement,
+} from './payout.ts';
+import { paymentConfirmedSignal, studyWorkflowId } from './study.ts';
+
+/** What remains to be done once a payment event's database effects are committed. */
+export type PaymentFollowUp =
+  | { readonly kind: 'study_paid'; readonly jobId: string }
+  | { readonly kind: 'payout_settled'; readonly paymentId: string; readonly settlement: PayoutSettlement }
+  | { readonly kind: 'payout_account_ready'; readonly testerId: string };
+
+export interface PaymentEventInput {
+  readonly eventId: string;
+  readonly followUp: PaymentFollowUp;
+}
+
+/** One per provider event: a repeated delivery finds it started and adds nothing. */
+export const paymentEventWorkflowId = (eventId: string): string => `payment-event:${eventId}`;
+
+const {
+  sendStudyCommissionedEmail,
+  notifyTesterOfPayout,
+  alertAdminsOfFailedPayout,
+  paymentsAwaitingAccount,
+} = proxyActivities<PaymentActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', maximumInterval: '10 minutes' },
+});
+
+/** Signals a workflow that may have ended; false when nothing is running under that id. */
+async function signalIfRunning(send: () => Promise<void>, what: string): Promise<boolean> {
+  try {
+    await send();
+    return true;
+  } catch (error) {
+    log.info(`${what}: no running workflow took the signal`, { error: String(error) });
+    return false;
+  }
+}
+
+/**
+ * Acts on a recorded payment event (id `payment-event:<eventId>`): the webhook route commits the
+ * event with its database effects, then starts this, so the signals, mail and messages that follow
+ * are retried durably and happen once.
+ */
+export async function paymentEventWorkflow({ followUp }: PaymentEventInput): Promise<void> {
+  switch (followUp.kind) {
+    case 'study_paid': {
+      const study = getExternalWorkflowHandle(studyWorkflowId(followUp.jobId));
+      await signalIfRunning(() => study.signal(paymentConfirmedSignal), `study ${followUp.jobId}`);
+      await sendStudyCommissionedEmail({ jobId: followUp.jobId });
+      return;
+    }
+    case 'payout_settled': {
+      const { paymentId, settlement } = followUp;
+      const payout = getExternalWorkflowHandle(payoutWorkflowId(paymentId));
+      const taken = await signalIfRunning(
+        () => payout.signal(payoutSettledSignal, settlement),
+        `payout ${paymentId}`,
+      );
+      if (settlement.outcome === 'paid') {
+        const { notificationId } = await notifyTesterOfPayout({ paymentId });
+        if (notificationId) await startDelivery(notificationId);
+      } else if (!taken) {
+        // No payout workflow will retry it: the admins hear that no retry is queued.
+        await alertAdminsOfFailedPayout({ paymentId, attempt: null, retryAt: null });
+      }
+      return;
+    }
+    case 'payout_account_ready': {
+      for (const paymentId of await paymentsAwaitingAccount({ testerId: followUp.testerId })) {
+        const payout = getExternalWorkflowHandle(payoutWorkflowId(paymentId));
+        await signalIfRunning(() => payout.signal(payoutAccountReadySignal), `payout ${paymentId}`);
+      }
+      return;
+    }
+  }
+}
+
+/** Hands the queued message to the outbox's delivery workflow, which outlives this one. */
+async function startDelivery(notificationId: string): Promise<void> {
+  try {
+    await startChild(notificationWorkflow, {
+      workflowId: notificationWorkflowId(notificationId),
+      args: [{ notificationId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}

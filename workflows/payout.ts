@@ -1,0 +1,104 @@
+import {
+  condition,
+  defineQuery,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  sleep,
+} from '@temporalio/workflow';
+import type { PaymentActivities } from '../activities/payments/payment-activities.ts';
+
+export const payoutWorkflowId = (paymentId: string): string => `payout:${paymentId}`;
+
+/** Attempts one payout workflow makes before it gives up and leaves the payment to an admin. */
+export const MAX_PAYOUT_ATTEMPTS = 5;
+/** Wait before the next attempt after the n-th failure: 1 h, 2 h, 4 h, 8 h. */
+export const payoutRetryDelayMs = (failures: number): number => 60 * 60 * 1000 * 2 ** (failures - 1);
+/** How often a payout waiting for the tester's account checks again without being told. */
+const ACCOUNT_RECHECK_MS = 24 * 60 * 60 * 1000;
+/** After this many rechecks the workflow stops waiting; POST /api/billing/payout starts it again. */
+const MAX_ACCOUNT_RECHECKS = 30;
+
+export interface PayoutInput {
+  readonly paymentId: string;
+}
+
+export type PayoutOutcome = 'paid' | 'gave_up' | 'account_not_ready';
+
+export interface PayoutSettlement {
+  readonly payoutId: string;
+  readonly outcome: 'paid' | 'failed';
+}
+
+/** Sent by the payment webhook's follow-up when a payout event arrives. */
+export const payoutSettledSignal = defineSignal<[PayoutSettlement]>('payoutSettled');
+/** Sent when the tester's payout account becomes able to receive payouts. */
+export const payoutAccountReadySignal = defineSignal<[]>('payoutAccountReady');
+export const payoutAttemptQuery = defineQuery<number>('attempt');
+
+const { preparePayout, recordPayoutRetry, alertAdminsOfFailedPayout } = proxyActivities<PaymentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['PaymentNotFound'] },
+});
+// The heartbeat timeout is how soon a dead worker's attempt is retried (with the same keys).
+const { sendPayout } = proxyActivities<PaymentActivities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: {
+    initialInterval: '1 second',
+    maximumInterval: '5 minutes',
+    nonRetryableErrorTypes: ['PaymentNotFound'],
+  },
+});
+
+/**
+ * Pays one session's payment to its tester (id `payout:<paymentId>`). Each attempt moves money
+ * with idempotency keys of its own; the provider's payout event settles it. A failed payout alerts
+ * the admins and is tried again after a growing delay, up to MAX_PAYOUT_ATTEMPTS; a payout account
+ * that cannot receive money yet is waited for. Attempts are numbered on from those recorded on the
+ * payment, so a later workflow for the same payment never reuses an earlier attempt's keys.
+ */
+export async function payoutWorkflow({ paymentId }: PayoutInput): Promise<PayoutOutcome> {
+  const settlements = new Map<string, 'paid' | 'failed'>();
+  let accountReady = false;
+  setHandler(payoutSettledSignal, ({ payoutId, outcome }) => {
+    settlements.set(payoutId, outcome);
+  });
+  setHandler(payoutAccountReadySignal, () => {
+    accountReady = true;
+  });
+
+  const prepared = await preparePayout({ paymentId });
+  if (prepared.status === 'paid') return 'paid';
+  let attempt = prepared.attempts;
+  setHandler(payoutAttemptQuery, () => attempt);
+  let failures = 0;
+  let rechecks = 0;
+
+  while (failures < MAX_PAYOUT_ATTEMPTS) {
+    const result = await sendPayout({ paymentId, attempt: attempt + 1 });
+    if (result.outcome === 'paid') return 'paid';
+    if (result.outcome === 'account_not_ready') {
+      if (rechecks >= MAX_ACCOUNT_RECHECKS) return 'account_not_ready';
+      rechecks += 1;
+      accountReady = false;
+      await condition(() => accountReady, ACCOUNT_RECHECK_MS);
+      continue;
+    }
+    attempt += 1;
+    if (result.outcome === 'sent') {
+      await condition(() => settlements.has(result.payoutId));
+      if (settlements.get(result.payoutId) === 'paid') return 'paid';
+    }
+    failures += 1;
+    const retryAt =
+      failures < MAX_PAYOUT_ATTEMPTS
+        ? new Date(Date.now() + payoutRetryDelayMs(failures)).toISOString()
+        : null;
+    await recordPayoutRetry({ paymentId, retryAt });
+    await alertAdminsOfFailedPayout({ paymentId, attempt, retryAt });
+    if (!retryAt) break;
+    await sleep(payoutRetryDelayMs(failures));
+  }
+  return 'gave_up';
+}
