@@ -25,7 +25,7 @@ export interface ActivityDependencies {
 /** Every activity the worker registers, built over explicit dependencies. */
 export function createActivities(deps: ActivityDependencies) {
   return {
-    ...createStudyActivities(deps),
+    ...createStudyActivities({ db: deps.db, payoutsEnabled: deps.payments?.payoutsEnabled ?? false }),
     ...createSessionActivities(deps),
     ...createPrivacyActivities(deps),
     ...createNotificationActivities({

@@ -60,6 +60,32 @@ export async function migrate(databaseUrl: string): Promise<MigrationResult> {
   }
 }
 
+/**
+ * Gives the service login (0016) the password its URL carries, as the owner. Servers that require
+ * passwords (docker-compose's PostgreSQL) need one; with trust authentication the URL carries none
+ * and nothing is changed. A URL naming another role is the operator's own login: left alone.
+ */
+export async function setServiceLoginPassword(
+  ownerUrl: string,
+  serviceUrl: string,
+  serviceRole: string,
+): Promise<boolean> {
+  const url = new URL(serviceUrl);
+  const password = decodeURIComponent(url.password);
+  if (!password || decodeURIComponent(url.username) !== serviceRole) return false;
+  const client = new pg.Client({ connectionString: ownerUrl });
+  await client.connect();
+  try {
+    // ALTER ROLE takes no bind parameters: the literal is escaped by the driver.
+    await client.query(
+      `alter role ${pg.escapeIdentifier(serviceRole)} password ${client.escapeLiteral(password)}`,
+    );
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Creates the database named in `databaseUrl` when it does not exist yet. */
 export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
   const url = new URL(databaseUrl);

@@ -8,8 +8,8 @@ import { prepareSuiteEnvironment } from './lib/suite-environment.ts';
 import { PROJECT_ROOT } from './lib/tools.ts';
 
 export interface BenchResult {
-  /** Numbers, or a list of findings (e.g. the audit's missed pa11y criteria; empty is good). */
-  readonly figures: Record<string, number | readonly string[]>;
+  /** Numbers, per-target verdicts, or a list of findings (e.g. the audit's missed pa11y defects; empty is good). */
+  readonly figures: Record<string, number | boolean | readonly string[]>;
   readonly runs: number;
   /** Where a benchmark has targets (issue text): the figures it must reach, and whether it did. */
   readonly targets?: Record<string, number>;

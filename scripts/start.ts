@@ -3,8 +3,8 @@
 // database (created and migrated), then API and worker.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { loadConfig } from '../config/index.ts';
-import { ensureDatabase, migrate } from '../db/migrate.ts';
+import { loadConfig, SERVICE_LOGIN_ROLE } from '../config/index.ts';
+import { ensureDatabase, migrate, setServiceLoginPassword } from '../db/migrate.ts';
 import { stopProcess } from './lib/processes.ts';
 import { startDevServer, temporalReachable, type DevServer } from './lib/temporal-dev-server.ts';
 import { planTemporal } from './lib/temporal-plan.ts';
@@ -67,6 +67,7 @@ const temporal = await provideTemporal();
 console.log(`[start] Temporal: ${temporal.address}, ${temporal.origin}`);
 const created = await ensureDatabase(config.database.url);
 const { applied } = await migrate(config.database.url);
+await setServiceLoginPassword(config.database.url, config.database.serviceUrl, SERVICE_LOGIN_ROLE);
 console.log(`[start] database ${created ? 'created' : 'ready'}; ${applied.length} migration(s) applied`);
 
 const env = {

@@ -70,7 +70,7 @@ logger.info(
 );
 logger.info(
   { providers: aiProviders.length ? aiProviders.map((p) => p.name) : [LOCAL_ANALYST] },
-  aiProviders.length ? 'AI providers in failover order' : 'AI: local-analyst (no provider key set)',
+  aiProviders.length ? 'AI providers in failover order' : `AI: ${LOCAL_ANALYST} (no provider key set)`,
 );
 if (messaging.local) {
   logger.info(

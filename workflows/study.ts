@@ -5,11 +5,15 @@ import {
   defineQuery,
   defineSignal,
   defineUpdate,
+  ParentClosePolicy,
   proxyActivities,
   setHandler,
+  startChild,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { SessionActivities } from '../activities/sessions/session-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
+import { payoutWorkflow, payoutWorkflowId } from './payout.ts';
 
 export type StudyWorkflowStatus = 'draft' | 'active' | 'paused' | 'completed' | 'archived';
 export type StudyStatusAction = 'pause' | 'resume' | 'archive';
@@ -36,7 +40,9 @@ export const sessionConfirmedSignal = defineSignal<[string]>('sessionConfirmed')
 /** The failure type an update validator raises for a transition that does not apply. */
 export const INVALID_TRANSITION = 'InvalidStudyTransition';
 
-const { recordStudyStatus, studyTargetReached } = proxyActivities<StudyActivities & SessionActivities>({
+const { recordStudyStatus, studyTargetReached, paymentsToPayOut } = proxyActivities<
+  StudyActivities & SessionActivities
+>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
@@ -60,7 +66,8 @@ export function nextStudyStatus(current: StudyWorkflowStatus, action: StudyStatu
 
 /**
  * Owns a study's life: created in draft, it takes no testers until the payment signal makes it
- * active; then it can be paused and resumed; archiving ends it. Every change is recorded in the
+ * active; then it can be paused and resumed; once its target number of sessions is confirmed it is
+ * completed and its testers are paid out; archiving ends it. Every change is recorded in the
  * database by an activity before the query or the update reports it, one change at a time.
  */
 export async function studyWorkflow({ jobId, status: recorded }: StudyWorkflowInput): Promise<void> {
@@ -106,7 +113,10 @@ export async function studyWorkflow({ jobId, status: recorded }: StudyWorkflowIn
     } finally {
       changing = false;
     }
-    if (reached && (status === 'active' || status === 'paused')) await moveTo('completed');
+    if (reached && (status === 'active' || status === 'paused')) {
+      await moveTo('completed');
+      await startPayouts(jobId);
+    }
   });
   setHandler(changeStudyStatusUpdate, apply, {
     // A change in flight may make the action valid (payment then pause), so only a settled status
@@ -120,6 +130,25 @@ export async function studyWorkflow({ jobId, status: recorded }: StudyWorkflowIn
     },
   });
 
-  await condition(() => status === 'archived' || status === 'completed');
+  // A completed study lives on until it is archived: archiving is still a change it answers.
+  await condition(() => status === 'archived');
   await condition(allHandlersFinished);
+}
+
+/**
+ * One payout workflow per unpaid payment (spec: a completed study triggers payout to its testers).
+ * They outlive this workflow; one already started, by POST /api/billing/payout, is left running.
+ */
+async function startPayouts(jobId: string): Promise<void> {
+  for (const paymentId of await paymentsToPayOut({ jobId })) {
+    try {
+      await startChild(payoutWorkflow, {
+        workflowId: payoutWorkflowId(paymentId),
+        args: [{ paymentId }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
 }

@@ -44,7 +44,7 @@ export function wordingRunner(
     if (!providers.length) {
       logger.info(
         { agent: task.agent, provider: LOCAL_ANALYST },
-        'local-analyst answered (no AI provider configured)',
+        `${LOCAL_ANALYST} answered (no AI provider configured)`,
       );
       return { wording: task.local(), provider: LOCAL_ANALYST, usedFallback: false };
     }

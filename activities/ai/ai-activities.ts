@@ -41,6 +41,8 @@ export type QueuedWorkOutcome = 'done' | 'requeued' | 'failed' | 'skipped';
 export const CLAIM_LEASE_MS = 10 * 60_000;
 /** An item that still finds no provider waits at least this long (the schedule runs every 15 minutes). */
 export const REQUEUE_DELAY_MS = 5 * 60_000;
+/** What a job waiting for the retry schedule tells its pollers: the schedule's next run at the latest. */
+export const QUEUED_WORK_ESTIMATE_SECONDS = 15 * 60;
 const ERROR_MAX = 5000;
 
 export interface AiActivityDependencies {
@@ -67,16 +69,17 @@ export function createAiActivities({ db, agents, now = () => new Date() }: AiAct
     } catch (error) {
       if (!(error instanceof AllProvidersUnavailableError)) throw error;
       if (mode.fromQueue) return { status: 'unavailable', reason: error.message } as const;
-      await asSystem(db, (tx) =>
-        enqueueAiWork(tx, {
+      await asSystem(db, async (tx) => {
+        await enqueueAiWork(tx, {
           step: job.kind,
           agentJobId: job.id,
           sessionId: job.session_id,
           payload: mode.notify ? { notify: mode.notify } : {},
           error: error.message,
           now: now(),
-        }),
-      );
+        });
+        await updateAgentJobRow(tx, job.id, { estimated_completion_seconds: QUEUED_WORK_ESTIMATE_SECONDS });
+      });
       return { status: 'queued', reason: error.message } as const;
     }
     return asSystem(db, async (tx) => {

@@ -22,7 +22,7 @@ const ACTION_FOR: Readonly<Record<NonNullable<UpdateStudyInput['status']>, Study
   archived: 'archive',
 };
 /** The statuses a study's workflow runs in; only these can lack a workflow that should run. */
-const LIVE: ReadonlySet<StudyStatus> = new Set(['draft', 'active', 'paused']);
+const LIVE: ReadonlySet<StudyStatus> = new Set(['draft', 'active', 'paused', 'completed']);
 const TONE_FIXED = 'Tone profile is fixed once Agent 3 has run for the study';
 
 /**

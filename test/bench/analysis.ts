@@ -3,7 +3,7 @@
 // at 1x, and time growing linearly (4x takes at most about 4.5 times as long as 1x).
 import { createAgents } from '../../activities/ai/agents.ts';
 import { syntheticSession } from '../ai/synthetic-session.ts';
-import { median, round } from './stats.ts';
+import { median, round } from './support/stats.ts';
 
 const RUNS = 5;
 const TARGET_MS_1X = 2_000;

@@ -10,7 +10,7 @@ import { acquireAuditHarness, releaseAuditHarness } from '../audits/harness.ts';
 import { criterionOfPa11yCode, distinct, missedDefects, type Defect } from '../audits/pa11y-parity.ts';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
-import { median, percentile, round } from './stats.ts';
+import { median, percentile, round } from './support/stats.ts';
 
 interface Pa11yIssue {
   readonly code: string;

@@ -5,7 +5,7 @@ import { startTestApi } from '../support/api.ts';
 import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { sessionToken } from '../support/tokens.ts';
-import { median, percentile, round, timedPool } from './stats.ts';
+import { median, percentile, round, timedPool } from './support/stats.ts';
 
 const ROUNDS = 3;
 const CREATES_PER_ROUND = 100;

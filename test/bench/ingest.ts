@@ -15,7 +15,7 @@ import { toEventRow } from '../../api/ingestion/item-rows.ts';
 import { eventItem } from '../../api/ingestion/items.schema.ts';
 import { startTestApi } from '../support/api.ts';
 import { recordingSession } from '../ingestion/fixtures.ts';
-import { median, percentile, round, timedPool } from './stats.ts';
+import { median, percentile, round, timedPool } from './support/stats.ts';
 import { BATCH_ITEMS, eventBatch } from './support/event-batches.ts';
 
 const ROUNDS = 5;

@@ -115,6 +115,8 @@ export async function completedStudy(
   owner: Business,
   testers: readonly { sub: string }[],
   compensation: { currency: string; amount: string } = { currency: 'EUR', amount: '25.00' },
+  /** `active`: every session is confirmed but the study workflow has not counted them yet. */
+  status: 'completed' | 'active' = 'completed',
 ): Promise<{ jobId: string; sessionIds: string[] }> {
   return asSystem(testDatabase(), async (tx) => {
     const study = await tx
@@ -145,7 +147,7 @@ export async function completedStudy(
         request_hash: null,
         compensation_currency: compensation.currency,
         compensation_amount: compensation.amount,
-        status: 'completed',
+        status,
         paid_at: new Date(),
         estimated_launch_date: new Date(),
       })

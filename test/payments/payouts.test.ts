@@ -3,6 +3,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asSystem } from '../../db/doors.ts';
 import { payoutWorkflowId } from '../../workflows/payout.ts';
+import {
+  changeStudyStatusUpdate,
+  sessionConfirmedSignal,
+  studyStatusQuery,
+  studyWorkflow,
+  studyWorkflowId,
+} from '../../workflows/study.ts';
 import { testDatabase } from '../support/database.ts';
 import {
   admin,
@@ -61,6 +68,27 @@ describe('POST /api/billing/payout and the payout events', function () {
         [po?.id, transfer?.id, 1],
       );
     }
+  });
+
+  it('a study reaching its target pays its testers without being asked, and can still be archived', async () => {
+    const person = await testerWithAccount();
+    const { jobId, sessionIds } = await completedStudy(owner, [person], undefined, 'active');
+    const study = await h.temporal.client.workflow.start(studyWorkflow, {
+      workflowId: studyWorkflowId(jobId),
+      taskQueue: h.taskQueue,
+      args: [{ jobId, status: 'active' }],
+    });
+    await study.signal(sessionConfirmedSignal, sessionIds[0]!);
+
+    const [payment] = await sent(jobId, 1);
+    assert.equal(payoutsTo(person.accountId).length, 1);
+    await h.temporal.client.workflow.getHandle(payoutWorkflowId(payment!.id)).describe();
+    assert.equal(await study.query(studyStatusQuery), 'completed');
+    assert.equal(await study.executeUpdate(changeStudyStatusUpdate, { args: ['archive'] }), 'archived');
+    await study.result();
+    // A later call finds the payout already under way: nothing is paid twice.
+    assert.deepEqual((await payout(jobId)).body.data, { queued: 1 });
+    assert.equal(payoutsTo(person.accountId).length, 1);
   });
 
   it('a second call while payouts run starts nothing new', async () => {

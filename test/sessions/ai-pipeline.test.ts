@@ -177,6 +177,8 @@ describe('the session life cycle on the AI providers', () => {
       };
       const pending = await report();
       assert.deepEqual([pending.status, pending.reportId], ['queued', null]);
+      // Waiting for the retry schedule, whose next run is at most 15 minutes away.
+      assert.equal(pending.estimatedCompletionSeconds, 900);
       assert.equal((await handle.describe()).status.name, 'RUNNING');
 
       openai.mode = 'ok';

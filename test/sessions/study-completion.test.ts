@@ -64,6 +64,14 @@ describe('study completion after confirmed sessions', () => {
     assert.equal(await studyStatus(jobId), 'active');
     await confirm(second);
     await waitFor(async () => (await studyStatus(jobId)) === 'completed');
+
+    // A completed study is still archived through its workflow.
+    const archived = await api.request('PATCH', `/api/jobs/${jobId}`, {
+      body: { status: 'archived' },
+      token: business,
+    });
+    assert.equal(archived.status, 200, archived.text);
+    assert.equal(await studyStatus(jobId), 'archived');
   });
 
   it('a paused study completes when its last session is confirmed', async () => {
