@@ -20,13 +20,15 @@ export interface ActivityDependencies {
   readonly payments?: PaymentActivityDependencies;
   /** The AI agents over the configured providers (workers/main.ts); default: the local analyst. */
   readonly agents?: Agents;
+  /** The AI activities' clock (due times, records); default the system's. Tests move it. */
+  readonly aiClock?: () => Date;
 }
 
 /** Every activity the worker registers, built over explicit dependencies. */
 export function createActivities(deps: ActivityDependencies) {
   return {
     ...createStudyActivities({ db: deps.db, payoutsEnabled: deps.payments?.payoutsEnabled ?? false }),
-    ...createSessionActivities(deps),
+    ...createSessionActivities({ ...deps, payoutsEnabled: deps.payments?.payoutsEnabled ?? false }),
     ...createPrivacyActivities(deps),
     ...createNotificationActivities({
       db: deps.db,
@@ -35,6 +37,10 @@ export function createActivities(deps: ActivityDependencies) {
         createMessagingSender({ botToken: undefined, apiRoot: undefined, outboxDir: LOCAL_OUTBOX_DIR }),
     }),
     ...(deps.payments ? createPaymentActivities(deps.payments) : {}),
-    ...createAiActivities({ db: deps.db, agents: deps.agents ?? createAgents({ providers: [] }) }),
+    ...createAiActivities({
+      db: deps.db,
+      agents: deps.agents ?? createAgents({ providers: [] }),
+      ...(deps.aiClock ? { now: deps.aiClock } : {}),
+    }),
   };
 }

@@ -8,10 +8,15 @@ export const LOCAL_PAYMENTS_WEBHOOK_SECRET = 'whsec_local_development_only_01234
 
 /** The environment variables of payments and incoming webhooks, merged into config/index.ts's schema. */
 export const paymentVariables = {
-  // The payment provider's secret API key; unset: the local provider (outside production).
+  // Which provider moves money; unset: `stripe` with a secret key, else `local` in development and
+  // test, else (production) none: billing answers 503.
+  PAYMENTS_PROVIDER: z.enum(['stripe', 'local']).optional(),
+  // The payment provider's secret API key.
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
-  // The signing secret of the provider's webhook endpoint (Payment-Signature).
+  // The signing secret of the provider's webhook endpoint for the platform's own events (checkout).
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  // The signing secret of the Connect endpoint: events on connected accounts (account.updated, payout.*).
+  STRIPE_CONNECT_WEBHOOK_SECRET: z.string().min(1).optional(),
   // Another API origin than the provider's own (http://127.0.0.1:12111): tests, mocks, proxies.
   STRIPE_API_BASE: z
     .url()
@@ -25,20 +30,25 @@ export const paymentVariables = {
   SCHEDULING_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
 };
 
-type PaymentEnvironment = z.output<z.ZodObject<typeof paymentVariables>>;
+type PaymentEnvironment = z.output<z.ZodObject<typeof paymentVariables>> & {
+  NODE_ENV: 'development' | 'test' | 'production';
+};
 
 /**
- * `stripe`: the provider's API through its SDK. `local`: no credentials outside production; the
- * service's own stand-in answers checkouts and payouts and posts signed events to the webhook
- * route. `disabled`: production without credentials; billing answers 503.
+ * `stripe`: the provider's API through its SDK. `local`: the service's own stand-in answers
+ * checkouts and payouts and posts signed events to the webhook route (development and test, or
+ * asked for by PAYMENTS_PROVIDER=local). `disabled`: production without credentials; billing
+ * answers 503.
  */
 export type PaymentsMode = 'stripe' | 'local' | 'disabled';
 
 export interface PaymentsConfig {
   readonly mode: PaymentsMode;
   readonly secretKey: string | undefined;
-  /** Verifies Payment-Signature; undefined only when payments are disabled. */
+  /** Signs the local provider's events; the platform endpoint's secret. Undefined when disabled. */
   readonly webhookSecret: string | undefined;
+  /** Every secret Payment-Signature may be made with: the platform's and the Connect endpoint's. */
+  readonly webhookSecrets: readonly string[];
   /** Host, port and protocol of the provider's API when STRIPE_API_BASE names another one. */
   readonly api:
     { readonly host: string; readonly port: number; readonly protocol: 'http' | 'https' } | undefined;
@@ -49,39 +59,60 @@ export interface PaymentsConfig {
   readonly schedulingWebhookSecret: string | undefined;
 }
 
+/** Explicit choice first; otherwise a key means the provider, and only development and test run the local one. */
+export function paymentsModeOf(env: PaymentEnvironment): PaymentsMode {
+  if (env.PAYMENTS_PROVIDER) return env.PAYMENTS_PROVIDER;
+  if (env.STRIPE_SECRET_KEY) return 'stripe';
+  return env.NODE_ENV === 'development' || env.NODE_ENV === 'test' ? 'local' : 'disabled';
+}
+
 /** Combinations the schema alone cannot refuse, as (variable, message) pairs. */
-export function paymentIssues(
-  env: PaymentEnvironment & { NODE_ENV: string },
-): { variable: string; message: string }[] {
+export function paymentIssues(env: PaymentEnvironment): { variable: string; message: string }[] {
   const issues: { variable: string; message: string }[] = [];
-  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+  const mode = paymentsModeOf(env);
+  const production = env.NODE_ENV === 'production';
+  if (mode === 'stripe' && !env.STRIPE_SECRET_KEY) {
+    issues.push({ variable: 'STRIPE_SECRET_KEY', message: 'required when PAYMENTS_PROVIDER is stripe' });
+  }
+  if (mode === 'stripe' && !env.STRIPE_WEBHOOK_SECRET) {
     issues.push({ variable: 'STRIPE_WEBHOOK_SECRET', message: 'required when STRIPE_SECRET_KEY is set' });
   }
-  if (env.NODE_ENV === 'production' && env.STRIPE_WEBHOOK_SECRET === LOCAL_PAYMENTS_WEBHOOK_SECRET) {
+  // Account and payout events come from the Connect endpoint, signed with its own secret: without
+  // it every payout would wait for a settlement that is refused with 401.
+  if (mode === 'stripe' && production && !env.STRIPE_CONNECT_WEBHOOK_SECRET) {
+    issues.push({
+      variable: 'STRIPE_CONNECT_WEBHOOK_SECRET',
+      message: 'required in production: account and payout events are signed by the Connect endpoint',
+    });
+  }
+  if (mode === 'local' && production && !env.STRIPE_WEBHOOK_SECRET) {
     issues.push({
       variable: 'STRIPE_WEBHOOK_SECRET',
-      message: 'the local development secret is refused in production',
+      message: 'PAYMENTS_PROVIDER=local in production needs a secret of its own to sign its events',
     });
+  }
+  for (const variable of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_CONNECT_WEBHOOK_SECRET'] as const) {
+    if (production && env[variable] === LOCAL_PAYMENTS_WEBHOOK_SECRET) {
+      issues.push({ variable, message: 'the local development secret is refused in production' });
+    }
   }
   return issues;
 }
 
-export function paymentsConfigOf(
-  env: PaymentEnvironment & { NODE_ENV: string },
-  baseUrl: string,
-): PaymentsConfig {
-  const mode: PaymentsMode = env.STRIPE_SECRET_KEY
-    ? 'stripe'
-    : env.NODE_ENV === 'production'
-      ? 'disabled'
-      : 'local';
+export function paymentsConfigOf(env: PaymentEnvironment, baseUrl: string): PaymentsConfig {
+  const mode = paymentsModeOf(env);
   const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : undefined;
   const protocol = base?.protocol === 'http:' ? 'http' : 'https';
+  const webhookSecret =
+    mode === 'disabled'
+      ? undefined
+      : (env.STRIPE_WEBHOOK_SECRET ?? (mode === 'local' ? LOCAL_PAYMENTS_WEBHOOK_SECRET : undefined));
+  const connectSecret = mode === 'disabled' ? undefined : env.STRIPE_CONNECT_WEBHOOK_SECRET;
   return {
     mode,
     secretKey: env.STRIPE_SECRET_KEY,
-    webhookSecret:
-      env.STRIPE_WEBHOOK_SECRET ?? (mode === 'local' ? LOCAL_PAYMENTS_WEBHOOK_SECRET : undefined),
+    webhookSecret,
+    webhookSecrets: [...new Set([webhookSecret, connectSecret].filter((s): s is string => Boolean(s)))],
     api: base
       ? {
           host: base.hostname.replace(/^\[|\]$/g, ''),

@@ -21,6 +21,8 @@ export interface ReportsTable {
   overall_score: Numeric;
   content: JsonObject;
   used_fallback: Defaulted<boolean>;
+  /** Who wrote it: an AI provider or the local analyst (0023). */
+  provider: string | null;
   generated_at: GeneratedTimestamp;
 }
 
@@ -33,6 +35,8 @@ export interface StudyReportsTable {
   study_score: Numeric | null;
   content: JsonObject;
   used_fallback: Defaulted<boolean>;
+  /** Who wrote it: an AI provider or the local analyst (0023). */
+  provider: string | null;
   generated_at: GeneratedTimestamp;
 }
 

@@ -144,6 +144,13 @@ export interface SessionNotesTable {
   severity: FindingSeverity | null;
   /** The element an agent finding is about (0017). */
   target_selector: string | null;
+  /** Agent notes (0023): who worded them, and whether that was a fallback provider. */
+  provider: string | null;
+  used_fallback: Defaulted<boolean>;
+  /** An agent note that is a cross-task pattern rather than one finding (0023). */
+  pattern: Defaulted<boolean>;
+  /** On a finding: the pattern note grouping it (0023). */
+  pattern_note_id: string | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

@@ -80,4 +80,6 @@ export interface PayoutAccountsTable {
   requirements_eventually_due: Defaulted<string[]>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
+  /** The provider's `created` time of the last account.updated applied (0024); older ones are skipped. */
+  last_event_created_at: Timestamp | null;
 }

@@ -9,9 +9,11 @@ export interface AgentJobInput {
 }
 
 // A provider outage is not an activity failure (the job is queued for the retry schedule); these
-// attempts cover the database and the worker.
+// attempts cover the database and the worker. runAgentJob heartbeats every 2 s, so a worker that
+// dies mid-agent costs 10 s rather than the 5-minute start-to-close timeout.
 const jobs = proxyActivities<AiActivities>({
   startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['AgentInputError'] },
 });
 const records = proxyActivities<AiActivities>({

@@ -1,5 +1,18 @@
-import { getExternalWorkflowHandle, log, proxyActivities } from '@temporalio/workflow';
-import type { AiActivities, ClaimedAiWork, QueuedWorkOutcome } from '../activities/ai/ai-activities.ts';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import {
+  getExternalWorkflowHandle,
+  log,
+  ParentClosePolicy,
+  proxyActivities,
+  startChild,
+} from '@temporalio/workflow';
+import type {
+  AiActivities,
+  ClaimedAiWork,
+  QueuedWorkOutcome,
+  StrandedAgentJob,
+} from '../activities/ai/ai-activities.ts';
+import { agent1Workflow, agent1WorkflowId, agent4Workflow, agent4WorkflowId } from './agents.ts';
 
 /** The Temporal Schedule that starts the retry (spec: "AI retry job every 15 minutes"). */
 export const AI_RETRY_SCHEDULE_ID = 'ai-retry';
@@ -8,6 +21,8 @@ export const AI_RETRY_INTERVAL = '15 minutes';
 export const AI_RETRY_BATCH = 25;
 /** A bound on one run's work, so a run cannot go on forever if items keep coming due. */
 const MAX_BATCHES = 40;
+/** API jobs one run looks at for a lost workflow start. */
+const STRANDED_BATCH = 100;
 
 const queue = proxyActivities<AiActivities>({
   startToCloseTimeout: '30 seconds',
@@ -18,7 +33,8 @@ const work = proxyActivities<AiActivities>({
   retry: { maximumAttempts: 3 },
 });
 
-export type AiRetrySummary = Readonly<Record<QueuedWorkOutcome, number>>;
+/** Per outcome, the items of one run; `restarted`: API jobs whose workflow was started again. */
+export type AiRetrySummary = Readonly<Record<QueuedWorkOutcome | 'restarted', number>>;
 
 /** What a workflow that asked to be told (`payload.notify`) receives once its queued step settles. */
 export interface AiWorkCompletion {
@@ -30,10 +46,17 @@ export interface AiWorkCompletion {
 /**
  * One run of the retry schedule: claims the queued AI work that is due, runs each item's agent
  * job, and signals whoever asked to hear of a completion. An item whose processing breaks stays
- * claimed until its lease runs out and a later run takes it again; nothing is dropped.
+ * claimed until its lease runs out and a later run takes it again; nothing is dropped. Then it
+ * starts the workflow of API jobs that have waited too long with none (restartStranded).
  */
 export async function aiRetryWorkflow(): Promise<AiRetrySummary> {
-  const summary: Record<QueuedWorkOutcome, number> = { done: 0, requeued: 0, failed: 0, skipped: 0 };
+  const summary: Record<QueuedWorkOutcome | 'restarted', number> = {
+    done: 0,
+    requeued: 0,
+    failed: 0,
+    skipped: 0,
+    restarted: 0,
+  };
   for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
     const items = await queue.claimQueuedAiWork({ limit: AI_RETRY_BATCH });
     for (const item of items) {
@@ -67,5 +90,30 @@ export async function aiRetryWorkflow(): Promise<AiRetrySummary> {
     }
     if (items.length < AI_RETRY_BATCH) break;
   }
+  for (const job of await queue.strandedAgentJobs({ limit: STRANDED_BATCH })) {
+    if (await restartStranded(job)) summary.restarted += 1;
+  }
   return summary;
+}
+
+/**
+ * POST /api/ai and POST /api/reports/job/:id commit a queued job, then start its workflow; when
+ * that start fails the job would wait for ever. Its workflow is started here under the id the API
+ * would have used, so a workflow still at work on it is left alone (already started). It outlives
+ * this run.
+ */
+async function restartStranded(job: StrandedAgentJob): Promise<boolean> {
+  const agent1 = job.kind === 'agent1';
+  try {
+    await startChild(agent1 ? agent1Workflow : agent4Workflow, {
+      workflowId: agent1 ? agent1WorkflowId(job.jobId) : agent4WorkflowId(job.jobId),
+      args: [{ jobId: job.jobId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
+  log.warn('Started the workflow of an agent job that had none', { ...job });
+  return true;
 }

@@ -12,6 +12,7 @@ import {
   payoutAccountReadySignal,
   payoutSettledSignal,
   payoutWorkflowId,
+  startPayoutChild,
   type PayoutSettlement,
 } from './payout.ts';
 import { paymentConfirmedSignal, studyWorkflowId } from './study.ts';
@@ -30,15 +31,11 @@ export interface PaymentEventInput {
 /** One per provider event: a repeated delivery finds it started and adds nothing. */
 export const paymentEventWorkflowId = (eventId: string): string => `payment-event:${eventId}`;
 
-const {
-  sendStudyCommissionedEmail,
-  notifyTesterOfPayout,
-  alertAdminsOfFailedPayout,
-  paymentsAwaitingAccount,
-} = proxyActivities<PaymentActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', maximumInterval: '10 minutes' },
-});
+const { sendStudyCommissionedEmail, notifyTesterOfPayout, paymentsAwaitingAccount } =
+  proxyActivities<PaymentActivities>({
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '2 seconds', maximumInterval: '10 minutes' },
+  });
 
 /** Signals a workflow that may have ended; false when nothing is running under that id. */
 async function signalIfRunning(send: () => Promise<void>, what: string): Promise<boolean> {
@@ -75,8 +72,10 @@ export async function paymentEventWorkflow({ followUp }: PaymentEventInput): Pro
         const { notificationId } = await notifyTesterOfPayout({ paymentId });
         if (notificationId) await startDelivery(notificationId);
       } else if (!taken) {
-        // No payout workflow will retry it: the admins hear that no retry is queued.
-        await alertAdminsOfFailedPayout({ paymentId, attempt: null, retryAt: null });
+        // No payout workflow is waiting for it (the payout failed after it was reported paid, or
+        // its workflow is gone): a new one starts from this failure, alerting the admins and
+        // queuing the retry.
+        await startPayoutChild({ paymentId, failedPayoutId: settlement.payoutId });
       }
       return;
     }

@@ -2,10 +2,13 @@ import {
   condition,
   defineQuery,
   defineSignal,
+  ParentClosePolicy,
   proxyActivities,
   setHandler,
   sleep,
+  startChild,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PaymentActivities } from '../activities/payments/payment-activities.ts';
 
 export const payoutWorkflowId = (paymentId: string): string => `payout:${paymentId}`;
@@ -21,6 +24,12 @@ const MAX_ACCOUNT_RECHECKS = 30;
 
 export interface PayoutInput {
   readonly paymentId: string;
+  /**
+   * A payout of this payment the provider reported failed while no payout workflow was running
+   * (a `payout.failed` after `payout.paid`): this run starts from that failure, alerting the
+   * admins and waiting its backoff before the next attempt.
+   */
+  readonly failedPayoutId?: string;
 }
 
 export type PayoutOutcome = 'paid' | 'gave_up' | 'account_not_ready';
@@ -56,9 +65,10 @@ const { sendPayout } = proxyActivities<PaymentActivities>({
  * with idempotency keys of its own; the provider's payout event settles it. A failed payout alerts
  * the admins and is tried again after a growing delay, up to MAX_PAYOUT_ATTEMPTS; a payout account
  * that cannot receive money yet is waited for. Attempts are numbered on from those recorded on the
- * payment, so a later workflow for the same payment never reuses an earlier attempt's keys.
+ * payment, so a later workflow for the same payment never reuses an earlier attempt's keys, and a
+ * payout still processing when the workflow starts is waited for instead of being made again.
  */
-export async function payoutWorkflow({ paymentId }: PayoutInput): Promise<PayoutOutcome> {
+export async function payoutWorkflow({ paymentId, failedPayoutId }: PayoutInput): Promise<PayoutOutcome> {
   const settlements = new Map<string, 'paid' | 'failed'>();
   let accountReady = false;
   setHandler(payoutSettledSignal, ({ payoutId, outcome }) => {
@@ -74,31 +84,58 @@ export async function payoutWorkflow({ paymentId }: PayoutInput): Promise<Payout
   setHandler(payoutAttemptQuery, () => attempt);
   let failures = 0;
   let rechecks = 0;
+  /** The payout whose settlement decides what comes next; none: the next attempt is due. */
+  let pending: string | undefined;
+  if (failedPayoutId) {
+    settlements.set(failedPayoutId, 'failed');
+    pending = failedPayoutId;
+  } else if (prepared.status === 'processing' && prepared.payoutId) {
+    pending = prepared.payoutId;
+  }
 
   while (failures < MAX_PAYOUT_ATTEMPTS) {
-    const result = await sendPayout({ paymentId, attempt: attempt + 1 });
-    if (result.outcome === 'paid') return 'paid';
-    if (result.outcome === 'account_not_ready') {
-      if (rechecks >= MAX_ACCOUNT_RECHECKS) return 'account_not_ready';
-      rechecks += 1;
-      accountReady = false;
-      await condition(() => accountReady, ACCOUNT_RECHECK_MS);
-      continue;
+    if (!pending) {
+      const result = await sendPayout({ paymentId, attempt: attempt + 1 });
+      if (result.outcome === 'paid') return 'paid';
+      if (result.outcome === 'account_not_ready') {
+        if (rechecks >= MAX_ACCOUNT_RECHECKS) return 'account_not_ready';
+        rechecks += 1;
+        accountReady = false;
+        await condition(() => accountReady, ACCOUNT_RECHECK_MS);
+        continue;
+      }
+      attempt += 1;
+      if (result.outcome === 'sent') pending = result.payoutId;
     }
-    attempt += 1;
-    if (result.outcome === 'sent') {
-      await condition(() => settlements.has(result.payoutId));
-      if (settlements.get(result.payoutId) === 'paid') return 'paid';
+    if (pending) {
+      const payoutId = pending;
+      pending = undefined;
+      await condition(() => settlements.has(payoutId));
+      if (settlements.get(payoutId) === 'paid') return 'paid';
     }
     failures += 1;
-    const retryAt =
-      failures < MAX_PAYOUT_ATTEMPTS
-        ? new Date(Date.now() + payoutRetryDelayMs(failures)).toISOString()
-        : null;
-    await recordPayoutRetry({ paymentId, retryAt });
+    const delayMs = failures < MAX_PAYOUT_ATTEMPTS ? payoutRetryDelayMs(failures) : null;
+    const { retryAt } = await recordPayoutRetry({ paymentId, delayMs });
     await alertAdminsOfFailedPayout({ paymentId, attempt, retryAt });
-    if (!retryAt) break;
-    await sleep(payoutRetryDelayMs(failures));
+    if (delayMs === null) break;
+    await sleep(delayMs);
   }
   return 'gave_up';
+}
+
+/**
+ * Starts `payout:<paymentId>` from another workflow, outliving it (the session's confirmation, the
+ * study's completion, a payout event with no workflow to take it). One already running is left to
+ * run: the same id everywhere, so nothing pays twice.
+ */
+export async function startPayoutChild(input: PayoutInput): Promise<void> {
+  try {
+    await startChild(payoutWorkflow, {
+      workflowId: payoutWorkflowId(input.paymentId),
+      args: [input],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
 }

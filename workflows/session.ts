@@ -17,7 +17,8 @@ import type { AgentJobOutcome, AiActivities } from '../activities/ai/ai-activiti
 import type { PrivacyActivities } from '../activities/privacy/privacy-activities.ts';
 import type { Confirmation, SessionActivities } from '../activities/sessions/session-activities.ts';
 import type { AiWorkCompletion } from './ai-retry.ts';
-import { sessionConfirmedSignal, studyWorkflowId } from './study.ts';
+import { sessionConfirmedSignal, sessionReportedSignal, studyWorkflowId } from './study.ts';
+import { startPayoutChild } from './payout.ts';
 
 export type SessionWorkflowStatus =
   'active' | 'paused' | 'completed' | 'analyzing' | 'analyzed' | 'confirmed';
@@ -79,6 +80,7 @@ const {
   recordReportFailure,
   sanitiseVoiceSegments,
   failAgentJob,
+  agentJobStatus,
 } = proxyActivities<SessionActivities & PrivacyActivities & AiActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
@@ -93,6 +95,8 @@ const { runAgentJob } = proxyActivities<AiActivities>({
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: [AGENT_INPUT_ERROR] },
 });
 
+/** How often a workflow waiting for the AI retry schedule's signal re-reads its job (the schedule's interval). */
+export const SETTLED_RECHECK = '15 minutes';
 /** Agent 3 is tried again after this, doubling up to REPORT_RETRY_MAX_MS, for as long as it fails. */
 export const REPORT_RETRY_FIRST_MS = 60_000;
 const REPORT_RETRY_MAX_MS = 60 * 60_000;
@@ -172,10 +176,18 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   setHandler(aiWorkCompletedSignal, (completion) => {
     settledByRetry.set(completion.agentJobId, completion.status);
   });
-  /** A job the retry schedule has taken over: its outcome, whenever the signal comes. */
+  /**
+   * A job the retry schedule has taken over: its outcome, whenever the signal comes. A signal that
+   * never arrives (the schedule's run could not deliver it) would leave the session waiting for
+   * ever, so a durable timer re-reads the job's status every SETTLED_RECHECK.
+   */
   async function settledLater(jobId: string): Promise<AiWorkCompletion['status']> {
-    await condition(() => settledByRetry.has(jobId));
-    return settledByRetry.get(jobId)!;
+    for (;;) {
+      if (await condition(() => settledByRetry.has(jobId), SETTLED_RECHECK))
+        return settledByRetry.get(jobId)!;
+      const stored = await agentJobStatus({ jobId });
+      if (stored !== 'queued') return stored;
+    }
   }
   setHandler(
     changeSessionStatusUpdate,
@@ -298,8 +310,11 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   await condition(() => confirmedAt !== undefined);
 
   // The tester did their part: the payout is queued first, whatever becomes of the report.
-  await queueSessionPayment({ sessionId });
+  const payment = await queueSessionPayment({ sessionId });
   payoutQueued = true;
+  // Paid once confirmed (spec): the payout starts now, on a worker that moves money. The study's
+  // completion and POST /api/billing/payout start the same workflow id, so they only catch up.
+  if (payment?.paymentId && payment.payoutsEnabled) await startPayoutChild({ paymentId: payment.paymentId });
 
   try {
     await getExternalWorkflowHandle(studyWorkflowId(jobId)).signal(sessionConfirmedSignal, sessionId);
@@ -311,6 +326,13 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   // Agent 3, after the payout: a report that waits for a provider holds nothing else up.
   const outcome = await buildReport(sessionId, reportJobId!, notify);
   if (outcome === 'queued') await settledLater(reportJobId!);
+  // The study waits for every tester report before its own (Agent 4 on completion).
+  try {
+    await getExternalWorkflowHandle(studyWorkflowId(jobId)).signal(sessionReportedSignal, sessionId);
+  } catch (error) {
+    // An archived study has ended its workflow; it re-checks on a timer anyway.
+    log.info('Study workflow did not take the report', { jobId, error: String(error) });
+  }
   await condition(allHandlersFinished);
 }
 

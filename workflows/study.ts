@@ -5,14 +5,18 @@ import {
   defineQuery,
   defineSignal,
   defineUpdate,
+  log,
   ParentClosePolicy,
   proxyActivities,
   setHandler,
   startChild,
+  uuid4,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { AiActivities } from '../activities/ai/ai-activities.ts';
 import type { SessionActivities } from '../activities/sessions/session-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
+import { agent4Workflow, agent4WorkflowId } from './agents.ts';
 import { payoutWorkflow, payoutWorkflowId } from './payout.ts';
 
 export type StudyWorkflowStatus = 'draft' | 'active' | 'paused' | 'completed' | 'archived';
@@ -36,6 +40,8 @@ export const changeStudyStatusUpdate = defineUpdate<StudyWorkflowStatus, [StudyS
 export const studyStatusQuery = defineQuery<StudyWorkflowStatus>('status');
 /** Sent by a session workflow once its tester has confirmed (the session's id). */
 export const sessionConfirmedSignal = defineSignal<[string]>('sessionConfirmed');
+/** Sent by a session workflow once its tester report (Agent 3) is settled (the session's id). */
+export const sessionReportedSignal = defineSignal<[string]>('sessionReported');
 
 /** The failure type an update validator raises for a transition that does not apply. */
 export const INVALID_TRANSITION = 'InvalidStudyTransition';
@@ -46,6 +52,14 @@ const { recordStudyStatus, studyTargetReached, paymentsToPayOut } = proxyActivit
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
+
+const studyReport = proxyActivities<AiActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['AgentInputError'] },
+});
+/** A completed study re-checks its tester reports this often at first, doubling up to the max. */
+const REPORT_CHECK_FIRST_MS = 60_000;
+const REPORT_CHECK_MAX_MS = 15 * 60_000;
 
 export type StudyTransition = { readonly next: StudyWorkflowStatus } | { readonly refusal: string };
 
@@ -97,7 +111,13 @@ export async function studyWorkflow({ jobId, status: recorded }: StudyWorkflowIn
     return status;
   }
 
+  /** How many settled tester reports the sessions have told of: a reason to look again. */
+  let reportsSettled = 0;
+
   setHandler(studyStatusQuery, () => status);
+  setHandler(sessionReportedSignal, () => {
+    reportsSettled += 1;
+  });
   setHandler(paymentConfirmedSignal, async () => {
     while (changing) await condition(() => !changing);
     if (status === 'draft') await moveTo('active');
@@ -116,6 +136,11 @@ export async function studyWorkflow({ jobId, status: recorded }: StudyWorkflowIn
     if (reached && (status === 'active' || status === 'paused')) {
       await moveTo('completed');
       await startPayouts(jobId);
+      await reportStudy(
+        jobId,
+        () => reportsSettled,
+        () => status === 'archived',
+      );
     }
   });
   setHandler(changeStudyStatusUpdate, apply, {
@@ -151,4 +176,30 @@ async function startPayouts(jobId: string): Promise<void> {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
   }
+}
+
+/**
+ * DESIGN.md: completed -> Agent 4 aggregate report, without anyone asking. Waits until every
+ * confirmed session has its tester report (Agent 3 may wait for a provider): each session tells
+ * when its report settles, and a durable timer looks again in case a signal was lost. Then queues
+ * the study's Agent 4 job and runs it as `agent4:<id>`, outliving this workflow. Archiving the
+ * study ends the wait. POST /api/reports/job/:id stays for a report on demand.
+ */
+async function reportStudy(jobId: string, settled: () => number, archived: () => boolean): Promise<void> {
+  for (let delay = REPORT_CHECK_FIRST_MS; ; delay = Math.min(delay * 2, REPORT_CHECK_MAX_MS)) {
+    const seen = settled();
+    if ((await studyReport.studyReportProgress({ studyId: jobId })).waiting === 0) break;
+    await condition(() => settled() !== seen || archived(), delay);
+    if (archived()) return;
+  }
+  const aggregateJobId = uuid4();
+  if (!(await studyReport.queueStudyReport({ studyId: jobId, aggregateJobId }))) {
+    log.info('The completed study has no tester report to aggregate', { jobId });
+    return;
+  }
+  await startChild(agent4Workflow, {
+    workflowId: agent4WorkflowId(aggregateJobId),
+    args: [{ jobId: aggregateJobId }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+  });
 }

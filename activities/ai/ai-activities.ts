@@ -13,7 +13,9 @@ import type { AgentJobStatus, AgentKind } from '../../db/schema-sessions.ts';
 import type { Agents } from './agents.ts';
 import { AllProvidersUnavailableError } from './errors.ts';
 import { whileHeartbeating } from './heartbeat.ts';
+import { createJobRecoveryActivities } from './job-recovery-activities.ts';
 import { AGENT_INPUT_ERROR, answerJob } from './job-steps.ts';
+import { createStudyReportActivities } from './study-report-activities.ts';
 
 export { AGENT_INPUT_ERROR } from './job-steps.ts';
 
@@ -36,6 +38,7 @@ export interface ClaimedAiWork {
 }
 
 export type QueuedWorkOutcome = 'done' | 'requeued' | 'failed' | 'skipped';
+export type { StrandedAgentJob } from './job-recovery-activities.ts';
 
 /** How long a claimed item is someone's before another run may take it (its worker died). */
 export const CLAIM_LEASE_MS = 10 * 60_000;
@@ -48,6 +51,7 @@ const ERROR_MAX = 5000;
 export interface AiActivityDependencies {
   readonly db: Db;
   readonly agents: Agents;
+  /** The clock of every record and due time (tests move it instead of rewriting rows). */
   readonly now?: () => Date;
 }
 
@@ -103,6 +107,9 @@ export function createAiActivities({ db, agents, now = () => new Date() }: AiAct
   }
 
   return {
+    ...createJobRecoveryActivities({ db, now }),
+    ...createStudyReportActivities({ db, local: agents.local, now }),
+
     /**
      * Runs an agent job; when every provider is down, queues it for the retry schedule instead.
      * It heartbeats, so a worker that dies mid-agent is noticed at the caller's heartbeat timeout.

@@ -61,7 +61,12 @@ async function answerAgent1(db: Db, agents: Agents, job: AgentJobRow): Promise<A
   return { ...answer, persist: () => Promise.resolve({ insights: answer.result }) };
 }
 
-/** Findings become unconfirmed notes; the job keeps only counts (0017: its result is not gated). */
+/**
+ * Findings and cross-task patterns become unconfirmed notes, each naming who worded it; a finding
+ * points at the pattern note that groups it. The job keeps only counts (0017: its result is not
+ * gated), and Agent 2's summary is not kept: it restates the notes, in words the organization
+ * could read before the tester decided anything.
+ */
 async function answerAgent2(db: Db, agents: Agents, job: AgentJobRow): Promise<AnsweredJob> {
   const signals = await asSystem(db, async (tx) => {
     await requireSession(tx, job.session_id);
@@ -72,22 +77,37 @@ async function answerAgent2(db: Db, agents: Agents, job: AgentJobRow): Promise<A
     ...answer,
     async persist(tx) {
       const { findings, patterns } = answer.result;
-      await replaceAgentFindings(
-        tx,
-        job.session_id!,
-        findings.map((finding) => ({
+      const agentNote = {
+        session_id: job.session_id!,
+        author_kind: 'agent' as const,
+        agent_job_id: job.id,
+        provider: answer.provider,
+        used_fallback: answer.usedFallback,
+      };
+      const patternNoteIds = new Map(patterns.map((p) => [p.patternId, randomUUID()]));
+      await replaceAgentFindings(tx, job.session_id!, [
+        ...patterns.map((pattern) => ({
+          ...agentNote,
+          id: patternNoteIds.get(pattern.patternId)!,
+          content: pattern.description.slice(0, 10_000),
+          noted_at: new Date(pattern.timestamp),
+          severity: pattern.severity,
+          wcag_criterion: pattern.wcag.criterion,
+          wcag_level: pattern.wcag.level,
+          pattern: true,
+        })),
+        ...findings.map((finding) => ({
+          ...agentNote,
           id: randomUUID(),
-          session_id: job.session_id!,
           content: finding.content.slice(0, 10_000),
           noted_at: new Date(finding.timestamp),
-          author_kind: 'agent' as const,
-          agent_job_id: job.id,
           severity: finding.severity,
           wcag_criterion: finding.wcag.criterion,
           wcag_level: finding.wcag.level,
           target_selector: finding.target?.slice(0, 1000) ?? null,
+          pattern_note_id: finding.patternId ? (patternNoteIds.get(finding.patternId) ?? null) : null,
         })),
-      );
+      ]);
       return { findingCount: findings.length, patternCount: patterns.length };
     },
   };
@@ -130,6 +150,7 @@ async function answerAgent3(db: Db, agents: Agents, job: AgentJobRow): Promise<A
         overall_score: answer.result.overallScore,
         content: { ...answer.result },
         used_fallback: answer.usedFallback,
+        provider: answer.provider,
         generated_at: now,
       });
       return { findingCount: answer.result.findings.length, reportId: report.id };
@@ -159,6 +180,7 @@ async function answerAgent4(db: Db, agents: Agents, job: AgentJobRow): Promise<A
           study_score: answer.result.studyScore,
           content: { ...answer.result },
           used_fallback: answer.usedFallback,
+          provider: answer.provider,
           generated_at: now,
         })
         .returning('id')

@@ -59,6 +59,8 @@ export async function loadConfirmedNotes(tx: Tx, sessionId: string): Promise<Con
     wcagLevel: note.wcag_level,
     at: note.noted_at ?? note.created_at,
     target: note.target_selector,
+    pattern: note.pattern,
+    patternNoteId: note.pattern_note_id,
   }));
 }
 

@@ -78,9 +78,7 @@ export function findingsOf(timeline: Timeline, moments: readonly BarrierMoment[]
       const parts = [
         `${TITLE_FOR[moment.kind]}: ${moment.evidence}.`,
         ...(quoted.length ? [`Around it, ${quoted.join('; ')}${more ? ` and ${more} more` : ''}.`] : []),
-        ...(patternCount >= PATTERN_THRESHOLD
-          ? [`WCAG ${wcag.criterion} came up ${patternCount} times in this session.`]
-          : []),
+        ...(patternCount >= PATTERN_THRESHOLD ? [patternSentence(wcag.criterion, patternCount)] : []),
         `Likely WCAG ${wcag.criterion} ${wcag.name} (Level ${wcag.level}); severity ${severity}.`,
       ];
       return {
@@ -95,4 +93,12 @@ export function findingsOf(timeline: Timeline, moments: readonly BarrierMoment[]
       };
     })
     .sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+/**
+ * The sentence a finding of a recurring criterion carries, whoever words the rest: the recurrence
+ * is a fact of the analysis core and raised the finding's severity.
+ */
+export function patternSentence(criterion: string, occurrences: number): string {
+  return `WCAG ${criterion} came up ${occurrences} times in this session.`;
 }

@@ -18,6 +18,10 @@ export interface ConfirmedNote {
   readonly at: Date;
   /** The element involved, when Agent 2 recorded one. */
   readonly target: string | null;
+  /** A cross-task pattern (Agent 2) rather than one finding: reported as a pattern, never scored. */
+  readonly pattern?: boolean;
+  /** On a finding: the pattern note that groups it. */
+  readonly patternNoteId?: string | null;
 }
 
 export interface ReportWcag {
@@ -37,6 +41,20 @@ export interface ReportFinding {
   readonly wcag: ReportWcag | null;
 }
 
+/**
+ * A cross-task pattern the tester confirmed: one criterion recurring across the session's tasks,
+ * in Agent 2's words with the analysis core's count. Its findings carry their own severities and
+ * penalties; the pattern adds none.
+ */
+export interface ReportPattern {
+  readonly patternId: string;
+  readonly severity: FindingSeverity;
+  readonly wcag: ReportWcag | null;
+  readonly description: string;
+  /** The report's findings it groups (those the tester confirmed). */
+  readonly findingIds: readonly string[];
+}
+
 export interface EmotionalProfile {
   readonly avgFrustration: number;
   readonly avgConfusion: number;
@@ -46,6 +64,8 @@ export interface EmotionalProfile {
 export interface SessionReportContent {
   readonly overallScore: number;
   readonly findings: ReportFinding[];
+  /** Absent from reports written before patterns were stored. */
+  readonly patterns?: ReportPattern[];
   readonly recommendations: string[];
   readonly emotionalProfile: EmotionalProfile;
   readonly format?: ReportFormat;
@@ -59,6 +79,7 @@ export interface ReportFacts {
     readonly content: string;
     readonly annotation: string | null;
   })[];
+  readonly patterns: readonly ReportPattern[];
   readonly overallScore: number;
   readonly emotionalProfile: EmotionalProfile;
   /** Criteria to recommend on, the most severe first. */
@@ -106,17 +127,26 @@ export function buildSessionReport(
 }
 
 export function reportFacts(notes: readonly ConfirmedNote[], frames: readonly FacialSignal[]): ReportFacts {
-  const findings = [...notes]
-    .sort((a, b) => a.at.getTime() - b.at.getTime())
+  const inOrder = [...notes].sort((a, b) => a.at.getTime() - b.at.getTime());
+  const findingNotes = inOrder.filter((note) => !note.pattern);
+  const patterns = inOrder
+    .filter((note) => note.pattern)
     .map((note) => ({
-      findingId: note.noteId,
+      patternId: note.noteId,
       severity: note.severity ?? ('low' as const),
-      timestamp: note.at.toISOString(),
-      affectedFlow: note.target ?? 'whole session',
       wcag: note.wcagCriterion && note.wcagLevel ? wcagOf(note.wcagCriterion, note.wcagLevel) : null,
-      content: note.content,
-      annotation: note.annotation,
+      description: note.content,
+      findingIds: findingNotes.filter((f) => f.patternNoteId === note.noteId).map((f) => f.noteId),
     }));
+  const findings = findingNotes.map((note) => ({
+    findingId: note.noteId,
+    severity: note.severity ?? ('low' as const),
+    timestamp: note.at.toISOString(),
+    affectedFlow: note.target ?? 'whole session',
+    wcag: note.wcagCriterion && note.wcagLevel ? wcagOf(note.wcagCriterion, note.wcagLevel) : null,
+    content: note.content,
+    annotation: note.annotation,
+  }));
   const penalty = findings.reduce((sum, finding) => sum + PENALTY[finding.severity], 0);
   const byWeight = [...findings].sort(
     (a, b) => SEVERITY_ORDER.indexOf(b.severity) - SEVERITY_ORDER.indexOf(a.severity),
@@ -128,6 +158,7 @@ export function reportFacts(notes: readonly ConfirmedNote[], frames: readonly Fa
   ];
   return {
     findings,
+    patterns,
     overallScore: Math.max(0, 100 - penalty),
     emotionalProfile: emotionalProfile(frames.filter((frame) => frame.faceDetected)),
     recommendationCriteria,
@@ -158,7 +189,11 @@ export function localReportWording(
   }));
   const narrative =
     format === 'narrative'
-      ? [NARRATIVE_OPENING[tone], ...findings.map((f) => f.plainEnglish)].join(' ')
+      ? [
+          NARRATIVE_OPENING[tone],
+          ...findings.map((f) => f.plainEnglish),
+          ...facts.patterns.map((p) => p.description),
+        ].join(' ')
       : undefined;
   return { findings, recommendations, narrative };
 }
@@ -191,6 +226,7 @@ export function composeReport(
   return {
     overallScore: facts.overallScore,
     findings,
+    patterns: [...facts.patterns],
     recommendations,
     emotionalProfile: facts.emotionalProfile,
     format,

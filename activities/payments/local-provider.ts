@@ -9,6 +9,12 @@ export interface LocalProviderOptions {
   /** The service's own origin: local checkout and onboarding pages are served by the API. */
   readonly baseUrl: string;
   /**
+   * Mixed into every id (the local signing secret): ids stay stable for the same request across
+   * processes, as the provider's idempotency layer answers, but cannot be computed from a study id
+   * alone where the secret is not the public development one.
+   */
+  readonly secret: string;
+  /**
    * Delivers a provider event to the webhook route after a delay, durably (a workflow in the
    * worker). Only payouts need it; the API's local provider has none.
    */
@@ -24,11 +30,12 @@ export interface LocalProviderOptions {
  */
 export function createLocalProvider(options: LocalProviderOptions): PaymentProvider {
   const billing = `${options.baseUrl}/api/billing`;
+  const idOf = (prefix: string, key: string) => localId(prefix, options.secret, key);
   return {
     name: 'local',
 
     createCheckout(request: CheckoutRequest) {
-      const id = localId('cs', request.idempotencyKey);
+      const id = idOf('cs', request.idempotencyKey);
       return Promise.resolve({
         id,
         url: `${billing}/local-checkout/${id}`,
@@ -38,8 +45,7 @@ export function createLocalProvider(options: LocalProviderOptions): PaymentProvi
       });
     },
 
-    createConnectedAccount: (request) =>
-      Promise.resolve({ accountId: localId('acct', request.idempotencyKey) }),
+    createConnectedAccount: (request) => Promise.resolve({ accountId: idOf('acct', request.idempotencyKey) }),
 
     createOnboardingLink(request) {
       const returnUrl = encodeURIComponent(request.returnUrl);
@@ -49,11 +55,11 @@ export function createLocalProvider(options: LocalProviderOptions): PaymentProvi
     },
 
     transfer: (movement: MoneyMovement) =>
-      Promise.resolve({ transferId: localId('tr', movement.idempotencyKey) }),
+      Promise.resolve({ transferId: idOf('tr', movement.idempotencyKey) }),
 
     async payout(movement: MoneyMovement) {
       if (!options.emitLater) throw new Error('The local provider pays out only inside the worker');
-      const payoutId = localId('po', movement.idempotencyKey);
+      const payoutId = idOf('po', movement.idempotencyKey);
       const arrival = Math.floor(Date.now() / 1000) + LOCAL_PAYOUT_ARRIVAL_SECONDS;
       const paid = localEvent(
         'payout.paid',
@@ -65,7 +71,11 @@ export function createLocalProvider(options: LocalProviderOptions): PaymentProvi
           arrival_date: arrival,
           status: 'paid',
           destination: localId('ba', movement.accountId),
-          metadata: { paymentId: movement.paymentId, sessionId: movement.sessionId },
+          metadata: {
+            paymentId: movement.paymentId,
+            sessionId: movement.sessionId,
+            attempt: String(movement.attempt),
+          },
         },
         { account: movement.accountId },
       );

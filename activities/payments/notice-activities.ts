@@ -53,7 +53,8 @@ export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDep
         recipients: await studyContacts(tx, jobId),
       }));
       if (!study) return 0;
-      const total = toMinorUnits(study.compensation_amount, study.compensation_currency) * study.tester_count;
+      const total =
+        toMinorUnits(study.compensation_amount, study.compensation_currency, 'charge') * study.tester_count;
       let sent = 0;
       for (const recipient of recipients) {
         const delivered = await sendEmailOnce(db, email, {
@@ -100,7 +101,10 @@ export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDep
       });
       if (!found) return { notificationId: null };
       const { payment, tester, study } = found;
-      const amount = formatMinorUnits(toMinorUnits(payment.amount, payment.currency), payment.currency);
+      const amount = formatMinorUnits(
+        toMinorUnits(payment.amount, payment.currency, 'payout'),
+        payment.currency,
+      );
       const text = `Your payout of ${amount} for your session on "${study.title}" has been paid to your bank account. Thank you for testing!`;
       const dedupeKey = `payment-paid:${paymentId}`;
       if (!tester.messaging_chat_id) {

@@ -44,7 +44,11 @@ export function paymentProviderFor(
   inWorker: boolean,
 ): PaymentProvider {
   if (config.mode === 'stripe') return createStripeProvider(createStripeClient(config));
-  return createLocalProvider({ baseUrl, ...(inWorker ? { emitLater: emitFromActivity } : {}) });
+  return createLocalProvider({
+    baseUrl,
+    secret: config.webhookSecret ?? '',
+    ...(inWorker ? { emitLater: emitFromActivity } : {}),
+  });
 }
 
 /** The dependencies of the payment activities from the configuration (the worker's entry point). */

@@ -42,10 +42,13 @@ export function createPayoutActivities({ db, provider }: PayoutActivityDependenc
   };
 
   return {
-    /** Where the payment stands when a payout workflow starts: attempts count on from here. */
+    /**
+     * Where the payment stands when a payout workflow starts: attempts count on from here, and a
+     * payout still processing (its workflow was lost or restarted) is waited for, not repeated.
+     */
     async preparePayout({ paymentId }: { paymentId: string }) {
       const payment = await load(paymentId);
-      return { status: payment.status, attempts: payment.attempts };
+      return { status: payment.status, attempts: payment.attempts, payoutId: payment.provider_payout_id };
     },
 
     /**
@@ -75,7 +78,7 @@ export function createPayoutActivities({ db, provider }: PayoutActivityDependenc
 
       let amount: number;
       try {
-        amount = toMinorUnits(payment.amount, payment.currency);
+        amount = toMinorUnits(payment.amount, payment.currency, 'payout');
       } catch (error) {
         if (error instanceof UnrepresentableAmount) return refuse('amount_unrepresentable', error.message);
         throw error;
@@ -83,6 +86,7 @@ export function createPayoutActivities({ db, provider }: PayoutActivityDependenc
       const movement = (step: 'transfer' | 'payout'): MoneyMovement => ({
         paymentId,
         sessionId: payment.session_id,
+        attempt,
         accountId: account.provider_account_id,
         amount,
         currency: payment.currency,
@@ -109,9 +113,19 @@ export function createPayoutActivities({ db, provider }: PayoutActivityDependenc
       }
     },
 
-    /** Records when the next attempt runs (null: no retry is queued). */
-    async recordPayoutRetry({ paymentId, retryAt }: { paymentId: string; retryAt: string | null }) {
-      await asSystem(db, (tx) => recordRetryQueued(tx, paymentId, retryAt ? new Date(retryAt) : null));
+    /**
+     * Records when the next attempt runs, `delayMs` after the recorded failure (null: no retry is
+     * queued), and returns that time for the admins' alert.
+     */
+    async recordPayoutRetry({
+      paymentId,
+      delayMs,
+    }: {
+      paymentId: string;
+      delayMs: number | null;
+    }): Promise<{ retryAt: string | null }> {
+      const at = await asSystem(db, (tx) => recordRetryQueued(tx, paymentId, delayMs));
+      return { retryAt: at?.toISOString() ?? null };
     },
 
     /** Payments of the tester that waited for a payout account able to receive money. */

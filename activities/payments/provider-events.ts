@@ -66,21 +66,27 @@ export class SignatureRejected extends Error {
 
 /**
  * Verifies a Payment-Signature over the raw body with the provider SDK's own scheme (HMAC-SHA256
- * of `t.body`, constant-time comparison, timestamp tolerance) and returns the parsed event.
+ * of `t.body`, constant-time comparison, timestamp tolerance) and returns the parsed event. The
+ * provider signs the platform's events and those of connected accounts (Connect) at two endpoints
+ * with two secrets, so each configured secret is tried; none matching is a rejection.
  */
 export function verifyProviderEvent(
   rawBody: Buffer,
   header: string | undefined,
-  secret: string,
+  secrets: readonly string[],
   toleranceSeconds: number,
 ): unknown {
   if (!header) throw new SignatureRejected('Webhook signature missing');
-  try {
-    return signer.webhooks.constructEvent(rawBody, header, secret, toleranceSeconds);
-  } catch (error) {
-    if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
-      throw new SignatureRejected(`Webhook signature rejected: ${error.message.split('\n')[0]}`);
+  let rejection: Error | undefined;
+  for (const secret of secrets) {
+    try {
+      return signer.webhooks.constructEvent(rawBody, header, secret, toleranceSeconds);
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) throw error;
+      rejection = error;
     }
-    throw error;
   }
+  throw new SignatureRejected(
+    `Webhook signature rejected: ${rejection?.message.split('\n')[0] ?? 'no signing secret configured'}`,
+  );
 }

@@ -43,6 +43,8 @@ export interface OnboardingLinkRequest {
 export interface MoneyMovement {
   readonly paymentId: string;
   readonly sessionId: string;
+  /** The payout attempt, carried in the metadata so a payout event can be matched before it is recorded. */
+  readonly attempt: number;
   readonly accountId: string;
   /** Minor units. */
   readonly amount: number;

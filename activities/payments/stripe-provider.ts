@@ -98,7 +98,7 @@ export function createStripeProvider(stripe: Stripe): PaymentProvider {
             currency: movement.currency.toLowerCase(),
             destination: movement.accountId,
             transfer_group: `session:${movement.sessionId}`,
-            metadata: { paymentId: movement.paymentId, sessionId: movement.sessionId },
+            metadata: movementMetadata(movement),
           },
           { idempotencyKey: movement.idempotencyKey },
         );
@@ -111,7 +111,7 @@ export function createStripeProvider(stripe: Stripe): PaymentProvider {
           {
             amount: movement.amount,
             currency: movement.currency.toLowerCase(),
-            metadata: { paymentId: movement.paymentId, sessionId: movement.sessionId },
+            metadata: movementMetadata(movement),
             statement_descriptor: 'USABILITY SESSION',
           },
           { idempotencyKey: movement.idempotencyKey, stripeAccount: movement.accountId },
@@ -120,6 +120,13 @@ export function createStripeProvider(stripe: Stripe): PaymentProvider {
       }),
   };
 }
+
+/** What the service reads back from a transfer's or payout's events. */
+const movementMetadata = (movement: MoneyMovement) => ({
+  paymentId: movement.paymentId,
+  sessionId: movement.sessionId,
+  attempt: String(movement.attempt),
+});
 
 /** SDK errors in the service's two kinds: try again later, or the provider said no. */
 async function call<T>(work: () => Promise<T>): Promise<T> {

@@ -16,6 +16,8 @@ export { SESSION_STATE_ERROR } from './require-session.ts';
 
 export interface SessionActivityDependencies {
   readonly db: Db;
+  /** Whether this worker moves money (activities/index.ts: payments configured and not disabled). */
+  readonly payoutsEnabled?: boolean;
 }
 
 export interface Confirmation {
@@ -26,7 +28,7 @@ export interface Confirmation {
 }
 
 /** Side effects of the session workflow. The workflow owns the state; these record it. */
-export function createSessionActivities({ db }: SessionActivityDependencies) {
+export function createSessionActivities({ db, payoutsEnabled = false }: SessionActivityDependencies) {
   return {
     ...createAgentActivities({ db }),
 
@@ -87,8 +89,15 @@ export function createSessionActivities({ db }: SessionActivityDependencies) {
       });
     },
 
-    async queueSessionPayment(input: { sessionId: string }): Promise<void> {
-      await asSystem(db, (tx) => queuePayment(tx, input.sessionId));
+    /**
+     * Queues the confirmed session's payment; the workflow starts its payout when this worker
+     * moves money (a worker without payments starts nothing: the payout waits for one that does).
+     */
+    async queueSessionPayment(input: {
+      sessionId: string;
+    }): Promise<{ paymentId: string | null; payoutsEnabled: boolean }> {
+      const paymentId = await asSystem(db, (tx) => queuePayment(tx, input.sessionId));
+      return { paymentId, payoutsEnabled };
     },
 
     /** Whether the study has as many confirmed sessions as it set out to collect. */

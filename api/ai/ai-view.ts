@@ -33,3 +33,9 @@ export function insightsOf(row: AgentJobRow | undefined): Insights | null {
   if (row?.status !== 'complete') return null;
   return (row.result?.insights as Insights | undefined) ?? null;
 }
+
+/** The insights as GET /api/sessions/:id attaches them: with who produced them (spec: `usedFallback`). */
+export function sessionInsightsOf(row: AgentJobRow | undefined) {
+  const insights = insightsOf(row);
+  return insights && row ? { ...insights, provider: row.provider!, usedFallback: row.used_fallback } : null;
+}

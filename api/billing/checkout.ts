@@ -19,6 +19,21 @@ const view = (row: CheckoutSessionRow) => ({
 });
 
 /**
+ * One session's compensation in the provider's minor units, refused (422) unless the provider can
+ * both charge it and pay it out to the tester: a business must not pay for a payout that cannot
+ * be made (10.45 HUF is charged, but HUF is paid out in whole forints only).
+ */
+function payableUnitAmount(amount: string, currency: string): number {
+  try {
+    toMinorUnits(amount, currency, 'payout');
+    return toMinorUnits(amount, currency, 'charge');
+  } catch (error) {
+    if (error instanceof UnrepresentableAmount) throw invalid(`compensation.amount: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
  * A checkout session for a draft study: tester count x compensation, in the study's currency's
  * minor units. An open session that has not expired is returned again instead of a second one;
  * concurrent first requests share one idempotency key and so one session at the provider.
@@ -44,13 +59,7 @@ export async function startCheckout(deps: BillingDependencies, principal: Princi
   if (!study) throw notFound('Study');
   if (study.paid_at) throw conflict('Study is already paid');
   if (study.status !== 'draft') throw conflict(`Study must be draft to check out (it is ${study.status})`);
-  let unitAmount: number;
-  try {
-    unitAmount = toMinorUnits(study.compensation_amount, study.compensation_currency);
-  } catch (error) {
-    if (error instanceof UnrepresentableAmount) throw invalid(`compensation.amount: ${error.message}`);
-    throw error;
-  }
+  const unitAmount = payableUnitAmount(study.compensation_amount, study.compensation_currency);
   if (unitAmount === 0) throw invalid('compensation.amount: a study without compensation has nothing to pay');
 
   const now = deps.now();

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Plan } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ApiError } from './errors.ts';
@@ -20,17 +20,16 @@ export interface RateLimitOptions {
 }
 
 /**
- * Counts every request against its tier: webhooks per route, authenticated callers per credential
- * at their organization's plan, everyone else per client address. Over the limit: 429 with
+ * Counts every request against its tier: authenticated callers per credential at their
+ * organization's plan, everyone else per client address. Webhooks are counted once their
+ * signature is judged: a verified delivery against the route's 1,000 a minute (shared by every
+ * sender), anything else against the sender's address at the unauthenticated rate, so unsigned
+ * junk can neither spend the provider's budget nor go on without limit. Over the limit: 429 with
  * Retry-After in whole seconds until the window resets.
  */
 export function rateLimit({ store, planOf, now = Date.now }: RateLimitOptions): Middleware<RequestState> {
-  return async (ctx, next) => {
-    if (ctx.method === 'OPTIONS') {
-      await next();
-      return;
-    }
-    const { tier, key } = await classify(ctx.path, ctx.ip, ctx.state.principal, planOf);
+  /** Counts the request under `key`; throws 429 once the window holds more than `tier` allows. */
+  async function count(ctx: Context, tier: RateLimitTier, key: string): Promise<void> {
     const limit = RATE_LIMITS[tier];
     const { count, resetMs } = await store.hit(`${tier}:${key}`, WINDOW_MS, now());
     const retryAfter = String(Math.max(1, Math.ceil(resetMs / 1000)));
@@ -42,17 +41,39 @@ export function rateLimit({ store, planOf, now = Date.now }: RateLimitOptions): 
         'Retry-After': retryAfter,
       });
     }
+  }
+
+  return async (ctx, next) => {
+    if (ctx.method === 'OPTIONS') {
+      await next();
+      return;
+    }
+    if (WEBHOOK_PATHS.test(ctx.path)) {
+      let admitted = false;
+      ctx.state.admitWebhookDelivery = async () => {
+        admitted = true;
+        await count(ctx, 'webhook', ctx.path);
+      };
+      try {
+        await next();
+      } catch (error) {
+        // Refused before its signature verified (or on a path with no webhook): the sender's own budget.
+        if (!admitted) await count(ctx, 'unauthenticated', `webhook-rejected:${ctx.ip}`);
+        throw error;
+      }
+      return;
+    }
+    const principal = ctx.state.principal;
+    if (!principal) await count(ctx, 'unauthenticated', `ip:${ctx.ip}`);
+    else await count(ctx, await planOf(principal), principal.rateLimitKey);
     await next();
   };
 }
 
-async function classify(
-  path: string,
-  address: string,
-  principal: Principal | null,
-  planOf: RateLimitOptions['planOf'],
-): Promise<{ tier: RateLimitTier; key: string }> {
-  if (WEBHOOK_PATHS.test(path)) return { tier: 'webhook', key: path };
-  if (!principal) return { tier: 'unauthenticated', key: `ip:${address}` };
-  return { tier: await planOf(principal), key: principal.rateLimitKey };
+/**
+ * Called by a webhook route once the delivery's signature is verified, before anything is recorded:
+ * counts it against the route's budget, or throws 429 (nothing recorded; the provider retries).
+ */
+export async function admitWebhookDelivery(ctx: Context): Promise<void> {
+  await (ctx.state as Partial<RequestState>).admitWebhookDelivery?.();
 }

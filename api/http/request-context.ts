@@ -8,6 +8,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 /** Gives every request an id (the caller's X-Request-Id when well-formed) and a child logger carrying it. */
 export function requestContext(logger: Logger): Middleware<RequestState> {
   return async (ctx, next) => {
+    ctx.state.receivedAt = performance.now();
     const offered = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(offered) ? offered : randomUUID();
     ctx.state.requestId = requestId;
@@ -15,7 +16,6 @@ export function requestContext(logger: Logger): Middleware<RequestState> {
     ctx.state.principal = null;
     ctx.state.authFailure = null;
     ctx.set('X-Request-Id', requestId);
-    const started = performance.now();
     try {
       await next();
     } finally {
@@ -24,7 +24,7 @@ export function requestContext(logger: Logger): Middleware<RequestState> {
           method: ctx.method,
           path: ctx.path,
           status: ctx.status,
-          ms: Math.round(performance.now() - started),
+          ms: Math.round(performance.now() - ctx.state.receivedAt),
         },
         'request',
       );

@@ -86,8 +86,9 @@ export async function readAggregate(
     return {
       ...jobView(job),
       aggregateReportId: report?.id ?? null,
-      provider: job.provider,
-      usedFallback: job.used_fallback,
+      // The stored report's record once there is one (spec: stored on the related record).
+      provider: report ? report.provider : job.provider,
+      usedFallback: report ? report.used_fallback : job.used_fallback,
       error: job.error,
       report: report
         ? {

@@ -1,4 +1,8 @@
-import type { ReportFinding, SessionReportContent } from '../../activities/analysis/session-report.ts';
+import type {
+  ReportFinding,
+  ReportPattern,
+  SessionReportContent,
+} from '../../activities/analysis/session-report.ts';
 import type { ReportRow } from '../../db/repositories/reports.ts';
 
 export type ReportFormat = 'structured' | 'narrative';
@@ -24,6 +28,7 @@ export function renderReport(row: ReportRow, { format, includeScreenshots }: Ren
   );
   return {
     reportId: row.id,
+    provider: row.provider,
     usedFallback: row.used_fallback,
     report: {
       sessionId: row.session_id,
@@ -32,6 +37,7 @@ export function renderReport(row: ReportRow, { format, includeScreenshots }: Ren
       toneProfile: row.tone_profile,
       reportFormat: format,
       findings,
+      patterns: content.patterns ?? [],
       recommendations: content.recommendations,
       emotionalProfile: content.emotionalProfile,
       ...(format === 'narrative' ? { narrative: narrativeOf(content, overallScore) } : {}),
@@ -50,6 +56,7 @@ export function narrativeOf(content: SessionReportContent, overallScore: number)
   return [
     opening,
     ...content.findings.map((finding, index) => findingParagraph(finding, index + 1)),
+    ...(content.patterns ?? []).map(patternParagraph),
     ...(content.recommendations.length ? [`What to do next: ${content.recommendations.join(' ')}`] : []),
     `How the session felt: average frustration ${avgFrustration.toFixed(2)}, confusion ` +
       `${avgConfusion.toFixed(2)}, positive expressions ${avgPositive.toFixed(2)}.`,
@@ -62,4 +69,9 @@ function findingParagraph(finding: ReportFinding, position: number): string {
     `${position}. ${finding.title} (severity ${finding.severity}${reference}), at ${finding.timestamp} ` +
     `in ${finding.affectedFlow}. ${finding.description} ${finding.plainEnglish}`
   );
+}
+
+function patternParagraph(pattern: ReportPattern): string {
+  const reference = pattern.wcag ? ` (WCAG ${pattern.wcag.criterion} Level ${pattern.wcag.level})` : '';
+  return `Across tasks${reference}: ${pattern.description}`;
 }

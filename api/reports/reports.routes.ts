@@ -1,14 +1,18 @@
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
+import { findAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { findReport, latestAgentJob } from '../../db/repositories/reports.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { visibleSession } from '../sessions/session-workflow.ts';
+import { toReportJob } from './report-job-view.ts';
 import { renderReport } from './report-rendering.ts';
 import {
   createReportBody,
   reportIdParams,
+  reportJobIdParams,
   reportJobResponse,
+  reportJobStatusResponse,
   reportQuery,
   reportResponse,
 } from './reports.schema.ts';
@@ -41,22 +45,39 @@ export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
         // The confirmation queues the job in the same transaction, so a confirmed session has one.
         const job = await asUser(db, principal.claims, (tx) => latestAgentJob(tx, session.id, 'agent3'));
         if (!job) throw conflict('The report for this session is still being generated');
-        const reportId =
-          job.status === 'complete' ? ((job.result?.reportId as string | undefined) ?? null) : null;
+        const { reportJobId, sessionId, status, estimatedCompletionSeconds, reportId, usedFallback } =
+          toReportJob(job);
         const query = `format=${body.reportFormat}&includeScreenshots=${body.includeScreenshots}`;
         return {
           data: {
-            reportJobId: job.id,
-            sessionId: session.id,
-            status: job.status,
-            estimatedCompletionSeconds: job.status === 'queued' ? (job.estimated_completion_seconds ?? 0) : 0,
+            reportJobId,
+            sessionId,
+            status,
+            estimatedCompletionSeconds,
             reportId,
             reportFormat: body.reportFormat,
             includeScreenshots: body.includeScreenshots,
             reportUrl: reportId ? `/api/reports/${reportId}?${query}` : null,
-            usedFallback: job.used_fallback,
+            usedFallback,
           },
         };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/reports/jobs/:reportJobId',
+      tag: 'Reports',
+      summary:
+        'Poll an Agent 3 report job (its tester and the owning organization): status, reportId once complete, provider',
+      auth: 'user',
+      params: reportJobIdParams,
+      resource: 'Report job',
+      response: reportJobStatusResponse,
+      handler: async ({ params, principal }) => {
+        // Row-level security decides who reads the job (agent_jobs_select); anyone else finds nothing.
+        const job = await asUser(db, principal.claims, (tx) => findAgentJob(tx, params.reportJobId));
+        if (job?.kind !== 'agent3') throw notFound('Report job');
+        return { data: toReportJob(job) };
       },
     }),
     defineRoute({

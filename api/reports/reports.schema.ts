@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+const jobStatus = z.enum(['queued', 'complete', 'failed']);
 const reportFormat = z.enum(['structured', 'narrative'], 'Must be structured or narrative');
 
 export const createReportBody = z.object({
@@ -9,6 +10,7 @@ export const createReportBody = z.object({
 });
 
 export const reportIdParams = z.object({ id: z.uuid() });
+export const reportJobIdParams = z.object({ reportJobId: z.uuid() });
 
 /** GET /api/reports/:id renders the stored facts in either format; without `format`, structured. */
 export const reportQuery = z.object({
@@ -22,13 +24,30 @@ export const reportQuery = z.object({
 export const reportJobResponse = z.object({
   reportJobId: z.string(),
   sessionId: z.string(),
-  status: z.enum(['queued', 'complete', 'failed']),
+  status: jobStatus,
   estimatedCompletionSeconds: z.number().int(),
   reportId: z.string().nullable(),
   reportFormat,
   includeScreenshots: z.boolean(),
   reportUrl: z.string().nullable().describe('where the report reads in the requested format, once complete'),
   usedFallback: z.boolean().describe('whether a provider other than the first configured one wrote it'),
+});
+
+const provider = z
+  .string()
+  .nullable()
+  .describe('the AI provider that wrote it, or local-analyst; null before it is written');
+
+/** GET /api/reports/jobs/:reportJobId (DESIGN.md's polling endpoint for Agent 3). */
+export const reportJobStatusResponse = z.object({
+  reportJobId: z.string(),
+  sessionId: z.string(),
+  status: jobStatus,
+  estimatedCompletionSeconds: z.number().int(),
+  reportId: z.string().nullable().describe('once complete: read it at GET /api/reports/{id}'),
+  provider,
+  usedFallback: z.boolean().describe('whether a provider other than the first configured one wrote it'),
+  error: z.string().nullable().describe('the last failure, while the job is retried or once it failed'),
 });
 
 const finding = z.object({
@@ -43,8 +62,23 @@ const finding = z.object({
   screenshots: z.array(z.string()).optional().describe('with includeScreenshots only'),
 });
 
+const wcagReference = z.object({
+  criterion: z.string(),
+  level: z.enum(['A', 'AA', 'AAA']),
+  name: z.string().optional(),
+});
+
+const pattern = z.object({
+  patternId: z.string(),
+  severity: z.enum(['critical', 'high', 'medium', 'low']),
+  wcag: wcagReference.nullable(),
+  description: z.string(),
+  findingIds: z.array(z.string()).describe('the findings of this report it groups'),
+});
+
 export const reportResponse = z.object({
   reportId: z.string(),
+  provider,
   usedFallback: z.boolean().describe('whether a provider other than the first configured one wrote it'),
   report: z.object({
     sessionId: z.string(),
@@ -53,6 +87,9 @@ export const reportResponse = z.object({
     toneProfile: z.string(),
     reportFormat,
     findings: z.array(finding),
+    patterns: z
+      .array(pattern)
+      .describe('cross-task patterns (Agent 2) the tester confirmed; they add no penalty to the score'),
     recommendations: z.array(z.string()),
     emotionalProfile: z.object({
       avgFrustration: z.number(),

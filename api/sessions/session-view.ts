@@ -51,5 +51,10 @@ export function toNote(note: NoteRow) {
     confirmed: note.confirmed,
     decision: note.decision,
     annotation: note.annotation,
+    // Agent notes only: who worded the note, and Agent 2's cross-task patterns and their findings.
+    provider: note.author_kind === 'agent' ? note.provider : null,
+    usedFallback: note.author_kind === 'agent' ? note.used_fallback : null,
+    pattern: note.pattern,
+    patternNoteId: note.pattern_note_id,
   };
 }

@@ -1,7 +1,7 @@
 import { asUser } from '../../db/doors.ts';
 import { latestCompleteAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { listNotes } from '../../db/repositories/session-notes.ts';
-import { insightsOf } from '../ai/ai-view.ts';
+import { sessionInsightsOf } from '../ai/ai-view.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { createSession, type SessionCommandDependencies } from './create-session.ts';
 import { submitFeedback, updateNotes } from './note-commands.ts';
@@ -60,7 +60,7 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
         const agent1 = await asUser(deps.db, principal.claims, (tx) =>
           latestCompleteAgentJob(tx, session.id, 'agent1'),
         );
-        return { data: { ...toSession(session), insights: insightsOf(agent1) } };
+        return { data: { ...toSession(session), insights: sessionInsightsOf(agent1) } };
       },
     }),
     defineRoute({

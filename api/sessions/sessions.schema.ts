@@ -110,6 +110,10 @@ export const sessionResponse = z.object({
 /** GET: the session with the insights of its latest completed Agent 1 analysis (POST /api/ai). */
 export const sessionReadResponse = sessionResponse.extend({
   insights: insightsSchema
+    .extend({
+      provider: z.string().describe('the AI provider that answered, or local-analyst'),
+      usedFallback: z.boolean().describe('whether a provider other than the first configured one answered'),
+    })
     .nullable()
     .describe("the latest completed live analysis' insights (POST /api/ai); null before one completes"),
 });
@@ -141,6 +145,16 @@ export const notesResponse = z.object({
       confirmed: z.boolean(),
       decision: z.enum(['confirmed', 'rejected']).nullable(),
       annotation: z.string().nullable(),
+      provider: z
+        .string()
+        .nullable()
+        .describe('agent notes: the AI provider that worded it, or local-analyst'),
+      usedFallback: z
+        .boolean()
+        .nullable()
+        .describe('agent notes: whether a provider other than the first configured one worded it'),
+      pattern: z.boolean().describe('an Agent 2 cross-task pattern (decided on like a finding)'),
+      patternNoteId: z.string().nullable().describe('on a finding: the pattern note that groups it'),
     }),
   ),
 });

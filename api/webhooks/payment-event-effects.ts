@@ -46,14 +46,14 @@ const payoutObject = z.object({
   metadata: z.record(z.string(), z.string()).nullish(),
 });
 
-type Handler = (tx: Tx, object: Record<string, unknown>, at: Date, apply: boolean) => Promise<EventEffect>;
+type Handler = (tx: Tx, event: PaymentEvent, at: Date, apply: boolean) => Promise<EventEffect>;
 
 /**
  * The checkout the service created, paid in full: the study is paid and its workflow is told.
  * A checkout the service did not create, or for another amount, changes nothing.
  */
-const checkoutCompleted: Handler = async (tx, object, at, apply) => {
-  const parsed = checkoutObject.safeParse(object);
+const checkoutCompleted: Handler = async (tx, event, at, apply) => {
+  const parsed = checkoutObject.safeParse(event.data.object);
   if (!parsed.success) return { note: 'unexpected checkout session shape' };
   const { id, amount_total, currency, payment_status } = parsed.data;
   const session = await findCheckoutSession(tx, id);
@@ -74,8 +74,9 @@ const checkoutCompleted: Handler = async (tx, object, at, apply) => {
   return { followUp: { kind: 'study_paid', jobId: session.study_id } };
 };
 
-const accountUpdated: Handler = async (tx, object, _at, apply) => {
-  const parsed = accountObject.safeParse(object);
+/** The account's state as of the event; an event older than the last one applied changes nothing. */
+const accountUpdated: Handler = async (tx, event, _at, apply) => {
+  const parsed = accountObject.safeParse(event.data.object);
   if (!parsed.success) return { note: 'unexpected account shape' };
   const account = parsed.data;
   const state = {
@@ -86,56 +87,90 @@ const accountUpdated: Handler = async (tx, object, _at, apply) => {
     eventuallyDue: account.requirements?.eventually_due ?? [],
   };
   const row = apply
-    ? await applyAccountState(tx, account.id, state)
+    ? await applyAccountState(tx, account.id, state, new Date(event.created * 1000))
     : await tx
         .selectFrom('payout_accounts')
         .selectAll()
         .where('provider_account_id', '=', account.id)
-        .executeTakeFirst();
-  if (!row) return { note: `unknown payout account ${account.id}` };
-  return state.payoutsEnabled ? { followUp: { kind: 'payout_account_ready', testerId: row.tester_id } } : {};
+        .executeTakeFirst()
+        .then((found) => ({ outcome: found ? 'applied' : 'unknown', account: found }));
+  if (row.outcome === 'unknown' || !row.account) return { note: `unknown payout account ${account.id}` };
+  if (row.outcome === 'stale') return { note: 'older than the account.updated already applied' };
+  return state.payoutsEnabled
+    ? { followUp: { kind: 'payout_account_ready', testerId: row.account.tester_id } }
+    : {};
 };
 
-const payoutPaid: Handler = async (tx, object, at, apply) => {
-  const parsed = payoutObject.safeParse(object);
-  if (!parsed.success) return { note: 'unexpected payout shape' };
-  const payout = parsed.data;
-  const payment = await paymentOfPayout(tx, payout.id, payout.metadata?.paymentId);
-  if (!payment) return { note: `unknown payout ${payout.id}` };
-  if (apply && !(await markPaymentPaid(tx, payment.id, { payoutId: payout.id, paidAt: at }))) {
-    return { note: 'payment already paid' };
-  }
+/** The payout's id and what its metadata says about the payment and attempt it belongs to. */
+function readPayout(event: PaymentEvent) {
+  const parsed = payoutObject.safeParse(event.data.object);
+  if (!parsed.success) return undefined;
+  const { metadata } = parsed.data;
+  const attempt = Number(metadata?.attempt);
   return {
-    followUp: {
-      kind: 'payout_settled',
-      paymentId: payment.id,
-      settlement: { payoutId: payout.id, outcome: 'paid' },
+    ...parsed.data,
+    match: {
+      paymentId: metadata?.paymentId,
+      attempt: Number.isInteger(attempt) && attempt > 0 ? attempt : undefined,
     },
   };
-};
+}
 
-/** Only the payment's current payout can fail it; an event about an earlier attempt's payout is stale. */
-const payoutFailed: Handler = async (tx, object, at, apply) => {
-  const parsed = payoutObject.safeParse(object);
-  if (!parsed.success) return { note: 'unexpected payout shape' };
-  const payout = parsed.data;
-  const payment = await paymentOfPayout(tx, payout.id, payout.metadata?.paymentId);
+const payoutPaid: Handler = async (tx, event, at, apply) => {
+  const payout = readPayout(event);
+  if (!payout) return { note: 'unexpected payout shape' };
+  const payment = await paymentOfPayout(tx, payout.id, payout.match);
   if (!payment) return { note: `unknown payout ${payout.id}` };
+  const followUp = {
+    followUp: {
+      kind: 'payout_settled' as const,
+      paymentId: payment.id,
+      settlement: { payoutId: payout.id, outcome: 'paid' as const },
+    },
+  };
+  // A recorded event whose workflow never started: what it did is in the row, the workflow is due.
+  if (!apply) return payment.status === 'paid' && payment.provider_payout_id === payout.id ? followUp : {};
   if (payment.status === 'paid') return { note: 'payment already paid' };
-  if (apply) {
-    await recordPayoutFailed(tx, payment.id, {
-      code: payout.failure_code ?? 'unknown',
-      message: payout.failure_message ?? null,
-      at,
-    });
+  if (payment.status === 'failed' && payment.provider_payout_id === payout.id) {
+    return { note: 'the provider reported this payout failed: a failed payout is never paid' };
   }
-  return {
+  if (!(await markPaymentPaid(tx, payment.id, { payoutId: payout.id, paidAt: at }))) {
+    return { note: 'payment already settled' };
+  }
+  return followUp;
+};
+
+/**
+ * A failure of the payment's current payout (or of a newer one its activity has not recorded
+ * yet) fails the payment, even one reported paid before: the bank can return a payout after it
+ * was paid. The same failure reported again changes nothing; an earlier attempt's payout is stale.
+ */
+const payoutFailed: Handler = async (tx, event, at, apply) => {
+  const payout = readPayout(event);
+  if (!payout) return { note: 'unexpected payout shape' };
+  const payment = await paymentOfPayout(tx, payout.id, payout.match);
+  if (!payment) return { note: `unknown payout ${payout.id}` };
+  const failedAlready = payment.status === 'failed' && payment.provider_payout_id === payout.id;
+  const followUp = {
     followUp: {
-      kind: 'payout_settled',
+      kind: 'payout_settled' as const,
       paymentId: payment.id,
-      settlement: { payoutId: payout.id, outcome: 'failed' },
+      settlement: { payoutId: payout.id, outcome: 'failed' as const },
     },
   };
+  if (!apply) return failedAlready ? followUp : {};
+  if (failedAlready) return { note: 'payout already recorded as failed' };
+  if (payment.status === 'paid' && payment.provider_payout_id !== payout.id) {
+    return { note: 'payment already paid by another payout' };
+  }
+  await recordPayoutFailed(tx, payment.id, {
+    payoutId: payout.id,
+    ...(payout.match.attempt === undefined ? {} : { attempt: payout.match.attempt }),
+    code: payout.failure_code ?? 'unknown',
+    message: payout.failure_message ?? null,
+    at,
+  });
+  return followUp;
 };
 
 const HANDLERS: Readonly<Record<string, Handler>> = {
@@ -159,5 +194,5 @@ export async function paymentEventEffect(
 ): Promise<EventEffect> {
   const handler = HANDLERS[event.type];
   if (!handler) return { note: `event type ${event.type} is not acted on` };
-  return handler(tx, event.data.object, at, apply);
+  return handler(tx, event, at, apply);
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
@@ -65,4 +66,43 @@ export async function recordPaymentEvent(deps: PaymentEventDependencies, event: 
     }
   }
   await asSystem(deps.db, (tx) => markEventProcessed(tx, 'payments', event.id, deps.now()));
+}
+
+/**
+ * A correctly signed delivery the service cannot read as an event (not JSON, or an envelope without
+ * a usable id, type, created or data.object): no delivery of it will ever read better, so it is
+ * recorded (and answered 200, like any recorded event) instead of being refused for the provider
+ * to retry for days. It is kept under its own id when it has a usable one, otherwise under one
+ * derived from its bytes, so its repeats collide; it is marked processed with the reason and
+ * changes nothing else.
+ */
+export async function recordUnreadablePaymentEvent(
+  deps: Pick<PaymentEventDependencies, 'db' | 'now'>,
+  rawBody: Buffer,
+  parsed: unknown,
+  reason: string,
+): Promise<void> {
+  const body = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : undefined;
+  const field = (name: string, max: number) => {
+    const value = (body as Record<string, unknown> | undefined)?.[name];
+    return typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
+  };
+  const id = field('id', 255) ?? `unreadable_${createHash('sha256').update(rawBody).digest('hex')}`;
+  const at = deps.now();
+  await asSystem(deps.db, async (tx) => {
+    const fresh = await insertProviderEvent(
+      tx,
+      {
+        provider: 'payments',
+        id,
+        type: field('type', 100) ?? 'unreadable',
+        payload: (body as Record<string, unknown> | undefined) ?? {
+          rawBody: rawBody.toString('utf8').replaceAll('\u0000', ''),
+        },
+      },
+      at,
+    );
+    if (fresh)
+      await markEventProcessed(tx, 'payments', id, at, `not an event the service can read: ${reason}`);
+  });
 }

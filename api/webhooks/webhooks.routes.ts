@@ -10,10 +10,15 @@ import {
   verifyWebhookSignature,
 } from '../auth/webhook-signature.ts';
 import { ApiError, malformed, unauthenticated } from '../http/errors.ts';
+import { admitWebhookDelivery } from '../http/rate-limit.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { validateBody } from '../http/validate.ts';
+import { describeIssue, validateBody } from '../http/validate.ts';
 import { recordSchedulingEvent } from './record-booking.ts';
-import { recordPaymentEvent, type PaymentEventDependencies } from './record-payment-event.ts';
+import {
+  recordPaymentEvent,
+  recordUnreadablePaymentEvent,
+  type PaymentEventDependencies,
+} from './record-payment-event.ts';
 import { paymentEvent, receivedResponse, schedulingEvent } from './webhooks.schema.ts';
 
 export interface WebhookDependencies extends PaymentEventDependencies {
@@ -43,25 +48,33 @@ export function webhookRoutes(deps: WebhookDependencies): RouteDefinition[] {
       body: paymentEvent,
       headers: { [PAYMENT_SIGNATURE_HEADER]: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">' },
       response: receivedResponse,
-      errors: [422, 503],
+      errors: [503],
       handler: async ({ ctx, rawBody }) => {
-        const secret = deps.payments.webhookSecret;
-        if (!secret)
+        const secrets = deps.payments.webhookSecrets;
+        if (secrets.length === 0)
           throw new ApiError('unavailable', 'Payments are not configured (STRIPE_WEBHOOK_SECRET is unset)');
         let verified: unknown;
+        let unreadable: string | undefined;
         try {
           verified = verifyProviderEvent(
             rawBody!,
             ctx.get(PAYMENT_SIGNATURE_HEADER) || undefined,
-            secret,
+            secrets,
             SIGNATURE_TOLERANCE_SECONDS,
           );
         } catch (error) {
           if (error instanceof SignatureRejected) throw unauthenticated(error.message);
-          if (error instanceof SyntaxError) throw malformed('Body must be JSON');
-          throw error;
+          // The SDK parses the body only once the signature matched: signed, but not JSON.
+          if (!(error instanceof SyntaxError)) throw error;
+          unreadable = 'body is not JSON';
         }
-        await recordPaymentEvent(deps, validateBody(paymentEvent, verified));
+        await admitWebhookDelivery(ctx);
+        const event = unreadable === undefined ? paymentEvent.safeParse(verified) : undefined;
+        if (event?.success) await recordPaymentEvent(deps, event.data);
+        else {
+          const reason = unreadable ?? describeIssue(event!.error.issues[0]!);
+          await recordUnreadablePaymentEvent(deps, rawBody!, verified, reason);
+        }
         return received;
       },
     }),
@@ -90,6 +103,7 @@ export function webhookRoutes(deps: WebhookDependencies): RouteDefinition[] {
           secrets: secret,
           now: deps.now(),
         });
+        await admitWebhookDelivery(ctx);
         const event = validateBody(schedulingEvent, parseJson(rawBody!));
         await recordSchedulingEvent(deps.db, event, deps.now());
         return received;

@@ -71,3 +71,41 @@ export async function hasVariants(tx: Tx, studyId: string): Promise<boolean> {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Where a completed study's tester reports stand, for its own report (Agent 4): how many exist,
+ * and how many confirmed sessions still wait for theirs (their Agent 3 job is queued; a failed job
+ * writes no report, so waiting on it would be waiting for ever).
+ */
+export async function studyReportProgress(
+  tx: Tx,
+  studyId: string,
+): Promise<{ reports: number; waiting: number }> {
+  const row = await tx
+    .selectFrom('sessions')
+    .leftJoin('reports', 'reports.session_id', 'sessions.id')
+    .select((eb) => [
+      eb.fn.count<string>('reports.id').as('reports'),
+      eb.fn
+        .count<string>('sessions.id')
+        .filterWhere((w) =>
+          w.and([
+            w('sessions.status', '=', 'confirmed'),
+            w('reports.id', 'is', null),
+            w.exists(
+              w
+                .selectFrom('agent_jobs')
+                .select('agent_jobs.id')
+                .whereRef('agent_jobs.session_id', '=', 'sessions.id')
+                .where('agent_jobs.kind', '=', 'agent3')
+                .where('agent_jobs.status', '=', 'queued'),
+            ),
+          ]),
+        )
+        .as('waiting'),
+    ])
+    .where('sessions.study_id', '=', studyId)
+    .where('sessions.status', '<>', 'cancelled')
+    .executeTakeFirstOrThrow();
+  return { reports: Number(row.reports), waiting: Number(row.waiting) };
+}

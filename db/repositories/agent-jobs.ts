@@ -54,3 +54,34 @@ export function latestCompleteAgentJob(
     .limit(1)
     .executeTakeFirst();
 }
+
+/**
+ * Jobs the API queued (Agents 1 and 4) that are still queued since before `before` and have no
+ * live item in the AI retry queue (those are the schedule's to finish): their workflow may never
+ * have started, because the start failed after the job was committed.
+ */
+export function strandedApiJobs(
+  tx: Tx,
+  options: { before: Date; limit: number },
+): Promise<{ id: string; kind: AgentKind }[]> {
+  return tx
+    .selectFrom('agent_jobs')
+    .select(['agent_jobs.id', 'agent_jobs.kind'])
+    .where('agent_jobs.kind', 'in', ['agent1', 'agent4'])
+    .where('agent_jobs.status', '=', 'queued')
+    .where('agent_jobs.queued_at', '<=', options.before)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('queued_ai_work')
+            .select('queued_ai_work.id')
+            .whereRef('queued_ai_work.agent_job_id', '=', 'agent_jobs.id')
+            .where('queued_ai_work.status', 'in', ['queued', 'processing']),
+        ),
+      ),
+    )
+    .orderBy('agent_jobs.queued_at')
+    .limit(options.limit)
+    .execute();
+}

@@ -39,19 +39,24 @@ export async function recordTransfer(tx: Tx, id: string, transferId: string): Pr
     .execute();
 }
 
-/** The payout is with the provider; a payment already settled as paid is left alone. */
+/**
+ * The payout is with the provider. A payment already settled as paid is left alone, and so is a
+ * failure of this very payout that its `payout.failed` recorded before this call (the event can
+ * beat the activity's own write): only the attempt count is brought up to date then.
+ */
 export async function recordPayoutSent(
   tx: Tx,
   id: string,
   sent: { payoutId: string; attempt: number },
 ): Promise<void> {
+  const failedAlready = sql<boolean>`status = 'failed' and provider_payout_id = ${sent.payoutId}`;
   await tx
     .updateTable('payments')
     .set({
-      status: 'processing',
+      status: sql`case when ${failedAlready} then status else 'processing' end`,
       provider_payout_id: sent.payoutId,
       attempts: sent.attempt,
-      next_attempt_at: null,
+      next_attempt_at: sql`case when ${failedAlready} then next_attempt_at else null end`,
       updated_at: new Date(),
     })
     .where('id', '=', id)
@@ -60,13 +65,20 @@ export async function recordPayoutSent(
 }
 
 export interface PayoutFailure {
+  /** The attempt that failed; the recorded count never goes down. */
   readonly attempt?: number;
+  /** The payout that failed, when a provider event names it (the payment's current payout or a newer one). */
+  readonly payoutId?: string;
   readonly code: string | null;
   readonly message: string | null;
   readonly at: Date;
 }
 
-/** A refused or failed payout; returns the row, or undefined when it was already paid. */
+/**
+ * A refused or failed payout; returns the row, or undefined when nothing changed. A paid payment
+ * fails again only by a failure of the payout that paid it (the bank returned it after the
+ * provider reported it paid).
+ */
 export function recordPayoutFailed(
   tx: Tx,
   id: string,
@@ -76,26 +88,50 @@ export function recordPayoutFailed(
     .updateTable('payments')
     .set({
       status: 'failed',
+      paid_at: null,
       failed_at: failure.at,
       failure_code: failure.code?.slice(0, 100) ?? null,
       failure_message: failure.message?.slice(0, 2000) ?? null,
-      ...(failure.attempt === undefined ? {} : { attempts: failure.attempt }),
+      ...(failure.attempt === undefined
+        ? {}
+        : { attempts: sql<number>`greatest(attempts, ${failure.attempt})` }),
+      ...(failure.payoutId === undefined ? {} : { provider_payout_id: failure.payoutId }),
       updated_at: failure.at,
     })
     .where('id', '=', id)
-    .where('status', '<>', 'paid')
+    .where((eb) =>
+      failure.payoutId === undefined
+        ? eb('status', '<>', 'paid')
+        : eb.or([eb('status', '<>', 'paid'), eb('provider_payout_id', '=', failure.payoutId)]),
+    )
     .returningAll()
     .executeTakeFirst();
 }
 
-export async function recordRetryQueued(tx: Tx, id: string, at: Date | null): Promise<void> {
-  await tx
+/**
+ * When the next attempt runs: `delayMs` after the recorded failure (null: no retry is queued).
+ * Returns the time recorded, which the admins' alert names.
+ */
+export async function recordRetryQueued(tx: Tx, id: string, delayMs: number | null): Promise<Date | null> {
+  const row = await tx
     .updateTable('payments')
-    .set({ next_attempt_at: at, updated_at: new Date() })
+    .set({
+      next_attempt_at:
+        delayMs === null
+          ? null
+          : sql<Date>`coalesce(failed_at, now()) + make_interval(secs => ${delayMs / 1000})`,
+      updated_at: new Date(),
+    })
     .where('id', '=', id)
-    .execute();
+    .returning('next_attempt_at')
+    .executeTakeFirst();
+  return row?.next_attempt_at ?? null;
 }
 
+/**
+ * The payout settled as paid. A payment whose current payout the provider already reported
+ * failed stays failed: a failed payout never becomes paid, so such a `payout.paid` arrived late.
+ */
 export function markPaymentPaid(
   tx: Tx,
   id: string,
@@ -112,32 +148,54 @@ export function markPaymentPaid(
     })
     .where('id', '=', id)
     .where('status', '<>', 'paid')
+    .where((eb) =>
+      eb.not(eb.and([eb('status', '=', 'failed'), eb('provider_payout_id', '=', settled.payoutId)])),
+    )
     .returningAll()
     .executeTakeFirst();
 }
 
+/** What a payout carries in its metadata (activities/payments/provider.ts, MoneyMovement). */
+export interface PayoutMetadata {
+  readonly paymentId?: string | undefined;
+  readonly attempt?: number | undefined;
+}
+
 /**
- * The payment a payout event is about: by the payout id recorded on it, or by the payment id the
- * payout carries in its metadata while that payment has not recorded another payout since (an
- * event about an older attempt's payout must not settle the current one).
+ * The payment a payout event is about: the payment that recorded this payout, or the one the
+ * payout's metadata names while that payout is newer than the payment's recorded one (an event
+ * can arrive before the activity that made the payout records it). An event about an older
+ * attempt's payout settles nothing: its attempt is not above the payment's recorded attempts (or,
+ * for payouts without an attempt in their metadata, the payment has recorded a payout since).
  */
 export function paymentOfPayout(
   tx: Tx,
   payoutId: string,
-  paymentIdFromMetadata: string | undefined,
+  metadata: PayoutMetadata,
 ): Promise<PaymentRow | undefined> {
-  return tx
-    .selectFrom('payments')
-    .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb('provider_payout_id', '=', payoutId),
-        ...(paymentIdFromMetadata && /^[0-9a-f-]{36}$/i.test(paymentIdFromMetadata)
-          ? [eb.and([eb('id', '=', paymentIdFromMetadata), eb('provider_payout_id', 'is', null)])]
-          : []),
-      ]),
-    )
-    .executeTakeFirst();
+  const { paymentId, attempt } = metadata;
+  const named = paymentId && /^[0-9a-f-]{36}$/i.test(paymentId) ? paymentId : undefined;
+  return (
+    tx
+      .selectFrom('payments')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('provider_payout_id', '=', payoutId),
+          ...(named
+            ? [
+                eb.and([
+                  eb('id', '=', named),
+                  attempt === undefined ? eb('provider_payout_id', 'is', null) : eb('attempts', '<', attempt),
+                ]),
+              ]
+            : []),
+        ]),
+      )
+      // The payment that recorded this payout comes first, should another payment name it too.
+      .orderBy(sql`provider_payout_id is not distinct from ${payoutId}`, 'desc')
+      .executeTakeFirst()
+  );
 }
 
 /** Payments of a tester that wait for a payout account able to receive them. */

@@ -32,22 +32,26 @@ export interface AccountState {
   readonly eventuallyDue: readonly string[];
 }
 
+export type AccountStateOutcome = 'applied' | 'stale' | 'unknown';
+
 /**
  * Mirrors the provider's `account.updated`: verified once payouts are enabled with nothing due,
- * restricted when something is due now, onboarding otherwise. Undefined for an unknown account.
+ * restricted when something is due now, onboarding otherwise. Deliveries arrive in any order, so
+ * an event older (by the provider's `created`) than the last one applied changes nothing.
  */
-export function applyAccountState(
+export async function applyAccountState(
   tx: Tx,
   providerAccountId: string,
   state: AccountState,
-): Promise<PayoutAccountRow | undefined> {
+  eventCreatedAt: Date,
+): Promise<{ outcome: AccountStateOutcome; account: PayoutAccountRow | undefined }> {
   const status =
     state.payoutsEnabled && state.currentlyDue.length === 0
       ? 'verified'
       : state.currentlyDue.length > 0 && state.detailsSubmitted
         ? 'restricted'
         : 'onboarding';
-  return tx
+  const applied = await tx
     .updateTable('payout_accounts')
     .set({
       status,
@@ -56,9 +60,20 @@ export function applyAccountState(
       details_submitted: state.detailsSubmitted,
       requirements_currently_due: [...state.currentlyDue],
       requirements_eventually_due: [...state.eventuallyDue],
+      last_event_created_at: eventCreatedAt,
       updated_at: new Date(),
     })
     .where('provider_account_id', '=', providerAccountId)
+    .where((eb) =>
+      eb.or([eb('last_event_created_at', 'is', null), eb('last_event_created_at', '<=', eventCreatedAt)]),
+    )
     .returningAll()
     .executeTakeFirst();
+  if (applied) return { outcome: 'applied', account: applied };
+  const account = await tx
+    .selectFrom('payout_accounts')
+    .selectAll()
+    .where('provider_account_id', '=', providerAccountId)
+    .executeTakeFirst();
+  return { outcome: account ? 'stale' : 'unknown', account };
 }

@@ -33,6 +33,7 @@ export function upsertReport(tx: Tx, report: Insertable<ReportsTable>): Promise<
         agent_job_id: eb.ref('excluded.agent_job_id'),
         report_format: eb.ref('excluded.report_format'),
         used_fallback: eb.ref('excluded.used_fallback'),
+        provider: eb.ref('excluded.provider'),
         generated_at: eb.ref('excluded.generated_at'),
       })),
     )

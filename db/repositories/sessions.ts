@@ -101,13 +101,20 @@ export function insertFeedback(
 }
 
 /** One payment per confirmed session, queued at the study's flat compensation; a retry adds nothing. */
-export async function queuePayment(tx: Tx, sessionId: string): Promise<void> {
+/** Queues the confirmed session's payment (once); returns its id, or null without one. */
+export async function queuePayment(tx: Tx, sessionId: string): Promise<string | null> {
   await sql`
     insert into payments (organization_id, study_id, session_id, tester_id, amount, currency)
     select s.organization_id, s.study_id, s.id, s.tester_id, st.compensation_amount, st.compensation_currency
     from sessions s join studies st on st.id = s.study_id
     where s.id = ${sessionId} and s.status = 'confirmed'
     on conflict (session_id) do nothing`.execute(tx);
+  const payment = await tx
+    .selectFrom('payments')
+    .select('id')
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  return payment?.id ?? null;
 }
 
 /** The live (non-cancelled) session of a tester on a study, if any. */

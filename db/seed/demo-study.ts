@@ -129,6 +129,7 @@ async function seedConfirmedSession(tx: Tx, study: StudyRow, testerId: string, d
       noted_at: finding.notedAt,
       author_kind: 'agent' as const,
       agent_job_id: analysis.id,
+      provider: SEED_ANALYST,
       severity: finding.severity,
       wcag_criterion: finding.wcag.criterion,
       wcag_level: finding.wcag.level,
@@ -151,6 +152,7 @@ async function seedConfirmedSession(tx: Tx, study: StudyRow, testerId: string, d
     tone_profile: study.tone_profile,
     overall_score: content.overallScore,
     content: { ...content },
+    provider: SEED_ANALYST,
     generated_at: demo.confirmedAt,
   });
   await queuePayment(tx, session.id);

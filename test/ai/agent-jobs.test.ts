@@ -6,6 +6,7 @@ import { configuredProviders } from '../../activities/ai/providers/configured.ts
 import { PROVIDER_NAMES, type ProviderName } from '../../activities/ai/providers/types.ts';
 import { asSystem } from '../../db/doors.ts';
 import { enqueueAiWork } from '../../db/repositories/queued-ai-work.ts';
+import { applyDecisions } from '../../db/repositories/session-notes.ts';
 import { activeStudy, agentJob, recordStruggle, startSession } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
@@ -13,7 +14,13 @@ import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { fakeModel } from './fake-model.ts';
-import { confirmedSession, profiledTester, putBack, queuedAgentJob } from './fixtures.ts';
+import {
+  confirmedSession,
+  profiledTester,
+  putBack,
+  queuedAgentJob,
+  recordRepeatedErrors,
+} from './fixtures.ts';
 import { envOf, startLocalProvider, type LocalProvider } from './provider-servers.ts';
 
 const db = () => testDatabase();
@@ -62,10 +69,13 @@ describe('agent jobs for the session workflow: Agents 2 and 3 with provider, use
         n.target_selector,
         n.confirmed,
         n.author_kind,
+        n.provider,
+        n.used_fallback,
+        n.pattern,
       ]),
       [
-        ['4.1.2', 'A', 'high', '#pay', false, 'agent'],
-        ['3.3.1', 'A', 'high', '#card-number', false, 'agent'],
+        ['4.1.2', 'A', 'high', '#pay', false, 'agent', LOCAL_ANALYST, false, false],
+        ['3.3.1', 'A', 'high', '#card-number', false, 'agent', LOCAL_ANALYST, false, false],
       ],
     );
     // A second run of a completed job changes nothing.
@@ -74,6 +84,114 @@ describe('agent jobs for the session workflow: Agents 2 and 3 with provider, use
       tx.selectFrom('session_notes').select('id').where('session_id', '=', sessionId).execute(),
     );
     assert.equal(again.length, 2);
+  });
+
+  describe("Agent 2's cross-task patterns: stored for the tester to decide on, reported once confirmed", () => {
+    /** Agent 2 on a confirmed session with `recordRepeatedErrors`'s signals; its notes, patterns first. */
+    async function analysed(activities: typeof local) {
+      const tester = await profiledTester({ country: 'GB', devices: ['desktop'] });
+      const sessionId = await confirmedSession(jobId, tester, { report: false });
+      await recordRepeatedErrors(sessionId);
+      const id = await queuedAgentJob(sessionId, 'agent2');
+      assert.deepEqual(await activities.runAgentJob({ jobId: id }), { status: 'complete' });
+      assert.deepEqual((await agentJob(id)).result, { findingCount: 3, patternCount: 1 });
+      const notes = await asSystem(db(), (tx) =>
+        tx
+          .selectFrom('session_notes')
+          .selectAll()
+          .where('session_id', '=', sessionId)
+          .orderBy('pattern', 'desc')
+          .orderBy('noted_at')
+          .execute(),
+      );
+      return { sessionId, tester, notes, pattern: notes[0]!, findings: notes.slice(1) };
+    }
+    /** The tester's decisions, then Agent 3 (the local analyst) on what passed the gate. */
+    async function reportAfter(sessionId: string, rejected: string[]) {
+      await asSystem(db(), (tx) =>
+        applyDecisions(
+          tx,
+          sessionId,
+          rejected.map((noteId) => ({ noteId, decision: 'rejected' as const })),
+          new Date(),
+        ),
+      );
+      const id = await queuedAgentJob(sessionId, 'agent3');
+      assert.deepEqual(await local.runAgentJob({ jobId: id }), { status: 'complete' });
+      return asSystem(db(), (tx) =>
+        tx.selectFrom('reports').selectAll().where('session_id', '=', sessionId).executeTakeFirstOrThrow(),
+      );
+    }
+    const recurrence = 'WCAG 3.3.1 Error Identification came up 3 times on 2 pages (/checkout, /address).';
+
+    it('the local analyst: one unconfirmed pattern note grouping its findings, in the report once confirmed', async () => {
+      const { sessionId, tester, pattern, findings } = await analysed(local);
+      assert.deepEqual(
+        [pattern.pattern, pattern.confirmed, pattern.wcag_criterion, pattern.provider, pattern.content],
+        [true, false, '3.3.1', LOCAL_ANALYST, recurrence],
+      );
+      assert.equal(findings.length, 3);
+      assert.ok(findings.every((f) => !f.pattern && f.pattern_note_id === pattern.id));
+      assert.ok(findings.every((f) => f.content.includes('WCAG 3.3.1 came up 3 times in this session.')));
+      // The pattern is as severe as its most severe finding, and dated by its first.
+      assert.equal(pattern.severity, findings[0]!.severity);
+      assert.deepEqual(pattern.noted_at, findings[0]!.noted_at);
+
+      // The tester reads it among the findings to decide on.
+      const notes = (
+        await api.request('GET', `/api/sessions/${sessionId}/notes`, { token: await sessionToken(tester) })
+      ).body.data as { notes: { noteId: string; pattern: boolean; patternNoteId: string | null }[] };
+      const listed = notes.notes.find((n) => n.noteId === pattern.id)!;
+      assert.deepEqual([listed.pattern, listed.patternNoteId], [true, null]);
+      assert.ok(notes.notes.filter((n) => n.patternNoteId === pattern.id).length === 3);
+
+      const report = await reportAfter(sessionId, []);
+      const content = report.content as {
+        patterns: {
+          patternId: string;
+          description: string;
+          findingIds: string[];
+          wcag: { criterion: string };
+        }[];
+        findings: { findingId: string }[];
+      };
+      assert.deepEqual(
+        content.patterns.map((p) => [p.patternId, p.description, p.wcag.criterion, [...p.findingIds].sort()]),
+        [[pattern.id, recurrence, '3.3.1', findings.map((f) => f.id).sort()]],
+      );
+      // A pattern is not a finding of its own: it adds no penalty and no second entry.
+      assert.deepEqual(content.findings.map((f) => f.findingId).sort(), findings.map((f) => f.id).sort());
+      const read = await api.request('GET', `/api/reports/${report.id}`, { token: business });
+      assert.equal(read.status, 200, read.text);
+      const body = read.body.data as { report: { patterns: { patternId: string; description: string }[] } };
+      assert.deepEqual(
+        body.report.patterns.map((p) => [p.patternId, p.description]),
+        [[pattern.id, recurrence]],
+      );
+    });
+
+    it("a provider's words keep the core's recurrence sentences; a rejected pattern stays out of the report", async () => {
+      servers.openai.mode = 'rateLimited';
+      const { sessionId, pattern, findings } = await analysed(remote);
+      assert.deepEqual(
+        [pattern.pattern, pattern.confirmed, pattern.provider, pattern.used_fallback, pattern.content],
+        [true, false, 'anthropic', true, `anthropic pattern ${recurrence}`],
+      );
+      assert.ok(
+        findings.every(
+          (f) =>
+            f.content.startsWith('anthropic title: anthropic describes:') &&
+            f.content.includes('WCAG 3.3.1 came up 3 times in this session.') &&
+            f.provider === 'anthropic' &&
+            f.used_fallback &&
+            f.pattern_note_id === pattern.id,
+        ),
+        JSON.stringify(findings.map((f) => f.content)),
+      );
+      const report = await reportAfter(sessionId, [pattern.id]);
+      const content = report.content as { patterns: unknown[]; findings: unknown[] };
+      assert.deepEqual([content.patterns, content.findings.length], [[], 3]);
+    });
   });
 
   it('all down: Agent 2 waits in the queue with whom to signal; back: one run completes it, once', async () => {

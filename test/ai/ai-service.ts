@@ -22,7 +22,15 @@ export interface AiService {
   stop(): Promise<void>;
 }
 
-export async function startAiService(name: string, env: NodeJS.ProcessEnv): Promise<AiService> {
+/**
+ * `now`: the AI activities' clock (due times, leases, the age of a job), so a test moves time for
+ * the retry queue instead of rewriting its rows.
+ */
+export async function startAiService(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  options: { readonly now?: () => Date } = {},
+): Promise<AiService> {
   const taskQueue = `${name}-${process.pid}`;
   const config = testConfig(env);
   const temporal = await temporalEnvironment();
@@ -33,6 +41,7 @@ export async function startAiService(name: string, env: NodeJS.ProcessEnv): Prom
     workflowBundle: await workflowBundle(),
     db: testDatabase(),
     agents: createAgents({ providers: configuredProviders(config.ai) }),
+    ...(options.now ? { aiClock: options.now } : {}),
   });
   const running = worker.run();
   const api = await startTestApi({ env: { ...env, TEMPORAL_TASK_QUEUE: taskQueue } });

@@ -84,6 +84,37 @@ describe('AI providers: one interface, failover in the configured order', () => 
     }
   }
 
+  it('the Anthropic server takes only what the SDK sends (its key as a bearer token, with anthropic-version)', async () => {
+    const { url } = servers.anthropic;
+    const key = servers.anthropic.env().ANTHROPIC_API_KEY!;
+    const ask = (headers: Record<string, string>) =>
+      fetch(`${url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify({
+          model: 'anthropic-local-model',
+          max_tokens: 10,
+          messages: [{ role: 'user', content: 'Material:\n{}' }],
+        }),
+      });
+    assert.equal((await ask({})).status, 401);
+    assert.equal((await ask({ 'x-api-key': key, 'anthropic-version': '2023-06-01' })).status, 401);
+    assert.equal((await ask({ Authorization: `Bearer ${key}` })).status, 401);
+    assert.equal(
+      (await ask({ Authorization: 'Bearer sk-ant-wrong', 'anthropic-version': '2023-06-01' })).status,
+      401,
+    );
+    assert.equal(
+      (await ask({ Authorization: `Bearer ${key}`, 'anthropic-version': '2023-06-01' })).status,
+      200,
+    );
+    // The real SDK passes (the healthy-provider test above), and one holding another key fails over.
+    const answer = await agentsWith(['anthropic', 'google'], {
+      ANTHROPIC_API_KEY: 'sk-ant-wrong',
+    }).agent1Insights({ signals: struggle });
+    assert.deepEqual([answer.provider, answer.usedFallback], ['google', true]);
+  });
+
   it('the first two down: the third answers', async () => {
     servers.openai.mode = 'error500';
     servers.anthropic.mode = 'rateLimited';

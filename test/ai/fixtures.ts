@@ -187,3 +187,32 @@ export async function putBack(workIds: readonly string[]): Promise<void> {
       .execute(),
   );
 }
+
+/**
+ * Signals with one cross-task pattern a reader can check by hand: errors on three fields on two
+ * pages (/checkout, then /address), so WCAG 3.3.1 comes up three times on two pages.
+ */
+export async function recordRepeatedErrors(sessionId: string, base = new Date(Date.now() - 120_000)) {
+  const at = (seconds: number) => new Date(base.getTime() + seconds * 1000);
+  await asSystem(testDatabase(), (tx) =>
+    tx
+      .insertInto('session_events')
+      .values(
+        (
+          [
+            ['navigation', '/checkout', 0],
+            ['error', '#card', 20],
+            ['navigation', '/address', 40],
+            ['error', '#zip', 50],
+            ['error', '#city', 70],
+          ] as const
+        ).map(([event_type, target_selector, seconds]) => ({
+          session_id: sessionId,
+          event_type,
+          target_selector,
+          occurred_at: at(seconds),
+        })),
+      )
+      .execute(),
+  );
+}

@@ -111,12 +111,17 @@ function json(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 }
 
+/**
+ * Exactly what each SDK sends, and nothing else passes. The installed @anthropic-ai/sdk (1.x) sends
+ * the key as `Authorization: Bearer <key>` beside its `anthropic-version` header, and no
+ * `x-api-key`; a request without both is refused as the real API would.
+ */
 function authorised(name: ProviderName, req: IncomingMessage): boolean {
   if (name === 'openai') return req.headers.authorization === `Bearer ${KEY.openai}`;
-  // Anthropic's SDK sends the key as x-api-key or, since 1.x, as a bearer token.
   if (name === 'anthropic') {
     return (
-      req.headers['x-api-key'] === KEY.anthropic || req.headers.authorization === `Bearer ${KEY.anthropic}`
+      req.headers.authorization === `Bearer ${KEY.anthropic}` &&
+      /^\d{4}-\d{2}-\d{2}$/.test(String(req.headers['anthropic-version'] ?? ''))
     );
   }
   const url = new URL(req.url ?? '/', 'http://local');

@@ -1,11 +1,22 @@
 import assert from 'node:assert/strict';
+import type { Client } from '@temporalio/client';
+import { REQUEUE_DELAY_MS } from '../../activities/ai/ai-activities.ts';
+import { STRANDED_AFTER_MS } from '../../activities/ai/job-recovery-activities.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../../activities/ai/providers/types.ts';
 import { asSystem } from '../../db/doors.ts';
 import { claimDueAiWork, enqueueAiWork } from '../../db/repositories/queued-ai-work.ts';
 import { ensureAiRetrySchedule } from '../../workers/ai-retry-schedule.ts';
-import { agent1WorkflowId, type agent1Workflow } from '../../workflows/agents.ts';
-import { activeStudy, agentJob, recordStruggle, startSession } from '../sessions/fixtures.ts';
-import type { TestApi } from '../support/api.ts';
+import { agent1WorkflowId, agent4WorkflowId, type agent1Workflow } from '../../workflows/agents.ts';
+import { AI_RETRY_SCHEDULE_ID } from '../../workflows/ai-retry.ts';
+import {
+  activeStudy,
+  agentJob,
+  agentJobsOf,
+  recordStruggle,
+  startSession,
+  waitFor,
+} from '../sessions/fixtures.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
@@ -13,7 +24,23 @@ import { sessionToken } from '../support/tokens.ts';
 import { startAiService, type AiService } from './ai-service.ts';
 import { fakeModel } from './fake-model.ts';
 import { envOf, startLocalProvider, type LocalProvider } from './provider-servers.ts';
-import { putBack, queuedAgentJob, queuedAiWorkOf } from './fixtures.ts';
+import { confirmedSession, profiledTester, putBack, queuedAgentJob, queuedAiWorkOf } from './fixtures.ts';
+
+const MINUTE = 60_000;
+
+/** The client, except that every workflow start fails (Temporal unreachable at that moment). */
+function failingStarts(client: Client): Client {
+  const workflow = new Proxy(client.workflow, {
+    get: (target, key, receiver): unknown =>
+      key === 'start'
+        ? () => Promise.reject(new Error('Temporal did not take the start'))
+        : Reflect.get(target, key, receiver),
+  });
+  return new Proxy(client, {
+    get: (target, key, receiver): unknown =>
+      key === 'workflow' ? workflow : Reflect.get(target, key, receiver),
+  });
+}
 
 describe('all AI providers down: queued AI work and the 15-minute retry schedule', () => {
   const servers = {} as Record<ProviderName, LocalProvider>;
@@ -21,16 +48,26 @@ describe('all AI providers down: queued AI work and the 15-minute retry schedule
   let api: TestApi;
   let business: string;
   const runSchedule = () => service.runSchedule();
+  /** How far the AI activities' clock runs ahead of the real one. */
+  const clock = { aheadMs: 0 };
+  const now = () => new Date(Date.now() + clock.aheadMs);
 
   before(async () => {
     for (const name of PROVIDER_NAMES) servers[name] = await startLocalProvider(name, fakeModel);
-    service = await startAiService('ai-retry-test', {
-      AI_PROVIDER_ORDER: 'openai,anthropic,google',
-      AI_TIMEOUT_MS: '400',
-      ...envOf(servers, PROVIDER_NAMES),
-    });
+    service = await startAiService(
+      'ai-retry-test',
+      {
+        AI_PROVIDER_ORDER: 'openai,anthropic,google',
+        AI_TIMEOUT_MS: '400',
+        ...envOf(servers, PROVIDER_NAMES),
+      },
+      { now },
+    );
     api = service.api;
     business = await sessionToken((await createBusiness('pro')).claims);
+  });
+  beforeEach(() => {
+    clock.aheadMs = 0;
   });
   after(async () => {
     await service?.stop();
@@ -53,6 +90,39 @@ describe('all AI providers down: queued AI work and the 15-minute retry schedule
     assert.equal(description.action.type, 'startWorkflow');
   });
 
+  it("the worker's ensure function leaves the production `ai-retry` schedule running every 15 minutes", async () => {
+    const env = await temporalEnvironment();
+    // As workers/main.ts calls it, on a queue no worker polls: a run it starts meanwhile does nothing.
+    const taskQueue = `ai-retry-production-${process.pid}`;
+    await ensureAiRetrySchedule(env.client, taskQueue);
+    const handle = env.client.schedule.getHandle(AI_RETRY_SCHEDULE_ID);
+    try {
+      // A second worker start brings the one schedule up to date instead of failing.
+      await ensureAiRetrySchedule(env.client, taskQueue);
+      const description = await handle.describe();
+      assert.equal(description.scheduleId, 'ai-retry');
+      assert.equal(description.state.paused, false);
+      assert.deepEqual(
+        description.spec.intervals?.map((i) => i.every),
+        [15 * MINUTE],
+      );
+      assert.equal(description.policies.overlap, 'SKIP');
+      assert.ok(description.action.type === 'startWorkflow');
+      assert.deepEqual(
+        [description.action.workflowType, description.action.taskQueue],
+        ['aiRetryWorkflow', taskQueue],
+      );
+      const times = description.info.nextActionTimes.map((time) => time.getTime());
+      assert.ok(times.length >= 2, `next action times: ${times.length}`);
+      assert.deepEqual(
+        times.slice(1).map((time, i) => time - times[i]!),
+        times.slice(1).map(() => 15 * MINUTE),
+      );
+    } finally {
+      await handle.delete();
+    }
+  });
+
   it('down -> queued; still down -> requeued; back -> completed exactly once', async () => {
     for (const name of PROVIDER_NAMES) servers[name].mode = 'error500';
     const jobId = await activeStudy(api, business);
@@ -63,10 +133,14 @@ describe('all AI providers down: queued AI work and the 15-minute retry schedule
     assert.equal(response.status, 202, response.text);
     const { analysisJobId } = response.body.data as { analysisJobId: string };
     const env = await temporalEnvironment();
-    const outcome = await env.client.workflow
-      .getHandle<typeof agent1Workflow>(agent1WorkflowId(analysisJobId))
-      .result();
+    const agent1 = env.client.workflow.getHandle<typeof agent1Workflow>(agent1WorkflowId(analysisJobId));
+    const outcome = await agent1.result();
     assert.equal(outcome.status, 'queued');
+    // Its agent heartbeats: a worker that dies mid-agent is noticed in 10 s, not 5 minutes.
+    const scheduled = ((await agent1.fetchHistory()).events ?? []).find(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runAgentJob',
+    );
+    assert.equal(String(scheduled?.activityTaskScheduledEventAttributes?.heartbeatTimeout?.seconds), '10');
 
     let [item] = await queuedAiWorkOf(analysisJobId);
     assert.equal(item!.status, 'queued');
@@ -76,36 +150,97 @@ describe('all AI providers down: queued AI work and the 15-minute retry schedule
 
     // A run while every provider is still down puts the item back for a later run.
     // (Counts are at least: the suite shares one database, and the queue is the whole service's.)
+    const claimedAt = now().getTime();
     assert.ok((await runSchedule()).requeued >= 1);
     [item] = await queuedAiWorkOf(analysisJobId);
     assert.deepEqual([item!.status, item!.attempts], ['queued', 1]);
-    assert.ok(item!.next_attempt_at.getTime() > Date.now());
-    // The clock, moved on: the item is due again (as it would be at the next quarter hour).
-    await asSystem(testDatabase(), (tx) =>
-      tx
-        .updateTable('queued_ai_work')
-        .set({ next_attempt_at: new Date() })
-        .where('id', '=', item!.id)
-        .execute(),
-    );
+    const dueIn = item!.next_attempt_at.getTime() - claimedAt;
+    assert.ok(dueIn >= REQUEUE_DELAY_MS && dueIn < REQUEUE_DELAY_MS + MINUTE, `due in ${dueIn} ms`);
 
+    // The providers are back, but a run before the item is due again leaves it alone.
     for (const name of PROVIDER_NAMES) servers[name].mode = 'ok';
+    await runSchedule();
+    [item] = await queuedAiWorkOf(analysisJobId);
+    assert.deepEqual([item!.status, item!.attempts], ['queued', 1]);
+    assert.equal((await agentJob(analysisJobId)).status, 'queued');
+
+    // The activities' clock at the schedule's next quarter hour: the item is due, and done.
+    clock.aheadMs = 15 * MINUTE;
     assert.ok((await runSchedule()).done >= 1);
     const job = await agentJob(analysisJobId);
     assert.deepEqual([job.status, job.provider, job.used_fallback], ['complete', 'openai', false]);
     assert.match((job.result!.insights as { summary: string }).summary, /^openai summary/);
     [item] = await queuedAiWorkOf(analysisJobId);
     assert.deepEqual([item!.status, item!.attempts], ['done', 2]);
-    const answered = servers.openai.requests.length;
 
-    // Another run finds nothing to do: the step is not processed twice.
+    // Another run does not take the step again: no new attempt, the job's answer unchanged. (The
+    // provider's request count would not tell: other files' items share the queue and the server.)
     await runSchedule();
-    assert.equal(servers.openai.requests.length, answered);
     [item] = await queuedAiWorkOf(analysisJobId);
     assert.deepEqual([item!.status, item!.attempts], ['done', 2]);
     assert.deepEqual((await agentJob(analysisJobId)).completed_at, job.completed_at);
     const read = await api.request('GET', `/api/ai/${analysisJobId}`, { token: business });
     assert.equal((read.body.data as { status: string }).status, 'complete');
+  });
+
+  it('an API job whose workflow start failed after the commit is started by a run once it is five minutes old', async () => {
+    for (const name of PROVIDER_NAMES) servers[name].mode = 'ok';
+    const env = await temporalEnvironment();
+    const broken = await startTestApi({ temporal: failingStarts(env.client) });
+    try {
+      const jobId = await activeStudy(api, business);
+      const { sessionId } = await startSession(api, business, jobId);
+      await recordStruggle(sessionId, new Date(Date.now() - 60_000));
+      await confirmedSession(jobId, await profiledTester({ country: 'GB', devices: ['desktop'] }));
+      const agent1 = await broken.request('POST', '/api/ai', { body: { sessionId }, token: business });
+      assert.equal(agent1.status, 500, agent1.text);
+      const agent4 = await broken.request('POST', `/api/reports/job/${jobId}`, { body: {}, token: business });
+      assert.equal(agent4.status, 500, agent4.text);
+      const [analysis] = await agentJobsOf(sessionId, 'agent1');
+      const aggregate = await asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('agent_jobs')
+          .selectAll()
+          .where('study_id', '=', jobId)
+          .where('kind', '=', 'agent4')
+          .executeTakeFirstOrThrow(),
+      );
+      assert.deepEqual([analysis!.status, aggregate.status], ['queued', 'queued']);
+      const workflows = [agent1WorkflowId(analysis!.id), agent4WorkflowId(aggregate.id)];
+      const started = async () =>
+        Promise.all(
+          workflows.map((id) =>
+            env.client.workflow
+              .getHandle(id)
+              .describe()
+              .then(
+                () => true,
+                () => false,
+              ),
+          ),
+        );
+
+      // Younger than five minutes: a start may still be on its way, so the run leaves them alone.
+      await runSchedule();
+      assert.deepEqual(await started(), [false, false]);
+
+      clock.aheadMs = STRANDED_AFTER_MS + MINUTE;
+      assert.ok((await runSchedule()).restarted >= 2);
+      assert.deepEqual(await started(), [true, true]);
+      await waitFor(async () => (await agentJob(analysis!.id)).status === 'complete');
+      await waitFor(async () => (await agentJob(aggregate.id)).status === 'complete');
+      assert.equal((await agentJob(analysis!.id)).provider, 'openai');
+
+      // Once complete, nothing is started again: the same runs, the same completions.
+      const runs = async () =>
+        Promise.all(workflows.map(async (id) => (await env.client.workflow.getHandle(id).describe()).runId));
+      const before = { runs: await runs(), completed: (await agentJob(analysis!.id)).completed_at };
+      await runSchedule();
+      assert.deepEqual(await runs(), before.runs);
+      assert.deepEqual((await agentJob(analysis!.id)).completed_at, before.completed);
+    } finally {
+      await broken.stop();
+    }
   });
 
   it('a completed item signals the workflow that waits for it (payload.notify)', async () => {

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import Stripe from 'stripe';
+import { LOCAL_PAYMENTS_WEBHOOK_SECRET } from '../../config/payments.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness, createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
@@ -39,6 +42,53 @@ function getFrom(url: string, path: string, localAddress: string): Promise<numbe
     outgoing.on('error', reject);
     outgoing.end();
   });
+}
+
+/** A POST from a chosen loopback address; answers the status. */
+function postFrom(
+  url: string,
+  path: string,
+  localAddress: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        hostname,
+        port,
+        path,
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: { 'Content-Type': 'application/json', ...headers },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0 }));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+const signer = new Stripe('sk_test_signer');
+/** A provider event of a type nobody acts on, signed with the local provider's secret (NODE_ENV test). */
+function signedEvent(): { rawBody: string; headers: Record<string, string> } {
+  const payload = JSON.stringify({
+    id: `evt_rate_${randomUUID()}`,
+    object: 'event',
+    type: 'customer.created',
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { id: 'cus_rate', object: 'customer' } },
+  });
+  const signature = signer.webhooks.generateTestHeaderString({
+    payload,
+    secret: LOCAL_PAYMENTS_WEBHOOK_SECRET,
+  });
+  return { rawBody: payload, headers: { 'Payment-Signature': signature } };
 }
 
 const tokenAt = async (clock: Clock, claims: Parameters<typeof sessionToken>[0]) =>
@@ -140,18 +190,37 @@ describe('rate limiting', () => {
       assert.equal(refused.headers.get('RateLimit-Limit'), '120');
     });
 
-    it('webhook routes share 1,000 requests per minute per route, whoever sends them', async () => {
-      // Unsigned deliveries answer 401 until the route's budget is spent: the limiter counts them too.
-      const seen = await statuses(1000, () => api.request('POST', '/api/webhooks/payments', { body: {} }));
+    it('webhooks: verified deliveries share 1,000 a minute per route; unverified ones count per address and cannot spend it', async () => {
+      const path = '/api/webhooks/payments';
+      // Unsigned junk from one address: 30 refusals (the unauthenticated rate), then 429.
+      const junk = await statuses(30, () => api.request('POST', path, { body: {} }));
       assert.ok(
-        seen.every((status) => status === 401),
-        `first other status at ${seen.findIndex((status) => status !== 401) + 1}`,
+        junk.every((status) => status === 401),
+        junk.join(','),
       );
-      const refused = await api.request('POST', '/api/webhooks/payments', { body: {} });
-      assert.equal(refused.status, 429);
-      assert.equal(refused.headers.get('RateLimit-Limit'), '1000');
-      assert.equal(await getFrom(api.url, '/api/webhooks/payments', '127.0.0.2'), 429);
-      assert.notEqual(await getFrom(api.url, '/api/webhooks/scheduling', '127.0.0.2'), 429);
+      const throttled = await api.request('POST', path, { body: {} });
+      assert.equal(throttled.status, 429);
+      assert.equal(throttled.headers.get('RateLimit-Limit'), '30');
+      // Another address has a budget of its own.
+      assert.equal((await postFrom(api.url, path, '127.0.0.2', '{}', {})).status, 401);
+
+      // The provider's signed deliveries are untouched by the junk, even from the same address.
+      const first = await api.request('POST', path, signedEvent());
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.headers.get('RateLimit-Limit'), '1000');
+      assert.equal(first.headers.get('RateLimit-Remaining'), '999');
+      const verified = await statuses(999, () => api.request('POST', path, signedEvent()));
+      assert.ok(
+        verified.every((status) => status === 200),
+        `first other status at ${verified.findIndex((status) => status !== 200) + 1}`,
+      );
+      // The route's budget is shared by every sender, and spent only by verified deliveries.
+      const over = await api.request('POST', path, signedEvent());
+      assert.equal(over.status, 429);
+      assert.equal(over.headers.get('RateLimit-Limit'), '1000');
+      const { rawBody, headers } = signedEvent();
+      assert.equal((await postFrom(api.url, path, '127.0.0.3', rawBody, headers)).status, 429);
+      assert.notEqual(await getFrom(api.url, '/api/webhooks/scheduling', '127.0.0.3'), 429);
     });
   });
 

@@ -258,6 +258,7 @@ const COLUMNS = {
     requirements_eventually_due: true,
     created_at: true,
     updated_at: true,
+    last_event_created_at: true,
   },
   point_ledger: {
     id: true,
@@ -340,6 +341,7 @@ const COLUMNS = {
     overall_score: true,
     content: true,
     used_fallback: true,
+    provider: true,
     generated_at: true,
   },
   review_call_bookings: {
@@ -398,6 +400,10 @@ const COLUMNS = {
     wcag_level: true,
     severity: true,
     target_selector: true,
+    provider: true,
+    used_fallback: true,
+    pattern: true,
+    pattern_note_id: true,
     created_at: true,
     updated_at: true,
   },
@@ -466,6 +472,7 @@ const COLUMNS = {
     study_score: true,
     content: true,
     used_fallback: true,
+    provider: true,
     generated_at: true,
   },
   study_tasks: {

@@ -9,6 +9,7 @@ import { testDatabase } from '../support/database.ts';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { business, completedStudy, testerWithAccount, type Business } from './fixtures.ts';
+import { startPaymentsHarness } from './harness.ts';
 
 /** A checkout of the organization's study, completed at `at`. */
 async function paidCheckout(owner: Business, at: string, amountTotal: number, currency = 'EUR') {
@@ -114,5 +115,29 @@ describe('billing period: invoices by a Temporal Schedule', () => {
       if (schedule.scheduleId === BILLING_SCHEDULE_ID) schedules.push(schedule);
     assert.equal(schedules.length, 1);
     await handle.delete();
+  });
+  it('triggered on the dev server, the schedule runs the billing workflow and the invoice mail arrives', async function () {
+    this.timeout(120_000);
+    // The harness's worker runs the workflow with the payment activities; its mail catcher receives.
+    const h = await startPaymentsHarness({ local: true });
+    try {
+      const owner = await business();
+      const now = new Date();
+      const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15, 12));
+      await paidCheckout(owner, lastMonth.toISOString(), 12_300);
+      await ensureBillingSchedule(h.temporal.client, h.taskQueue);
+      const handle = h.temporal.client.schedule.getHandle(BILLING_SCHEDULE_ID);
+      try {
+        await handle.trigger();
+        const invoice = await h.mail.waitFor(owner.email, 60_000);
+        const month = lastMonth.toLocaleString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+        assert.equal(invoice.subject, `Invoice for ${month}`);
+        assert.match(invoice.text ?? '', /Total: 123\.00 EUR/);
+      } finally {
+        await handle.delete();
+      }
+    } finally {
+      await h.stop();
+    }
   });
 });

@@ -60,24 +60,46 @@ describe('POST /api/billing/checkout', () => {
     assert.equal(row?.status, 'open');
   });
 
-  it('zero-decimal currencies are not multiplied: 3 x 1500 JPY is 4500', async () => {
-    const jobId = await draftStudy(h, owner, { currency: 'JPY', amount: 1500 }, 3);
-    const answer = await checkout(jobId);
-    assert.equal(answer.status, 200, answer.text);
-    const [created] = h
-      .provider!.createdAt('/v1/checkout/sessions')
-      .filter((c) => c.params.client_reference_id === jobId);
-    assert.equal(lineItem(created!.params).price_data.unit_amount, '1500');
-    assert.equal(lineItem(created!.params).price_data.currency, 'jpy');
-    assert.equal((answer.body.data as Checkout).amountTotal, 4500);
-  });
+  // The provider's documented minor units: JPY and MGA whole units, ISK two decimals always 00,
+  // KWD thousandths.
+  for (const [currency, amount, unit, total] of [
+    ['JPY', 1500, '1500', 4500],
+    ['MGA', 2000, '2000', 6000],
+    ['ISK', 1500, '150000', 450_000],
+    ['KWD', 1.25, '1250', 3750],
+  ] as const) {
+    it(`${currency}: 3 x ${amount} is charged as ${total} in the provider's minor units`, async () => {
+      const jobId = await draftStudy(h, owner, { currency, amount }, 3);
+      const answer = await checkout(jobId);
+      assert.equal(answer.status, 200, answer.text);
+      const [created] = h
+        .provider!.createdAt('/v1/checkout/sessions')
+        .filter((c) => c.params.client_reference_id === jobId);
+      assert.equal(lineItem(created!.params).price_data.unit_amount, unit);
+      assert.equal(lineItem(created!.params).price_data.currency, currency.toLowerCase());
+      assert.equal((answer.body.data as Checkout).amountTotal, total);
+    });
+  }
 
-  it('a compensation the currency cannot pay (half a yen) answers 422 naming compensation.amount', async () => {
-    const jobId = await draftStudy(h, owner, { currency: 'JPY', amount: 1500.5 }, 2);
-    const answer = await checkout(jobId);
-    assert.equal(answer.status, 422, answer.text);
-    assert.match(answer.body.error ?? '', /^compensation\.amount: /);
-  });
+  for (const [currency, amount, why] of [
+    ['JPY', 1500.5, 'half a yen'],
+    ['MGA', 2000.5, 'half an ariary'],
+    ['ISK', 1500.5, 'the provider takes whole krónur only'],
+    ['HUF', 10.45, 'chargeable, but HUF is paid out in whole forints only'],
+  ] as const) {
+    it(`${amount} ${currency} (${why}) answers 422 naming compensation.amount, and asks the provider nothing`, async () => {
+      const jobId = await draftStudy(h, owner, { currency, amount }, 2);
+      const answer = await checkout(jobId);
+      assert.equal(answer.status, 422, answer.text);
+      assert.match(answer.body.error ?? '', /^compensation\.amount: /);
+      assert.match(answer.body.error ?? '', new RegExp(currency));
+      assert.equal(
+        h.provider!.createdAt('/v1/checkout/sessions').filter((c) => c.params.client_reference_id === jobId)
+          .length,
+        0,
+      );
+    });
+  }
 
   it('a second checkout of the same draft study returns the open session, not a second one', async () => {
     const jobId = await draftStudy(h, owner);

@@ -20,6 +20,8 @@ import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 
 export const WEBHOOK_SECRET = 'whsec_test_payments_harness_0123456789';
+/** The Connect endpoint's secret: events on connected accounts (account.updated, payout.*). */
+export const CONNECT_WEBHOOK_SECRET = 'whsec_test_payments_connect_0123456789';
 export const SCHEDULING_SECRET = 'scheduling-test-secret-0123456789';
 
 export interface Answer {
@@ -48,8 +50,8 @@ export interface PaymentsHarness {
     options?: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> },
   ): Promise<Answer>;
   /**
-   * Posts a provider event signed like the provider (the SDK's own test-header helper). A string
-   * is sent as it is; `tamper` changes the body after signing; `header: null` sends no signature.
+   * Posts a provider event signed like the provider (the SDK's own test-header helper), with the
+   * Connect endpoint's secret when the event names a connected account. A string is sent as it is; `tamper` changes the body after signing; `header: null` sends no signature.
    */
   postPaymentEvent(
     event: unknown,
@@ -99,6 +101,7 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
       ? {
           STRIPE_SECRET_KEY: 'sk_test_harness',
           STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+          STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_WEBHOOK_SECRET,
           STRIPE_API_BASE: provider.url,
           STRIPE_MAX_NETWORK_RETRIES: '0',
         }
@@ -166,6 +169,12 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
     return { status: response.status, headers: response.headers, body: parsed, text };
   };
 
+  // As the provider signs them: events on a connected account come from the Connect endpoint.
+  const signingSecretOf = (event: unknown): string => {
+    const onAccount = typeof event === 'object' && event !== null && 'account' in event;
+    return (onAccount ? env.STRIPE_CONNECT_WEBHOOK_SECRET : undefined) ?? config.payments.webhookSecret!;
+  };
+
   return {
     url,
     api,
@@ -177,7 +186,7 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
     provider,
     mail,
     request,
-    postPaymentEvent(event, { secret = config.payments.webhookSecret!, timestamp, tamper, header } = {}) {
+    postPaymentEvent(event, { secret = signingSecretOf(event), timestamp, tamper, header } = {}) {
       const payload = typeof event === 'string' ? event : JSON.stringify(event);
       const signature = signer.webhooks.generateTestHeaderString({
         payload,

@@ -13,7 +13,12 @@ import {
   tester,
   type Business,
 } from './fixtures.ts';
-import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
+import {
+  CONNECT_WEBHOOK_SECRET,
+  startPaymentsHarness,
+  WEBHOOK_SECRET,
+  type PaymentsHarness,
+} from './harness.ts';
 
 interface Checkout {
   checkoutSessionId: string;
@@ -95,9 +100,69 @@ describe('POST /api/webhooks/payments', function () {
       });
     }
 
-    it('counts against the webhook rate limit of 1,000 events per minute', async () => {
+    it('a verified delivery counts against the webhook rate limit of 1,000 events per minute', async () => {
       const answer = await h.postPaymentEvent(unknownEvent());
       assert.equal(answer.headers.get('RateLimit-Limit'), '1000');
+    });
+
+    it("the platform's and the Connect endpoint's secrets are both accepted, each for its events; a third is refused", async () => {
+      const person = await tester();
+      await asSystem(testDatabase(), (tx) =>
+        tx
+          .insertInto('payout_accounts')
+          .values({ tester_id: person.sub, provider_account_id: 'acct_connect_1' })
+          .execute(),
+      );
+      const accountEvent = event(
+        'account.updated',
+        { id: 'acct_connect_1', object: 'account', payouts_enabled: true, details_submitted: true },
+        'acct_connect_1',
+      );
+      const viaConnect = await h.postPaymentEvent(accountEvent, { secret: CONNECT_WEBHOOK_SECRET });
+      assert.equal(viaConnect.status, 200, viaConnect.text);
+      const account = await asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('payout_accounts')
+          .selectAll()
+          .where('tester_id', '=', person.sub)
+          .executeTakeFirstOrThrow(),
+      );
+      assert.equal(account.payouts_enabled, true, 'the account event was applied');
+
+      const { jobId, completed } = await paidCheckout();
+      const viaPlatform = await h.postPaymentEvent(completed, { secret: WEBHOOK_SECRET });
+      assert.equal(viaPlatform.status, 200, viaPlatform.text);
+      assert.ok((await studyRow(jobId)).paid_at, 'the platform event was applied');
+
+      const third = unknownEvent();
+      const refused = await h.postPaymentEvent(third, { secret: 'whsec_a_third_endpoint_0123456789' });
+      assert.equal(refused.status, 401, refused.text);
+      assert.equal(await providerEvent('payments', third.id), undefined);
+    });
+
+    it('a signed delivery that is no readable event is recorded and answered 200, so the provider stops retrying', async () => {
+      const envelope = { id: 'evt_no_created_1', type: 'checkout.session.completed', data: { object: {} } };
+      const answer = await h.postPaymentEvent(envelope);
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(answer.body.data, { received: true });
+      const recorded = await providerEvent('payments', 'evt_no_created_1');
+      assert.ok(recorded?.processed_at, 'recorded and settled');
+      assert.match(recorded.processing_error ?? '', /created/);
+      assert.equal((await h.postPaymentEvent(envelope)).status, 200, 'its repeat too');
+
+      const notJson = await h.postPaymentEvent('this is not JSON');
+      assert.equal(notJson.status, 200, notJson.text);
+      const unreadable = await asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('provider_events')
+          .selectAll()
+          .where('provider', '=', 'payments')
+          .where('type', '=', 'unreadable')
+          .execute(),
+      );
+      assert.ok(unreadable.some((row) => /not JSON/.test(row.processing_error ?? '')));
+      // Unsigned, the same body is still refused: only a verified delivery is recorded.
+      assert.equal((await h.postPaymentEvent('this is not JSON', { header: null })).status, 401);
     });
   });
 
@@ -216,6 +281,96 @@ describe('POST /api/webhooks/payments', function () {
         status: 'restricted',
       },
     );
+  });
+
+  it('account.updated deliveries out of order: an event older than the last one applied changes nothing', async () => {
+    const person = await tester();
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .insertInto('payout_accounts')
+        .values({ tester_id: person.sub, provider_account_id: 'acct_order_1' })
+        .execute(),
+    );
+    const at = (created: number, payoutsEnabled: boolean, due: string[]) => ({
+      ...event(
+        'account.updated',
+        {
+          id: 'acct_order_1',
+          object: 'account',
+          charges_enabled: true,
+          payouts_enabled: payoutsEnabled,
+          details_submitted: true,
+          requirements: { currently_due: due, eventually_due: [] },
+        },
+        'acct_order_1',
+      ),
+      created,
+    });
+    const state = () =>
+      asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('payout_accounts')
+          .select(['payouts_enabled', 'status', 'requirements_currently_due', 'last_event_created_at'])
+          .where('tester_id', '=', person.sub)
+          .executeTakeFirstOrThrow(),
+      );
+    const now = Math.floor(Date.now() / 1000);
+    const newer = at(now, true, []);
+    const older = at(now - 60, false, ['external_account']);
+    assert.equal((await h.postPaymentEvent(newer)).status, 200);
+    assert.equal((await h.postPaymentEvent(older)).status, 200);
+    assert.deepEqual(await state(), {
+      payouts_enabled: true,
+      status: 'verified',
+      requirements_currently_due: [],
+      last_event_created_at: new Date(now * 1000),
+    });
+    assert.match((await providerEvent('payments', older.id))?.processing_error ?? '', /older than/);
+
+    const newest = at(now + 60, false, ['external_account']);
+    assert.equal((await h.postPaymentEvent(newest)).status, 200);
+    assert.deepEqual((await state()).status, 'restricted', 'a newer event applies');
+  });
+
+  it('a business cannot insert a study already marked paid through its own door', async () => {
+    const values = {
+      organization_id: owner.organizationId,
+      created_by: owner.userId,
+      title: 'Inserted directly',
+      description: 'A study written around the API',
+      prototype_url: 'https://shop.example/',
+      prototype_type: 'url' as const,
+      target_countries: ['GB'],
+      target_age_min: null,
+      target_age_max: null,
+      target_devices: ['desktop' as const],
+      target_languages: ['en'],
+      tester_count: 1,
+      ab_test_enabled: false,
+      compensation_type: 'flat' as const,
+      require_think_aloud: false,
+      record_screen: false,
+      record_facial: false,
+      record_voice: false,
+      max_duration_minutes: 60,
+      reminder_after_hours: null,
+      tone_profile: 'moderate' as const,
+      idempotency_key: null,
+      request_hash: null,
+      compensation_currency: 'EUR',
+      compensation_amount: '25.00',
+      estimated_launch_date: new Date(),
+    };
+    const insert = (paidAt: Date | null) =>
+      asUser(testDatabase(), owner.claims, (tx) =>
+        tx
+          .insertInto('studies')
+          .values({ ...values, paid_at: paidAt })
+          .returning('id')
+          .execute(),
+      );
+    await assert.rejects(insert(new Date()), /only the payment provider's confirmation marks a study paid/);
+    assert.equal((await insert(null)).length, 1, "the same row unpaid is the business's to insert");
   });
 
   it("only the provider's event marks a study paid: the business cannot set paid_at through its own door", async () => {

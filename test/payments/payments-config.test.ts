@@ -24,6 +24,51 @@ describe('payment configuration', () => {
     assert.equal(payments.localWebhookUrl, 'http://localhost:3000/api/webhooks/payments');
   });
 
+  it('the local provider runs only in development and test, or when PAYMENTS_PROVIDER=local asks for it', () => {
+    assert.equal(loadConfig({ NODE_ENV: 'development' }).payments.mode, 'local');
+    assert.equal(loadConfig({ NODE_ENV: 'test' }).payments.mode, 'local');
+    assert.equal(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET }).payments.mode, 'disabled');
+    const explicit = loadConfig({
+      NODE_ENV: 'production',
+      JWT_SECRET: SECRET,
+      PAYMENTS_PROVIDER: 'local',
+      STRIPE_WEBHOOK_SECRET: 'whsec_own_local_signing_secret_0123',
+    }).payments;
+    assert.deepEqual(
+      [explicit.mode, explicit.webhookSecret],
+      ['local', 'whsec_own_local_signing_secret_0123'],
+    );
+    // Asked for in production, it must not sign with the secret everyone can read in the repository.
+    assert.match(
+      refusal({ NODE_ENV: 'production', JWT_SECRET: SECRET, PAYMENTS_PROVIDER: 'local' }),
+      /STRIPE_WEBHOOK_SECRET: PAYMENTS_PROVIDER=local in production/,
+    );
+    assert.match(refusal({ PAYMENTS_PROVIDER: 'stripe' }), /STRIPE_SECRET_KEY: required/);
+    assert.match(refusal({ PAYMENTS_PROVIDER: 'elsewhere' }), /PAYMENTS_PROVIDER/);
+  });
+
+  it('the Connect endpoint has a secret of its own: both verify, and production requires it', () => {
+    const { payments } = loadConfig({
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_platform',
+      STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connect',
+    });
+    assert.deepEqual(payments.webhookSecrets, ['whsec_platform', 'whsec_connect']);
+    const production = { NODE_ENV: 'production', JWT_SECRET: SECRET, STRIPE_SECRET_KEY: 'sk_live_x' };
+    assert.match(
+      refusal({ ...production, STRIPE_WEBHOOK_SECRET: 'whsec_platform' }),
+      /STRIPE_CONNECT_WEBHOOK_SECRET: required in production/,
+    );
+    assert.equal(
+      loadConfig({
+        ...production,
+        STRIPE_WEBHOOK_SECRET: 'whsec_platform',
+        STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connect',
+      }).payments.mode,
+      'stripe',
+    );
+  });
+
   it('a secret key needs the webhook secret; STRIPE_API_BASE names host, port and protocol', () => {
     assert.match(
       refusal({ STRIPE_SECRET_KEY: 'sk_live_x' }),
@@ -41,7 +86,10 @@ describe('payment configuration', () => {
 
   it('production: no credentials disables payments, and the local secret is refused', () => {
     const { payments } = loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET });
-    assert.deepEqual([payments.mode, payments.webhookSecret], ['disabled', undefined]);
+    assert.deepEqual(
+      [payments.mode, payments.webhookSecret, payments.webhookSecrets],
+      ['disabled', undefined, []],
+    );
     assert.match(
       refusal({
         NODE_ENV: 'production',

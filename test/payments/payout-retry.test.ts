@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { MAX_PAYOUT_ATTEMPTS, payoutRetryDelayMs, payoutWorkflowId } from '../../workflows/payout.ts';
+import { MAX_PAYOUT_ATTEMPTS, payoutWorkflowId } from '../../workflows/payout.ts';
 import { timeSkippingEnvironment } from '../support/temporal.ts';
 import {
   admin,
@@ -66,7 +66,7 @@ describe('payout retries after payout.failed (time-skipping server)', function (
     assert.equal((await fail(first.provider_payout_id!, person.accountId)).status, 200);
     await eventually(async () => (await paymentsOf(jobId))[0]?.next_attempt_at, 'retry queued');
 
-    await env.sleep(payoutRetryDelayMs(1) - 5 * 60_000);
+    await env.sleep(60 * 60_000 - 5 * 60_000);
     assert.equal(payoutsTo(person.accountId).length, 1, 'no retry before the backoff has passed');
     await env.sleep(10 * 60_000);
     const second = await attemptSent(jobId, 2);
@@ -91,7 +91,10 @@ describe('payout retries after payout.failed (time-skipping server)', function (
     assert.equal((await paymentsOf(jobId))[0]?.status, 'paid');
   });
 
-  it(`gives up after ${MAX_PAYOUT_ATTEMPTS} failed attempts; the last alert says no retry is queued`, async () => {
+  it(`waits 1 h, 2 h, 4 h and 8 h after successive failures, then gives up after ${MAX_PAYOUT_ATTEMPTS}; the last alert says no retry is queued`, async () => {
+    const HOUR = 60 * 60_000;
+    // Written out, not computed by the code under test.
+    const backoff = [1 * HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR];
     const watcher = await admin();
     const person = await testerWithAccount();
     const { jobId } = await completedStudy(owner, [person]);
@@ -99,13 +102,25 @@ describe('payout retries after payout.failed (time-skipping server)', function (
     for (let attempt = 1; attempt <= MAX_PAYOUT_ATTEMPTS; attempt += 1) {
       const payment = await attemptSent(jobId, attempt);
       assert.equal((await fail(payment.provider_payout_id!, person.accountId)).status, 200);
-      if (attempt < MAX_PAYOUT_ATTEMPTS) {
-        await eventually(
-          async () => (await paymentsOf(jobId))[0]?.next_attempt_at,
-          `retry ${attempt} queued`,
-        );
-        await env.sleep(payoutRetryDelayMs(attempt) + 60_000);
-      }
+      if (attempt === MAX_PAYOUT_ATTEMPTS) break;
+      const queued = await eventually(async () => {
+        const [row] = await paymentsOf(jobId);
+        return row?.status === 'failed' && row.next_attempt_at ? row : undefined;
+      }, `retry ${attempt} queued`);
+      const delay = queued.next_attempt_at!.getTime() - queued.failed_at!.getTime();
+      assert.equal(
+        delay,
+        backoff[attempt - 1],
+        `failure ${attempt}: the next attempt is recorded ${delay} ms later`,
+      );
+      // The workflow really waits that long: nothing five minutes before, the attempt five after.
+      await env.sleep(backoff[attempt - 1]! - 5 * 60_000);
+      assert.equal(
+        payoutsTo(person.accountId).length,
+        attempt,
+        `no attempt ${attempt + 1} before its backoff`,
+      );
+      await env.sleep(10 * 60_000);
     }
     const [payment] = await paymentsOf(jobId);
     assert.equal(

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import type { WorkflowHandle } from '@temporalio/client';
+import {
+  createPayoutActivities,
+  type SendPayoutResult,
+} from '../../activities/payments/payout-activities.ts';
+import { createStripeClient, createStripeProvider } from '../../activities/payments/stripe-provider.ts';
 import { asSystem } from '../../db/doors.ts';
+import { paymentEventWorkflowId } from '../../workflows/payment-events.ts';
 import { payoutWorkflowId } from '../../workflows/payout.ts';
 import {
   changeStudyStatusUpdate,
@@ -18,6 +26,7 @@ import {
   event,
   eventually,
   paymentsOf,
+  providerEvent,
   tester,
   testerWithAccount,
   type Business,
@@ -44,6 +53,44 @@ describe('POST /api/billing/payout and the payout events', function () {
       const rows = await paymentsOf(jobId);
       return rows.length === count && rows.every((row) => row.status === 'processing') && rows;
     }, 'payments processing');
+  const payoutEvent = (
+    type: 'payout.paid' | 'payout.failed',
+    payoutId: string,
+    accountId: string,
+    metadata?: Record<string, string>,
+  ) =>
+    event(
+      type,
+      {
+        id: payoutId,
+        object: 'payout',
+        status: type === 'payout.paid' ? 'paid' : 'failed',
+        ...(type === 'payout.failed'
+          ? { failure_code: 'account_closed', failure_message: 'The bank account has been closed' }
+          : {}),
+        ...(metadata ? { metadata } : {}),
+      },
+      accountId,
+    );
+  const mailsTo = (email: string, subject: RegExp) =>
+    h.mail.messages.filter(
+      (mail) => JSON.stringify(mail.to).includes(email) && subject.test(mail.subject ?? ''),
+    );
+  /** The workflow's history once its last task has completed after `activity` ran: it is waiting. */
+  const waitingAfter = (handle: WorkflowHandle, activity: string) =>
+    eventually(async () => {
+      const events = (await handle.fetchHistory()).events ?? [];
+      const scheduled = events.findIndex(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activity,
+      );
+      const done = events.findIndex(
+        (e, index) => index > scheduled && e.activityTaskCompletedEventAttributes,
+      );
+      const idle = Boolean(events.at(-1)?.workflowTaskCompletedEventAttributes);
+      return scheduled >= 0 && done >= 0 && idle ? events : undefined;
+    }, `waiting after ${activity}`);
+  const activitiesIn = (events: Awaited<ReturnType<typeof waitingAfter>>) =>
+    events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
 
   it('queues every confirmed, unpaid session: a transfer and a payout per tester, each under its idempotency key', async () => {
     const [ann, bob] = [await testerWithAccount(), await testerWithAccount()];
@@ -249,5 +296,200 @@ describe('POST /api/billing/payout and the payout events', function () {
     assert.equal((await h.postPaymentEvent(ready)).status, 200);
     await sent(jobId, 1);
     assert.equal(payoutsTo('acct_late_1').length, 1);
+  });
+  // The provider's documented minor units (activities/payments/money.ts), at the transfer and the payout.
+  for (const [currency, amount, minor] of [
+    ['JPY', '1500.00', '1500'],
+    ['MGA', '2000.00', '2000'],
+    ['ISK', '1500.00', '150000'],
+    ['KWD', '1.25', '1250'],
+  ] as const) {
+    it(`${amount} ${currency} is transferred and paid out as ${minor}`, async () => {
+      const person = await testerWithAccount();
+      const { jobId } = await completedStudy(owner, [person], { currency, amount });
+      assert.equal((await payout(jobId)).status, 202);
+      await sent(jobId, 1);
+      const [transfer] = h
+        .provider!.createdAt('/v1/transfers')
+        .filter((t) => t.params.destination === person.accountId);
+      const [po] = payoutsTo(person.accountId);
+      assert.deepEqual(
+        [transfer?.params.amount, transfer?.params.currency, po?.params.amount, po?.params.currency],
+        [minor, currency.toLowerCase(), minor, currency.toLowerCase()],
+      );
+    });
+  }
+
+  it('a payment still processing when its workflow (re)starts waits for that payout: no second attempt', async () => {
+    const person = await testerWithAccount();
+    const { jobId, sessionIds } = await completedStudy(owner, [person]);
+    const stuck = `po_stuck_${sessionIds[0]!.slice(0, 8)}`;
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .insertInto('payments')
+        .values({
+          organization_id: owner.organizationId,
+          study_id: jobId,
+          session_id: sessionIds[0]!,
+          tester_id: person.sub,
+          amount: '25.00',
+          currency: 'EUR',
+          status: 'processing',
+          provider_payout_id: stuck,
+          attempts: 1,
+        })
+        .execute(),
+    );
+    assert.equal((await payout(jobId)).status, 202);
+    const [payment] = await paymentsOf(jobId);
+    const handle = h.temporal.client.workflow.getHandle(payoutWorkflowId(payment!.id));
+    const waiting = await waitingAfter(handle, 'preparePayout');
+    assert.deepEqual(
+      activitiesIn(waiting),
+      ['preparePayout'],
+      'no attempt while the recorded payout is open',
+    );
+
+    assert.equal((await h.postPaymentEvent(payoutEvent('payout.paid', stuck, person.accountId))).status, 200);
+    assert.equal(await handle.result(), 'paid');
+    assert.equal(payoutsTo(person.accountId).length, 0, 'nothing paid out a second time');
+    assert.deepEqual(activitiesIn((await handle.fetchHistory()).events ?? []), ['preparePayout']);
+  });
+
+  it('payout.failed after payout.paid for the same payout: failed again, admins alerted, a retry queued', async () => {
+    const watcher = await admin();
+    const person = await testerWithAccount();
+    const { jobId } = await completedStudy(owner, [person]);
+    await payout(jobId);
+    const [payment] = await sent(jobId, 1);
+    const payoutId = payment!.provider_payout_id!;
+    const handle = h.temporal.client.workflow.getHandle(payoutWorkflowId(payment!.id));
+    assert.equal(
+      (await h.postPaymentEvent(payoutEvent('payout.paid', payoutId, person.accountId))).status,
+      200,
+    );
+    assert.equal(await handle.result(), 'paid');
+
+    // The bank returned it: the provider reports the same payout failed.
+    assert.equal(
+      (await h.postPaymentEvent(payoutEvent('payout.failed', payoutId, person.accountId))).status,
+      200,
+    );
+    const row = await eventually(async () => {
+      const [current] = await paymentsOf(jobId);
+      return current?.next_attempt_at ? current : undefined;
+    }, 'retry queued');
+    assert.deepEqual([row.status, row.paid_at, row.failure_code], ['failed', null, 'account_closed']);
+    const delay = row.next_attempt_at!.getTime() - row.failed_at!.getTime();
+    assert.equal(delay, 60 * 60_000, 'the first retry waits an hour');
+    const alert = await h.mail.waitFor(watcher.email, 60_000);
+    assert.match(alert.text ?? '', /A retry is queued for/);
+    assert.equal((await handle.describe()).status.name, 'RUNNING', 'a payout workflow waits to retry');
+  });
+
+  it('repeats of payout.paid change nothing: one tester message, one signal', async () => {
+    const person = await testerWithAccount();
+    const { jobId } = await completedStudy(owner, [person]);
+    await payout(jobId);
+    const [payment] = await sent(jobId, 1);
+    const paid = payoutEvent('payout.paid', payment!.provider_payout_id!, person.accountId);
+    assert.equal((await h.postPaymentEvent(paid)).status, 200);
+    await h.temporal.client.workflow.getHandle(paymentEventWorkflowId(paid.id)).result();
+    const [settled] = await paymentsOf(jobId);
+
+    assert.equal((await h.postPaymentEvent(paid)).status, 200, 'the same delivery again');
+    const another = { ...paid, id: `${paid.id}_again` };
+    assert.equal((await h.postPaymentEvent(another)).status, 200, 'another event about the same payout');
+    assert.match((await providerEvent('payments', another.id))?.processing_error ?? '', /already paid/);
+    await assert.rejects(
+      h.temporal.client.workflow.getHandle(paymentEventWorkflowId(another.id)).describe(),
+      /not found/i,
+    );
+    const [after] = await paymentsOf(jobId);
+    assert.deepEqual([after?.paid_at, after?.updated_at], [settled?.paid_at, settled?.updated_at]);
+    assert.equal(mailsTo(person.email, /^Payout of/).length, 1);
+    const history = await h.temporal.client.workflow.getHandle(payoutWorkflowId(payment!.id)).fetchHistory();
+    assert.equal(history.events?.filter((e) => e.workflowExecutionSignaledEventAttributes).length, 1);
+  });
+
+  it('repeats of payout.failed change nothing: one admin alert', async () => {
+    const watcher = await admin();
+    const person = await testerWithAccount();
+    const { jobId } = await completedStudy(owner, [person]);
+    await payout(jobId);
+    const [payment] = await sent(jobId, 1);
+    const failed = payoutEvent('payout.failed', payment!.provider_payout_id!, person.accountId);
+    assert.equal((await h.postPaymentEvent(failed)).status, 200);
+    await h.mail.waitFor(watcher.email, 60_000);
+    const [before] = await paymentsOf(jobId);
+
+    assert.equal((await h.postPaymentEvent(failed)).status, 200, 'the same delivery again');
+    const another = { ...failed, id: `${failed.id}_again` };
+    assert.equal((await h.postPaymentEvent(another)).status, 200, 'another event about the same payout');
+    assert.match(
+      (await providerEvent('payments', another.id))?.processing_error ?? '',
+      /already recorded as failed/,
+    );
+    await assert.rejects(
+      h.temporal.client.workflow.getHandle(paymentEventWorkflowId(another.id)).describe(),
+      /not found/i,
+    );
+    const [after] = await paymentsOf(jobId);
+    assert.deepEqual(
+      [after?.failed_at, after?.updated_at, after?.next_attempt_at],
+      [before?.failed_at, before?.updated_at, before?.next_attempt_at],
+    );
+    assert.equal(mailsTo(watcher.email, /^Payout failed/).length, 1);
+  });
+
+  it('a payout.failed that beats the recording of its payout is kept: the payment stays failed', async () => {
+    const person = await testerWithAccount();
+    const { jobId } = await completedStudy(owner, [person]);
+    const [payment] = await asSystem(testDatabase(), async (tx) => {
+      await tx
+        .insertInto('payments')
+        .columns(['organization_id', 'study_id', 'session_id', 'tester_id', 'amount', 'currency'])
+        .expression((eb) =>
+          eb
+            .selectFrom('sessions')
+            .select([
+              'organization_id',
+              'study_id',
+              'id',
+              'tester_id',
+              eb.val('25.00').as('amount'),
+              eb.val('EUR').as('currency'),
+            ])
+            .where('study_id', '=', jobId),
+        )
+        .execute();
+      return tx.selectFrom('payments').selectAll().where('study_id', '=', jobId).execute();
+    });
+    // The provider makes the payout and its failure event reaches the webhook route before the
+    // activity records the payout (a fast bank rejection).
+    const real = createStripeProvider(createStripeClient(h.config.payments));
+    const racing = {
+      ...real,
+      async payout(movement: Parameters<typeof real.payout>[0]) {
+        const made = await real.payout(movement);
+        const early = payoutEvent('payout.failed', made.payoutId, person.accountId, {
+          paymentId: movement.paymentId,
+          attempt: String(movement.attempt),
+        });
+        assert.equal((await h.postPaymentEvent(early)).status, 200);
+        return made;
+      },
+    };
+    const activities = createPayoutActivities({ db: testDatabase(), provider: racing });
+    const result: SendPayoutResult = await new MockActivityEnvironment().run(
+      (input: { paymentId: string; attempt: number }) => activities.sendPayout(input),
+      { paymentId: payment!.id, attempt: 1 },
+    );
+    assert.equal(result.outcome, 'sent');
+    const [row] = await paymentsOf(jobId);
+    assert.deepEqual(
+      [row?.status, row?.provider_payout_id, row?.attempts, row?.failure_code],
+      ['failed', result.outcome === 'sent' ? result.payoutId : null, 1, 'account_closed'],
+    );
   });
 });

@@ -12,6 +12,7 @@ import {
   analyzedSession,
   businessWithStudy,
   completedReportJob,
+  type Note,
   readNotes,
   recordStruggle,
   type ReportJob,
@@ -27,6 +28,9 @@ interface Insights {
   criticalMoments: { timestamp: string; type: string; severity: string; context: string }[];
   summary: string;
 }
+
+/** A note as GET .../notes shows it, with who worded it. */
+type AgentNote = Note & { provider: string | null; usedFallback: boolean | null };
 
 const db = () => testDatabase();
 const reportOf = (sessionId: string) =>
@@ -87,10 +91,16 @@ describe('the session life cycle on the AI providers', () => {
         [job.status, job.provider, job.used_fallback, job.result],
         ['complete', 'openai', false, { findingCount: 2, patternCount: 0 }],
       );
-      const notes = await readNotes(service.api, sessionId, testerToken);
+      const notes = (await readNotes(service.api, sessionId, testerToken)) as AgentNote[];
       assert.deepEqual(notes.map((note) => note.wcagCriterion).sort(), ['3.3.1', '4.1.2']);
       assert.ok(
-        notes.every((note) => note.content.startsWith('openai title: openai describes:') && !note.confirmed),
+        notes.every(
+          (note) =>
+            note.content.startsWith('openai title: openai describes:') &&
+            !note.confirmed &&
+            note.provider === 'openai' &&
+            note.usedFallback === false,
+        ),
         JSON.stringify(notes),
       );
       assert.ok((await agentNotes(sessionId)).every((note) => note.agent_job_id === job.id));
@@ -252,8 +262,9 @@ describe('the session life cycle on the AI providers', () => {
       });
       assert.match(job!.insights!.summary, /^openai summary of \d+ moments$/);
       assert.ok(job!.insights!.criticalMoments.length > 0);
-      assert.deepEqual((await read(business)).insights, job!.insights);
-      assert.deepEqual((await read(testerToken)).insights, job!.insights);
+      const attached = { ...job!.insights!, provider: 'openai', usedFallback: false };
+      assert.deepEqual((await read(business)).insights, attached);
+      assert.deepEqual((await read(testerToken)).insights, attached);
       // The session's own fields are unchanged beside them.
       assert.equal((await read(business)).status, 'active');
     });
@@ -282,14 +293,36 @@ describe('the session life cycle on the AI providers', () => {
       await Promise.all(Object.values(servers).map((server) => server.stop()));
     });
 
-    it('the fallback answers Agents 2 and 3: used_fallback is true on both jobs and on the report', async () => {
+    it('the fallback answers Agents 1 to 4: provider and usedFallback on every job, note, report and read', async () => {
       const { api } = service;
+      // Agent 1 on a live session: its insights on the session name the fallback.
+      const live = await startSession(api, business, jobId);
+      await recordStruggle(live.sessionId, new Date(Date.now() - 120_000));
+      const queued = await api.request('POST', '/api/ai', {
+        body: { sessionId: live.sessionId },
+        token: business,
+      });
+      assert.equal(queued.status, 202, queued.text);
+      let insights: (Insights & { provider: string; usedFallback: boolean }) | null = null;
+      await waitFor(async () => {
+        const read = await api.request('GET', `/api/sessions/${live.sessionId}`, { token: business });
+        ({ insights } = read.body.data as { insights: typeof insights });
+        return insights !== null;
+      });
+      assert.deepEqual([insights!.provider, insights!.usedFallback], ['anthropic', true]);
+      assert.match(insights!.summary, /^anthropic summary/);
+
       const { sessionId, testerToken } = await analyzedSession(api, business, jobId);
       const agent2 = await onlyJob(sessionId, 'agent2');
       assert.deepEqual([agent2.provider, agent2.used_fallback], ['anthropic', true]);
-      const notes = await readNotes(api, sessionId, testerToken);
+      const notes = (await readNotes(api, sessionId, testerToken)) as AgentNote[];
       assert.ok(
-        notes.every((note) => note.content.startsWith('anthropic title:')),
+        notes.every(
+          (note) =>
+            note.content.startsWith('anthropic title:') &&
+            note.provider === 'anthropic' &&
+            note.usedFallback === true,
+        ),
         JSON.stringify(notes),
       );
 
@@ -307,11 +340,49 @@ describe('the session life cycle on the AI providers', () => {
       assert.equal((await reportOf(sessionId)).used_fallback, true);
       const read = await api.request('GET', `/api/reports/${job.reportId}`, { token: business });
       assert.equal(read.status, 200, read.text);
-      const data = read.body.data as { usedFallback: boolean; report: { findings: { title: string }[] } };
-      assert.equal(data.usedFallback, true);
+      const data = read.body.data as {
+        provider: string;
+        usedFallback: boolean;
+        report: { findings: { title: string }[] };
+      };
+      assert.deepEqual([data.provider, data.usedFallback], ['anthropic', true]);
+      assert.equal((await reportOf(sessionId)).provider, 'anthropic');
       assert.ok(data.report.findings.every((finding) => finding.title === 'anthropic moderate title'));
+      // The polling endpoint says the same.
+      const polled = await api.request('GET', `/api/reports/jobs/${job.reportJobId}`, { token: testerToken });
+      assert.equal(polled.status, 200, polled.text);
+      assert.deepEqual(polled.body.data, {
+        reportJobId: job.reportJobId,
+        sessionId,
+        status: 'complete',
+        estimatedCompletionSeconds: 0,
+        reportId: job.reportId,
+        provider: 'anthropic',
+        usedFallback: true,
+        error: null,
+      });
+
+      // Agent 4 on the study: the study report and its read name the fallback too.
+      const aggregate = await api.request('POST', `/api/reports/job/${jobId}`, { body: {}, token: business });
+      assert.equal(aggregate.status, 202, aggregate.text);
+      let study: { status: string; provider: string | null; usedFallback: boolean } | undefined;
+      await waitFor(async () => {
+        study = (await api.request('GET', `/api/reports/job/${jobId}`, { token: business })).body
+          .data as typeof study;
+        return study!.status === 'complete';
+      });
+      assert.deepEqual([study!.provider, study!.usedFallback], ['anthropic', true]);
+      const stored = await asSystem(db(), (tx) =>
+        tx
+          .selectFrom('study_reports')
+          .select(['provider', 'used_fallback'])
+          .where('study_id', '=', jobId)
+          .executeTakeFirstOrThrow(),
+      );
+      assert.deepEqual(stored, { provider: 'anthropic', used_fallback: true });
+
       // The primary was asked first each time: it failed, it was not skipped.
-      assert.ok(servers.openai.requests.length >= 2);
+      assert.ok(servers.openai.requests.length >= 4);
     });
   });
 });

@@ -100,6 +100,7 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
       { method: 'GET', path: `/api/reports/${reportId}?format=narrative&includeScreenshots=true` },
     ],
   },
+  'GET /api/reports/jobs/:reportJobId': none("an Agent 3 job's status, provider and report id; no findings"),
   // Agent 4 reads tester reports only. GET first: the walk's POST queues a fresh aggregate.
   'GET /api/reports/job/:id': {
     exposes: true,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FindingSeverity } from '../../../db/schema-sessions.ts';
-import { findingsOf } from '../../analysis/findings.ts';
+import { findingsOf, PATTERN_THRESHOLD, patternSentence } from '../../analysis/findings.ts';
 import { crossTaskPatterns } from '../../analysis/patterns.ts';
 import { analyseSignals } from '../../analysis/signal-analysis.ts';
 import {
@@ -40,6 +40,11 @@ export interface Agent2Pattern {
   readonly findingIds: readonly string[];
   readonly occurrences: number;
   readonly pages: readonly string[];
+  /** The most severe of its findings. */
+  readonly severity: FindingSeverity;
+  /** When its first finding happened. */
+  readonly timestamp: string;
+  /** The words, then the core's sentence of how often and where (always, whoever worded it). */
   readonly description: string;
 }
 
@@ -146,11 +151,16 @@ export async function agent2Findings(
     result: {
       findings: facts.map((fact) => {
         const w = worded.get(fact.findingId);
-        // The analysis core's own text already states the facts; a provider's gets them appended.
+        // The analysis core's own text already states the facts; a provider's gets them appended,
+        // the recurrence that raised the severity included.
+        const recurrence =
+          fact.patternCount >= PATTERN_THRESHOLD
+            ? ` ${patternSentence(fact.wcag.criterion, fact.patternCount)}`
+            : '';
         const content =
           !w || w.description === fact.content
             ? fact.content
-            : `${w.title}: ${w.description} Likely WCAG ${fact.wcag.criterion} ${fact.wcag.name} (Level ${fact.wcag.level}); severity ${fact.severity}.`;
+            : `${w.title}: ${w.description}${recurrence} Likely WCAG ${fact.wcag.criterion} ${fact.wcag.name} (Level ${fact.wcag.level}); severity ${fact.severity}.`;
         return {
           findingId: fact.findingId,
           kind: fact.kind,
@@ -165,14 +175,24 @@ export async function agent2Findings(
           patternId: patternOf.get(fact.findingId) ?? null,
         };
       }),
-      patterns: patterns.map((p) => ({
-        patternId: p.patternId,
-        wcag: p.wcag,
-        findingIds: p.findingIds,
-        occurrences: p.occurrences,
-        pages: p.pages,
-        description: patternWords.get(p.patternId) ?? localPattern(p),
-      })),
+      patterns: patterns.map((p) => {
+        const grouped = p.findings.map((index) => found[index]!);
+        const worded = patternWords.get(p.patternId);
+        return {
+          patternId: p.patternId,
+          wcag: p.wcag,
+          findingIds: p.findingIds,
+          occurrences: p.occurrences,
+          pages: p.pages,
+          severity: grouped.reduce<FindingSeverity>(
+            (most, f) => (rank(f.severity) > rank(most) ? f.severity : most),
+            'low',
+          ),
+          timestamp: grouped[0]!.at.toISOString(),
+          description:
+            !worded || worded === localPattern(p) ? localPattern(p) : `${worded} ${localPattern(p)}`,
+        };
+      }),
       summary: wording.summary,
       overallFrustrationScore: analysis.overallFrustrationScore,
     },

@@ -22,6 +22,8 @@ export function configuredProviders(ai: AiConfig): AiProvider[] {
 }
 
 /** What a caller polling an agent job is promised: seconds for the local analyst, longer for a model. */
+export const estimateSeconds = (local: boolean): number => (local ? 2 : 20);
+
 export function agentEstimateSeconds(ai: AiConfig): number {
-  return configuredProviders(ai).length ? 20 : 2;
+  return estimateSeconds(configuredProviders(ai).length === 0);
 }
