@@ -35,7 +35,7 @@ export interface AuditWorker {
  * Chromium and a lot of memory, runs only where a browser is installed and never delays study
  * workflows. One browser pool serves two workers in this process: full audits on the audit
  * queue, one page per slot, and instant audits on `<queue>-instant` with slots of their own, so
- * that an instant audit never waits behind a full audit's pages (it has 9.5 s in all).
+ * that an instant audit never waits behind a full audit's pages (it has under 10 s in all).
  */
 export async function createAuditWorker(options: AuditWorkerOptions): Promise<AuditWorker> {
   const pool = new BrowserPool({

@@ -34,6 +34,20 @@ const REPLACED_RULES = ['bypass', 'heading-order', 'page-has-heading-one', 'regi
 // The spec's full audit covers WCAG 2.1 AA; 2.2's criteria (target size) are not part of the contract.
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const HEADING_RULES = new Set(['empty-heading', 'heading-order', 'page-has-heading-one', 'p-as-heading']);
+/**
+ * Criteria that WCAG's techniques give a defect and axe's tags leave out (HTML_CodeSniffer, pa11y's
+ * engine, reports them): a field without a label also fails 1.3.1 (H44, F68: the label's tie to
+ * the field is not programmatic), a heading with no text 1.3.1 (H42: structure that is not in the
+ * content), a frame without a title 2.4.1 (H64: frames named so they can be skipped), an image-map
+ * area without alt 1.1.1 (H24: the area's image has no text alternative).
+ */
+const EXTRA_CRITERIA: Readonly<Record<string, readonly string[]>> = {
+  label: ['1.3.1'],
+  'select-name': ['1.3.1'],
+  'empty-heading': ['1.3.1'],
+  'frame-title': ['2.4.1'],
+  'area-alt': ['1.1.1'],
+};
 
 /**
  * The script that runs axe in the page (its copy kept by the audit kit) and returns the
@@ -84,7 +98,7 @@ export function axeFindings(violations: readonly AxeViolation[]): AxeFinding[] {
       severity: node.impact ?? violation.impact ?? 'moderate',
       element: selectorOf(node.target),
       description: describe(violation.help, node.failureSummary),
-      wcag: criteriaOf(violation.tags),
+      wcag: [...new Set([...criteriaOf(violation.tags), ...(EXTRA_CRITERIA[violation.id] ?? [])])],
       fix: `${violation.help} (${violation.helpUrl})`,
     })),
   );

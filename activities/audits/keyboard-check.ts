@@ -36,7 +36,8 @@ const SKIP_LINK_THRESHOLD = 3;
  * Walks the page with real Tab key presses (see tab-walk.ts) and reports what axe cannot see
  * from the DOM alone: traps, unreachable controls, focus order against the layout, skip links,
  * and focus indicators that do not change anything on screen. Controls count as unreachable only
- * after a full pass: a walk cut short by a trap or the deadline proves nothing about the rest.
+ * after a full pass: a walk cut short by a trap or the deadline proves nothing about the rest, and
+ * one cut short by its budget (presses or time) says so with a `keyboard-walk-incomplete` issue.
  */
 export async function keyboardChecks(
   page: Page,
@@ -47,6 +48,7 @@ export async function keyboardChecks(
   const walk = await tabWalk(page, prep.candidates.length, deadline);
   const visited = walk.stretches.flat();
   const findings: RawFinding[] = [...prep.widgets, ...walk.traps];
+  if (walk.outOfBudget) findings.push(incompleteWalk(walk.outOfBudget));
   if (walk.fullPass) {
     const reached = new Set(visited.map((s) => s.k));
     for (const candidate of prep.candidates) {
@@ -63,6 +65,18 @@ export async function keyboardChecks(
   findings.push(...focusIndicatorFindings(visited, walk.resting));
   findings.push(...skipLinkFindings(skip, prep, walk.fullPass ? visited : null));
   return findings;
+}
+
+/**
+ * The walk stopped for lack of presses or time: say so, rather than let a page with more tab stops
+ * than the walk can press through look as if its keyboard access had been checked.
+ */
+function incompleteWalk(stop: { presses: number; lastFocus: string | null }): RawFinding {
+  return {
+    ruleId: 'keyboard-walk-incomplete',
+    element: stop.lastFocus ?? 'body',
+    description: `The keyboard walk stopped after ${stop.presses} Tab presses, its limit for one page, with focus here; the controls after this point were not checked for reachability, keyboard traps, focus order or skip-link reach`,
+  };
 }
 
 /**

@@ -10,6 +10,27 @@ export const PAGE_SCRIPT = String.raw`(() => {
   const WIDGET_ROLES = ['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'option', 'slider', 'textbox', 'combobox', 'spinbutton'];
   const SHADOW = ${JSON.stringify(SHADOW_SEPARATOR)};
 
+  // Elements given a click-type handler by script. This script runs at document start, before the
+  // page's own scripts, so it sees every addEventListener call and on<event> property set; an
+  // element that takes such a handler but no focus is operable by mouse only (see mouseOnly()).
+  const POINTER_EVENTS = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'];
+  const scripted = new Set();
+  const addEventListener = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, listener, options) {
+    if (listener && this && this.nodeType === 1 && POINTER_EVENTS.includes(String(type).toLowerCase())) scripted.add(this);
+    return addEventListener.call(this, type, listener, options);
+  };
+  for (const type of POINTER_EVENTS) {
+    const property = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'on' + type);
+    if (!property || !property.set) continue;
+    Object.defineProperty(HTMLElement.prototype, 'on' + type, Object.assign({}, property, {
+      set(value) {
+        if (value) scripted.add(this);
+        return property.set.call(this, value);
+      },
+    }));
+  }
+
   function cssEscape(value) { return window.CSS && CSS.escape ? CSS.escape(value) : value.replace(/[^a-zA-Z0-9_-]/g, '\\$&'); }
   // Inside a shadow root the selector is the host's, SHADOW, then the path within the root.
   function selectorOf(el) {
@@ -254,16 +275,39 @@ export const PAGE_SCRIPT = String.raw`(() => {
       candidates.push({ k: k - 1, selector: selectorOf(el), positiveTabindex: Number(tabindex) > 0 });
     }
     const widgets = [];
-    for (const el of deepQueryAll('[role], [onclick]')) {
-      if (el.matches(INTERACTIVE) || !isVisible(el)) continue;
+    const unfocusable = new Set();
+    for (const el of deepQueryAll('[role]')) {
       const role = el.getAttribute('role');
-      if (el.hasAttribute('onclick') || WIDGET_ROLES.includes(role)) widgets.push(issue('keyboard-unreachable', el, 'Interactive ' + (role ? 'element with role="' + role + '"' : 'element with a click handler') + ' cannot receive keyboard focus (add tabindex="0" or use a native control)'));
+      if (el.matches(INTERACTIVE) || !isVisible(el) || !WIDGET_ROLES.includes(role)) continue;
+      unfocusable.add(el);
+      widgets.push(issue('keyboard-unreachable', el, 'Interactive element with role="' + role + '" cannot receive keyboard focus (add tabindex="0" or use a native control)'));
     }
-    const main = document.querySelector('main, [role=main]') || document.querySelector('h1');
+    for (const el of mouseOnly()) {
+      if (!unfocusable.has(el)) widgets.push(issue('keyboard-unreachable', el, 'Element with a click handler cannot receive keyboard focus (add tabindex="0" and key handlers, or use a native control)'));
+    }
+    const main = mainContent();
     let beforeMain = 0;
     if (main) for (const el of deepQueryAll('[data-audit-k]')) if (main.compareDocumentPosition(inDocumentTree(el)) & Node.DOCUMENT_POSITION_PRECEDING) beforeMain++;
     return { candidates, widgets, beforeMain, hasMain: !!main };
   }
+  // Elements with a click handler (onclick, or a click-type listener or property set by script)
+  // that take no focus. Only the handler's own element counts, and only a leaf-like one: html and
+  // body, elements inside a control or a label (the click reaches the control), and containers
+  // that hold a focusable element or more than DELEGATING_SIZE elements are taken to delegate the
+  // click (a list's or an app root's listener serving its items), and are not reported.
+  const DELEGATING_SIZE = 20;
+  function mouseOnly() {
+    const out = [];
+    for (const el of new Set(deepQueryAll('[onclick]').concat(Array.from(scripted)))) {
+      if (!el.isConnected || el === document.body || el === document.documentElement) continue;
+      if (el.closest(INTERACTIVE + ', label, [inert]') || !isVisible(el)) continue;
+      if (el.querySelector(INTERACTIVE) || el.getElementsByTagName('*').length > DELEGATING_SIZE) continue;
+      out.push(el);
+    }
+    return out;
+  }
+  // The main content: main or [role=main], else the first h1.
+  function mainContent() { return document.querySelector('main, [role=main]') || document.querySelector('h1'); }
   function focusState() {
     const el = deepActiveElement();
     if (!el || el === document.body || el === document.documentElement) return null;
@@ -310,14 +354,31 @@ export const PAGE_SCRIPT = String.raw`(() => {
     if (tabindex === null) root.removeAttribute('tabindex');
     else root.setAttribute('tabindex', tabindex);
   }
+  // The skip link: an in-page link that says so ("Skip to content", "Jump to main"), else the first
+  // tab stop when it is an in-page link to the main content: its target is, or contains, main
+  // ([role=main]) or the h1. A first link to any other part of the page ("#about") is no skip link.
   function skipLink() {
     const first = document.querySelector('[data-audit-k="0"]');
     const links = Array.from(document.querySelectorAll('a[href^="#"]')).filter((a) => a.getAttribute('href').length > 1);
-    const skip = links.find((a) => /skip|jump|main content|to content/i.test(textOf(a) + ' ' + (a.getAttribute('aria-label') || ''))) || (first && first.matches('a[href^="#"]') && first.getAttribute('href').length > 1 ? first : null);
+    const named = links.find((a) => /skip|jump|main content|to content/i.test(textOf(a) + ' ' + (a.getAttribute('aria-label') || '')));
+    const skip = named || (first && links.includes(first) && leadsToMainContent(first) ? first : null);
     if (!skip) return null;
-    const id = decodeURIComponent(skip.getAttribute('href').slice(1));
-    const target = document.getElementById(id) || document.getElementsByName(id)[0];
+    const id = fragmentOf(skip);
+    const target = targetOf(skip);
     return { element: skip, selector: selectorOf(skip), k: skip.getAttribute('data-audit-k'), target: id, targetExists: !!target, targetVisible: !!target && (isVisible(target) || target.children.length > 0) };
+  }
+  function fragmentOf(link) {
+    const raw = link.getAttribute('href').slice(1);
+    try { return decodeURIComponent(raw); } catch (e) { return raw; }
+  }
+  function targetOf(link) {
+    const id = fragmentOf(link);
+    return document.getElementById(id) || document.getElementsByName(id)[0] || null;
+  }
+  function leadsToMainContent(link) {
+    const target = targetOf(link);
+    if (!target) return false;
+    return [document.querySelector('main, [role=main]'), document.querySelector('h1')].some((main) => main && (target === main || target.contains(main)));
   }
   // WCAG 2.4.1: an in-page link whose fragment names no element moves neither the view nor the
   // focus. Per the HTML spec a fragment matches an id (as written or percent-decoded) or an a[name];
@@ -380,7 +441,7 @@ export const PAGE_SCRIPT = String.raw`(() => {
 
   // axe as it was when this script ran (at document start, before the page's own scripts), so a
   // page that defines its own global "axe" cannot break the audit.
-  const kit = { axe: window.axe, collect, focusState, beginWalk, takeWalkLog, outline };
+  const kit = { axe: window.axe, collect, focusState, beginWalk, takeWalkLog, outline, resolve };
   Object.defineProperty(window, '__auditKit', { value: kit, configurable: true });
 })()`;
 

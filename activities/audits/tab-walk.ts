@@ -1,4 +1,4 @@
-import type { CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Frame, Page } from 'playwright-core';
 import type { RawFinding } from './keyboard-check.ts';
 
 export interface FocusState {
@@ -20,12 +20,23 @@ export interface TabWalk {
   readonly traps: readonly RawFinding[];
   /** Focus went through the whole page and left the document: what it never reached is unreachable. */
   readonly fullPass: boolean;
+  /**
+   * The walk ran out of Tab presses (MAX_STEPS) or time before a full pass, with no trap to show
+   * for it: how many it pressed and where focus was last. Null when it ended for any other reason.
+   */
+  readonly outOfBudget: { readonly presses: number; readonly lastFocus: string | null } | null;
 }
 
 /** A bound on Tab presses for one page, far above the tab stops of any real page. */
 const MAX_STEPS = 1500;
-/** Tab presses focus may spend inside one frame before the frame counts as holding it. */
+/**
+ * Tab presses focus may spend inside one frame before the frame counts as holding it: the frame's
+ * tab stops (counted in the frame and its own frames, generously) plus FRAME_MARGIN for what the
+ * count misses (scrollable regions take focus too). FRAME_STEPS when the frame cannot be read.
+ * The Shift+Tab way out is tried as many times.
+ */
 const FRAME_STEPS = 100;
+const FRAME_MARGIN = 10;
 /**
  * Tabs sent at once before the stops are read back: one round trip per batch instead of three
  * per Tab. The first batch covers the expected tab stops and the step out of the document, so a
@@ -46,7 +57,8 @@ const focusState = (page: Page) => page.evaluate<FocusState | null>('window.__au
  * of this pass before it left the document is a candidate trap, wherever on the page it happens;
  * it is a trap only when neither Shift+Tab nor Escape gets focus out (WCAG 2.1.2 allows standard
  * exits, such as Escape closing a modal dialog). A frame is one unit: Tabs inside it leave no stop
- * (see the kit's walk log), and a frame that keeps focus for FRAME_STEPS Tabs is a candidate.
+ * (see the kit's walk log), and a frame that keeps focus for more Tabs than it has tab stops (see
+ * frameTabLimit) is a candidate. Running out of presses or time is reported in `outOfBudget`.
  */
 export async function tabWalk(page: Page, expectedStops: number, deadline: number): Promise<TabWalk> {
   const walk = new WalkState(
@@ -58,7 +70,9 @@ export async function tabWalk(page: Page, expectedStops: number, deadline: numbe
   try {
     let unrecorded = 0;
     let batch = Math.min(FIRST_BATCH_MAX, Math.max(BATCH, expectedStops + 2));
-    for (let pressed = 0; pressed < MAX_STEPS && Date.now() < deadline; pressed += batch) {
+    const frameLimits = new Map<string, number>();
+    let pressed = 0;
+    for (; pressed < MAX_STEPS && Date.now() < deadline; pressed += batch) {
       if (pressed) batch = BATCH;
       await pressTabs(cdp, batch);
       const { log, now } = await page.evaluate<{ log: (FocusState | null)[]; now: FocusState | null }>(
@@ -74,13 +88,19 @@ export async function tabWalk(page: Page, expectedStops: number, deadline: numbe
           break;
         }
       }
-      const frameHolds = !loop && !!now?.frame && unrecorded >= FRAME_STEPS;
-      if (frameHolds) loop = [now.selector];
+      walk.lastFocus = now?.selector ?? walk.lastFocus;
+      let frameLimit = 0;
+      if (!loop && now?.frame && unrecorded >= BATCH) {
+        frameLimit = frameLimits.get(now.selector) ?? (await frameTabLimit(page, now.selector));
+        frameLimits.set(now.selector, frameLimit);
+        if (unrecorded >= frameLimit) loop = [now.selector];
+      }
       if (!loop) continue;
 
       // Focus came back without leaving the document: try the standard ways out.
       if (walk.escapedBefore(loop)) return walk.result(false); // met again after getting out once
-      const exit = await exitFrom(page, new Set(loop), frameHolds ? FRAME_STEPS : loop.length + 1);
+      const exit = await exitFrom(page, new Set(loop), frameLimit || loop.length + 1, deadline);
+      if (exit === 'out-of-time') return walk.outOfBudget(pressed + batch);
       await page.evaluate('window.__auditKit.takeWalkLog()'); // the exit's own Tabs are not the walk's
       unrecorded = 0;
       if (!exit) return walk.trapped(loop);
@@ -88,7 +108,7 @@ export async function tabWalk(page: Page, expectedStops: number, deadline: numbe
       if (exit === 'shift-tab') return walk.result(false);
       walk.escaped(loop);
     }
-    return walk.result(false);
+    return walk.outOfBudget(pressed);
   } finally {
     await cdp.detach().catch(() => undefined);
   }
@@ -101,6 +121,8 @@ class WalkState {
   private readonly escapedLoops = new Set<string>();
   private seen = new Map<string, number>();
   fromTop: boolean;
+  /** Where focus was at the end of the last batch read. */
+  lastFocus: string | null = null;
   private readonly resting: Record<string, string>;
 
   constructor(start: { fromTop: boolean; resting: Record<string, string> }) {
@@ -144,7 +166,17 @@ class WalkState {
   }
 
   result(fullPass: boolean): TabWalk {
-    return { stretches: this.stretches, resting: this.resting, traps: this.traps, fullPass };
+    return {
+      stretches: this.stretches,
+      resting: this.resting,
+      traps: this.traps,
+      fullPass,
+      outOfBudget: null,
+    };
+  }
+
+  outOfBudget(presses: number): TabWalk {
+    return { ...this.result(false), outOfBudget: { presses, lastFocus: this.lastFocus } };
   }
 
   private newStretch(): void {
@@ -165,10 +197,48 @@ async function pressTabs(cdp: CDPSession, count: number): Promise<void> {
   await Promise.all(sent);
 }
 
-/** The standard ways out of a widget: Shift+Tab, then Escape. Which one worked, or null. */
-async function exitFrom(page: Page, loop: ReadonlySet<string>, shiftTabs: number) {
+// Counted in the frame's document: everything that can take focus, hidden or not (a generous count
+// is only a few more Tab presses), through open shadow roots.
+const COUNT_FOCUSABLE = `(() => {
+  const focusable = 'a[href], area[href], button, input, select, textarea, summary, iframe, object, embed, audio[controls], video[controls], [tabindex], [contenteditable]';
+  let count = 0;
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.matches(focusable)) count++;
+      if (el.shadowRoot) visit(el.shadowRoot);
+    }
+  };
+  visit(document);
+  return count;
+})()`;
+
+/** How many Tab presses focus may spend in the frame `selector` names before it counts as held. */
+async function frameTabLimit(page: Page, selector: string): Promise<number> {
+  const handle = await page.evaluateHandle(`window.__auditKit.resolve(${JSON.stringify(selector)})`);
+  try {
+    const frame = await handle.asElement()?.contentFrame();
+    return frame ? (await focusableIn(frame)) + FRAME_MARGIN : FRAME_STEPS;
+  } catch {
+    return FRAME_STEPS; // detached or unreadable: the fixed bound
+  } finally {
+    await handle.dispose();
+  }
+}
+
+async function focusableIn(frame: Frame): Promise<number> {
+  let count = await frame.evaluate<number>(COUNT_FOCUSABLE);
+  for (const child of frame.childFrames()) count += await focusableIn(child);
+  return count;
+}
+
+/**
+ * The standard ways out of a widget: Shift+Tab, then Escape. Which one worked, null when none
+ * did, or 'out-of-time' when the deadline came first (so nothing is concluded).
+ */
+async function exitFrom(page: Page, loop: ReadonlySet<string>, shiftTabs: number, deadline: number) {
   const outside = (state: FocusState | null) => !state || !loop.has(state.selector);
   for (let i = 0; i < shiftTabs; i++) {
+    if (Date.now() >= deadline) return 'out-of-time';
     await page.keyboard.press('Shift+Tab');
     if (outside(await focusState(page))) return 'shift-tab';
   }

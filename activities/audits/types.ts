@@ -54,11 +54,11 @@ export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
 export const SHADOW_SEPARATOR = ' >>> ';
 
 /**
- * What the API answers (422 naming url) when an instant audit runs out of its 9.5 seconds:
- * loading, checking, or waiting for a browser slot (see docs/decisions.md, Audits).
+ * What the API answers (422 naming url) when an instant audit runs out of time: loading, checking,
+ * or waiting for a browser slot within the 10 seconds the request has (see docs/decisions.md, Audits).
  */
 export const INSTANT_TIMEOUT_MESSAGE =
-  'url: The audit did not finish within 9.5 seconds, the instant audit limit (the page may be too slow or not responding)';
+  'url: The audit did not finish within the instant audit limit of 10 seconds (the page may be too slow or not responding)';
 
 /** Failure types that retrying cannot fix; the API maps them to 422. */
 export const AUDIT_FAILURES = {

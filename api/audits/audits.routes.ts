@@ -1,6 +1,7 @@
 import { asUser } from '../../db/doors.ts';
 import { findAuditJob } from '../../db/repositories/audits.ts';
 import { notFound } from '../http/errors.ts';
+import type { RequestState } from '../http/state.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { queueFullAudit, runInstantAudit, type AuditCommandDependencies } from './audit-commands.ts';
 import {
@@ -23,7 +24,9 @@ export function auditRoutes(deps: AuditCommandDependencies): RouteDefinition[] {
       auth: 'user',
       body: instantAuditBody,
       response: instantAuditResponse,
-      handler: async ({ body, principal }) => ({ data: await runInstantAudit(deps, principal, body) }),
+      handler: async ({ body, principal, ctx }) => ({
+        data: await runInstantAudit(deps, principal, body, (ctx.state as RequestState).receivedAt),
+      }),
     }),
     defineRoute({
       method: 'POST',

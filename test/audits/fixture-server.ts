@@ -23,7 +23,7 @@ export interface FixtureServer {
  * - `{{CROSS_ORIGIN}}` in a page becomes `http://localhost:<port>`: the same server, another origin;
  * - `/redirect?to=<url>` answers 302 to that URL; `/hang-up` closes the connection unanswered;
  * - `/never-responds` never answers; any page with `?hold=<gate>` waits until `release(gate)`;
- * - `/many-links.html?count=<n>` is a page with n links after a skip link.
+ * - `/many-links.html?count=<n>` is a page with n links after a skip link, ending with JUMPED_PAST.
  */
 export async function startFixtureServer(): Promise<FixtureServer> {
   const waiting = new Map<string, (() => void)[]>();
@@ -93,7 +93,18 @@ function html(response: ServerResponse, body: string): void {
   response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(body);
 }
 
-/** A long, clean page: a skip link, a navigation of `count` links, the main content. */
+/**
+ * The last controls of a walk-proving page: focus on the first always moves on to the second, so
+ * a keyboard never reaches it. Only a Tab walk that got to the end of the page (a full pass) can
+ * report it unreachable; a test asserting exactly that proves the walk did not stop early.
+ */
+export const JUMPED_PAST = {
+  selector: '#jumped-past',
+  html: `<p><button type="button" id="jumped-past" onfocus="document.getElementById('after-jump').focus()">Focus never stays here</button>
+<button type="button" id="after-jump">The last control</button></p>`,
+} as const;
+
+/** A long, clean page but for JUMPED_PAST: a skip link, a navigation of `count` links, the main content. */
 function manyLinks(count: number): string {
   const links = Array.from(
     { length: count },
@@ -109,6 +120,6 @@ ${links}
 </ul></nav>
 <main id="content"><h1>A page with ${count} links</h1>
 <h2 id="section-0">One</h2><h2 id="section-1">Two</h2><h2 id="section-2">Three</h2>
-<p><button type="button">The last control</button></p></main>
+${JUMPED_PAST.html}</main>
 </body></html>`;
 }

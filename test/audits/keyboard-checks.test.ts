@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './harness.ts';
+import { JUMPED_PAST } from './fixture-server.ts';
 import { expectIssue, instantClient, issuesUnder, type InstantClient } from './instant-client.ts';
+
+/** The elements reported under a criterion, sorted. */
+const elementsUnder = (result: Parameters<typeof issuesUnder>[0], criterion: string) =>
+  issuesUnder(result, criterion)
+    .map((issue) => issue.element)
+    .sort();
 
 // The project's own keyboard checks, run by a real Tab walk: one fixture page per rule, each
 // asserting the category, the WCAG criterion and the offending element.
@@ -30,7 +37,37 @@ describe('instant audit keyboard checks (the Tab walk)', function () {
     it('a modal dialog that keeps Tab inside but closes on Escape is not a trap, and the rest of the page is walked', async () => {
       const result = await audit('escape-modal.html');
       assert.deepEqual(issuesUnder(result, '2.1.2'), []);
-      assert.deepEqual(issuesUnder(result, '2.1.1'), [], 'every control was reached after Escape');
+      assert.deepEqual(
+        elementsUnder(result, '2.1.1'),
+        [JUMPED_PAST.selector],
+        'after Escape the walk reached the end of the page (only the control focus jumps past is unreachable)',
+      );
+    });
+
+    it('a trap inside an iframe is reported on the frame', async () => {
+      const result = await audit('frame-trap.html');
+      expectIssue(result, {
+        criterion: '2.1.2',
+        category: 'keyboard',
+        severity: 'critical',
+        element: '#calendar-frame',
+      });
+    });
+
+    it('a trap inside a shadow root is reported on the element inside it', async () => {
+      const result = await audit('shadow-trap.html');
+      expectIssue(result, {
+        criterion: '2.1.2',
+        category: 'keyboard',
+        severity: 'critical',
+        element: '#composer >>> #to',
+      });
+    });
+
+    it('an iframe with more than 100 tab stops keeps focus that long and is no trap; the walk goes on past it', async () => {
+      const result = await audit('big-frame.html');
+      assert.deepEqual(issuesUnder(result, '2.1.2'), []);
+      assert.deepEqual(elementsUnder(result, '2.1.1'), [JUMPED_PAST.selector], 'the walk reached the end');
     });
   });
 
@@ -42,16 +79,41 @@ describe('instant audit keyboard checks (the Tab walk)', function () {
       }
     });
 
-    it('a page with 200 links is walked to its end: no control is reported unreachable', async () => {
-      const result = await audit('many-links.html?count=200');
-      assert.deepEqual(issuesUnder(result, '2.1.1'), []);
-      assert.deepEqual(issuesUnder(result, '2.1.2'), []);
+    it('click handlers added by script to a span and a div (or set as a property) are keyboard issues; delegating containers are not', async () => {
+      const result = await audit('scripted-click.html');
+      for (const element of ['#script-span', '#script-card', '#property-span']) {
+        expectIssue(result, { criterion: '2.1.1', category: 'keyboard', severity: 'serious', element });
+      }
+      assert.deepEqual(
+        elementsUnder(result, '2.1.1'),
+        ['#property-span', '#script-card', '#script-span'],
+        'not the button, the span inside it, the list of buttons, the large feed, html or body',
+      );
     });
+
+    it('a page with 200 links is walked to its end: only the control focus jumps past is unreachable', async () => {
+      const result = await audit('many-links.html?count=200');
+      assert.deepEqual(elementsUnder(result, '2.1.1'), [JUMPED_PAST.selector]);
+      assert.deepEqual(issuesUnder(result, '2.1.2'), []);
+      assert.equal(result.topIssues.some(isIncompleteWalk), false);
+    });
+  });
+
+  it('a walk that runs out of Tab presses says so with a minor keyboard issue, and reports nothing unreachable', async () => {
+    // 2,000 links: more tab stops than the walk's 1,500 presses (or its time) can pass.
+    const result = await audit('many-links.html?count=2000');
+    const incomplete = result.topIssues.filter(isIncompleteWalk);
+    assert.equal(incomplete.length, 1, JSON.stringify(result.topIssues));
+    assert.equal(incomplete[0]!.category, 'keyboard');
+    assert.equal(incomplete[0]!.severity, 'minor');
+    assert.deepEqual(incomplete[0]!.wcagCriteria, []);
+    assert.match(incomplete[0]!.description, /keyboard walk stopped after \d+ Tab presses/);
+    assert.deepEqual(issuesUnder(result, '2.1.1'), [], 'a walk cut short proves nothing unreachable');
   });
 
   it('a URL with a fragment is still walked from the top of the page', async () => {
     const result = await audit('many-links.html?count=20#section-2');
-    assert.deepEqual(issuesUnder(result, '2.1.1'), []);
+    assert.deepEqual(elementsUnder(result, '2.1.1'), [JUMPED_PAST.selector]);
   });
 
   it('focus order against the visual order (row-reverse flex) is a keyboard issue under 2.4.3', async () => {
@@ -100,5 +162,26 @@ describe('instant audit keyboard checks (the Tab walk)', function () {
       const result = await audit('clean.html');
       assert.deepEqual(issuesUnder(result, '2.4.1'), []);
     });
+
+    it('a first link to a section inside the main content is no skip link: five tab stops before main, skip link missing', async () => {
+      const result = await audit('first-link-not-skip.html');
+      const missing = expectIssue(result, {
+        criterion: '2.4.1',
+        category: 'keyboard',
+        severity: 'moderate',
+        element: '#about-link',
+      });
+      assert.match(missing.description, /5 tab stops come before the main content and there is no skip link/);
+    });
+
+    it('a first link to the element holding the main content is a skip link, whatever its words', async () => {
+      const result = await audit('first-link-to-main.html');
+      assert.deepEqual(issuesUnder(result, '2.4.1'), []);
+    });
   });
 });
+
+/** The walk's own note that it stopped early (issue ids start with the check's name). */
+function isIncompleteWalk(issue: { issueId: string }): boolean {
+  return issue.issueId.startsWith('keyboard-walk-incomplete-');
+}
