@@ -18,9 +18,11 @@ import { ApiTokenVerifier } from './auth/api-token-verifier.ts';
 import { apiTokenRoutes } from './auth/api-tokens.routes.ts';
 import { auditRoutes } from './audits/audits.routes.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
+import { cronRoutes } from './cron/cron.routes.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { credentialScope } from './auth/credential-scope.ts';
+import { messagingLinkRoutes } from './auth/messaging-link.routes.ts';
 import { oauthRoutes } from './auth/oauth.routes.ts';
 import { recoveryRoutes } from './auth/recovery.routes.ts';
 import { RevokedLogins } from './auth/revoked-logins.ts';
@@ -28,11 +30,12 @@ import { DOCS_ENDPOINTS, mountDocs } from './docs/docs.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { INGESTION_BODY_LIMIT_BYTES, isIngestionPath } from './ingestion/body-limit.ts';
 import { ingestionRoutes } from './ingestion/ingestion.routes.ts';
+import { internalRoutes } from './internal/queues.routes.ts';
 import { cors } from './http/cors.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { organizationPlans } from './http/organization-plans.ts';
-import { rateLimit } from './http/rate-limit.ts';
+import { credentialLookupGate, rateLimit } from './http/rate-limit.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit-store.ts';
 import { requestContext } from './http/request-context.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
@@ -43,6 +46,7 @@ import { aggregateRoutes } from './reports/aggregate.routes.ts';
 import { reportRoutes } from './reports/reports.routes.ts';
 import { sessionRoutes } from './sessions/sessions.routes.ts';
 import { testTokenRoutes } from './sessions/test-token.routes.ts';
+import { messagingWebhookRoutes } from './webhooks/messaging.routes.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 
 /** JSON bodies above this are refused with 413 (DESIGN.md, "Limits not shown"). */
@@ -95,6 +99,7 @@ export function createApi(deps: AppDependencies): Api {
     ...recoveryRoutes(auth),
     ...oauthRoutes(auth),
     ...apiTokenRoutes(auth),
+    ...messagingLinkRoutes(auth),
     ...jobRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...sessionRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...testTokenRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
@@ -122,6 +127,9 @@ export function createApi(deps: AppDependencies): Api {
       now,
     }),
     ...webhookRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, payments: config.payments, now }),
+    ...messagingWebhookRoutes({ db, secret: config.serviceCredentials.messagingWebhookSecret, now }),
+    ...cronRoutes({ temporal, secret: config.serviceCredentials.cronSecret, now }),
+    ...internalRoutes({ db, tokens: config.serviceCredentials.serviceTokens, now }),
   ];
   const document = buildOpenApiDocument(
     routes,
@@ -160,7 +168,16 @@ export function createApi(deps: AppDependencies): Api {
     .use(requestContext(logger))
     .use(errorHandler())
     .use(cors({ baseUrl: config.http.baseUrl, allowLocalhost: config.env === 'development' }))
-    .use(authenticate({ jwtSecret: config.auth.jwtSecret, db, apiTokens, revokedLogins, now }))
+    .use(
+      authenticate({
+        jwtSecret: config.auth.jwtSecret,
+        db,
+        apiTokens,
+        revokedLogins,
+        now,
+        beforeLookup: credentialLookupGate({ store, now: () => now().getTime() }),
+      }),
+    )
     .use(rateLimit({ store, planOf: (principal) => plans.planOf(principal), now: () => now().getTime() }))
     .use(credentialScope())
     .use(async (ctx, next) => {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { aiConfigOf, aiVariables, type AiConfig } from './ai.ts';
 import { paymentIssues, paymentsConfigOf, paymentVariables, type PaymentsConfig } from './payments.ts';
+import {
+  serviceCredentialsConfigOf,
+  serviceCredentialVariables,
+  type ServiceCredentialsConfig,
+} from './service-credentials.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-0123456789';
@@ -47,6 +52,7 @@ const environmentSchema = z
       .optional(),
     ...paymentVariables,
     ...aiVariables,
+    ...serviceCredentialVariables,
     ...oauthProviderVariables(1),
     ...oauthProviderVariables(2),
   })
@@ -60,6 +66,9 @@ const environmentSchema = z
   });
 
 export type Environment = z.infer<typeof environmentSchema>;
+
+/** Every environment variable the configuration reads (README's table and docker-compose.yml list them all). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(environmentSchema.shape);
 
 /** One OAuth identity provider; endpoints are configurable so tests run the flow against a local server. */
 export interface OAuthProviderConfig {
@@ -167,6 +176,8 @@ export interface Config {
   readonly payments: PaymentsConfig;
   /** The AI providers in failover order (config/ai.ts); without keys, the local analyst. */
   readonly ai: AiConfig;
+  /** Secrets of the webhook-secret, cron and service-token endpoints (config/service-credentials.ts). */
+  readonly serviceCredentials: ServiceCredentialsConfig;
 }
 
 export class ConfigError extends Error {
@@ -226,6 +237,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     payments: paymentsConfigOf(env, env.BASE_URL.replace(/\/$/, '')),
     ai: aiConfigOf(env),
+    serviceCredentials: serviceCredentialsConfigOf(env),
   });
 }
 

@@ -7,7 +7,8 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export type ApiTokenScope = 'read' | 'read_write' | 'admin';
-export type OneTimeTokenPurpose = 'magic_link' | 'password_reset';
+/** `messaging_link`: the code a tester sends to the messaging bot to link their chat (0027). */
+export type OneTimeTokenPurpose = 'magic_link' | 'password_reset' | 'messaging_link';
 
 export interface RefreshTokensTable {
   id: Generated<string>;

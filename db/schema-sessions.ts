@@ -44,6 +44,8 @@ export interface SessionsTable {
   cancelled_at: Timestamp | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
+  /** 0026: when the lifecycle reconciler found (or started) the session's workflow. */
+  workflow_seen_at: Timestamp | null;
 }
 
 export interface SessionFeedbackTable {

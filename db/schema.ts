@@ -124,6 +124,8 @@ export interface StudiesTable {
   paid_at: Timestamp | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
+  /** 0026: when the lifecycle reconciler found (or started) the study's workflow. */
+  workflow_seen_at: Timestamp | null;
 }
 
 export interface StudyTasksTable {

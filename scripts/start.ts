@@ -5,8 +5,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig, SERVICE_LOGIN_ROLE } from '../config/index.ts';
 import { ensureDatabase, migrate, setServiceLoginPassword } from '../db/migrate.ts';
+import { Lifecycle } from './lib/lifecycle.ts';
 import { stopProcess } from './lib/processes.ts';
-import { startDevServer, temporalReachable, type DevServer } from './lib/temporal-dev-server.ts';
+import { startDevServer, temporalReachable } from './lib/temporal-dev-server.ts';
 import { planTemporal } from './lib/temporal-plan.ts';
 import { chromium, PROJECT_ROOT, temporalCli } from './lib/tools.ts';
 import { reachableUrl } from './lib/urls.ts';
@@ -14,12 +15,13 @@ import { reachableUrl } from './lib/urls.ts';
 const config = loadConfig();
 /** The API closes its connections within 10 s (api/app.ts); the worker finishes its tasks. */
 const CHILD_STOP_GRACE_MS = 15_000;
+// Signal handlers first: whatever starts from here on is stopped by Ctrl-C or by a failed step.
+const lifecycle = new Lifecycle();
 
 interface ProvidedTemporal {
   readonly address: string;
   readonly uiUrl: string | undefined;
   readonly origin: string;
-  readonly server?: DevServer;
 }
 
 async function provideTemporal(): Promise<ProvidedTemporal> {
@@ -45,8 +47,10 @@ async function provideTemporal(): Promise<ProvidedTemporal> {
     uiPort: plan.uiPort,
     dbFile: join(PROJECT_ROOT, '.data', 'temporal', 'dev.sqlite'),
     logFile: join(PROJECT_ROOT, '.data', 'logs', 'temporal.log'),
+    // Registered at spawn: Ctrl-C while it boots (or a failed migration after it) stops it too.
+    onSpawn: (stop) => lifecycle.started('the Temporal dev server', stop),
   });
-  return { address: server.address, uiUrl: server.uiUrl, origin: 'dev server started here', server };
+  return { address: server.address, uiUrl: server.uiUrl, origin: 'dev server started here' };
 }
 
 async function waitForHealth(url: string, running: () => boolean): Promise<void> {
@@ -62,58 +66,51 @@ async function waitForHealth(url: string, running: () => boolean): Promise<void>
   throw new Error(`API did not become healthy at ${url}`);
 }
 
-chromium(config.audits.chromiumPath);
-const temporal = await provideTemporal();
-console.log(`[start] Temporal: ${temporal.address}, ${temporal.origin}`);
-const created = await ensureDatabase(config.database.url);
-const { applied } = await migrate(config.database.url);
-await setServiceLoginPassword(config.database.url, config.database.serviceUrl, SERVICE_LOGIN_ROLE);
-console.log(`[start] database ${created ? 'created' : 'ready'}; ${applied.length} migration(s) applied`);
+/** Temporal, the database, then API and worker; each registers how it stops as soon as it runs. */
+async function startEverything(): Promise<{ temporal: ProvidedTemporal; apiUrl: string }> {
+  chromium(config.audits.chromiumPath);
+  const temporal = await provideTemporal();
+  console.log(`[start] Temporal: ${temporal.address}, ${temporal.origin}`);
+  const created = await ensureDatabase(config.database.url);
+  const { applied } = await migrate(config.database.url);
+  await setServiceLoginPassword(config.database.url, config.database.serviceUrl, SERVICE_LOGIN_ROLE);
+  console.log(`[start] database ${created ? 'created' : 'ready'}; ${applied.length} migration(s) applied`);
 
-const env = {
-  ...process.env,
-  TEMPORAL_ADDRESS: temporal.address,
-  ...(temporal.uiUrl ? { TEMPORAL_UI_URL: temporal.uiUrl } : {}),
-};
-const children = ['api/main.ts', 'workers/main.ts'].map((entry) =>
-  spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, entry)], {
-    cwd: PROJECT_ROOT,
-    env,
-    stdio: 'inherit',
-  }),
-);
-
-let stopping = false;
-async function stopAll(code: number): Promise<never> {
-  if (!stopping) {
-    stopping = true;
-    console.log('[start] stopping...');
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: temporal.address,
+    ...(temporal.uiUrl ? { TEMPORAL_UI_URL: temporal.uiUrl } : {}),
+  };
+  const children = ['api/main.ts', 'workers/main.ts'].map((entry) =>
+    spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, entry)], {
+      cwd: PROJECT_ROOT,
+      env,
+      stdio: 'inherit',
+    }),
+  );
+  lifecycle.started('the API and the worker', async () => {
     const ended = await Promise.all(children.map((child) => stopProcess(child, CHILD_STOP_GRACE_MS)));
     if (ended.includes('killed'))
       console.error(`[start] killed what had not stopped within ${CHILD_STOP_GRACE_MS / 1000} s`);
-    await temporal.server?.stop();
-  }
-  process.exit(code);
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll(0));
-for (const child of children) {
-  child.once('exit', (code) => {
-    if (!stopping) {
-      console.error(`[start] a service process exited (code ${code}); stopping the rest`);
-      void stopAll(code ?? 1);
-    }
   });
+  for (const child of children) {
+    child.once('exit', (code) => {
+      if (lifecycle.isStopping) return;
+      console.error(`[start] a service process exited (code ${code}); stopping the rest`);
+      void lifecycle.stopAll(code ?? 1);
+    });
+  }
+
+  const apiUrl = reachableUrl(config.http.host, config.http.port);
+  const api = children[0]!;
+  await waitForHealth(`${apiUrl}/api/health`, () => api.exitCode === null && api.signalCode === null);
+  return { temporal, apiUrl };
 }
 
-const apiUrl = reachableUrl(config.http.host, config.http.port);
-const api = children[0]!;
-try {
-  await waitForHealth(`${apiUrl}/api/health`, () => api.exitCode === null && api.signalCode === null);
-} catch (error) {
+const { temporal, apiUrl } = await startEverything().catch((error: unknown) => {
   console.error(`[start] ${(error as Error).message}`);
-  await stopAll(1);
-}
+  return lifecycle.stopAll(1);
+});
 console.log(`
   API              ${apiUrl}
   Health           ${apiUrl}/api/health

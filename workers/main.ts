@@ -8,6 +8,7 @@ import { ensureBillingSchedule } from './billing-schedule.ts';
 import { createAgents, LOCAL_ANALYST } from '../activities/ai/agents.ts';
 import { configuredProviders } from '../activities/ai/providers/configured.ts';
 import { ensureAiRetrySchedule } from './ai-retry-schedule.ts';
+import { ensureLifecycleSchedule } from './lifecycle-schedule.ts';
 import { createLogger } from '../config/logger.ts';
 import { connectDatabase } from '../db/connection.ts';
 import { createAuditWorker } from './audit-worker.ts';
@@ -50,6 +51,8 @@ const scheduleClient = new Client({ connection: scheduleConnection, namespace: c
 await ensureBillingSchedule(scheduleClient, config.temporal.taskQueue);
 // Queued AI work (every provider was down) is retried every 15 minutes.
 await ensureAiRetrySchedule(scheduleClient, config.temporal.taskQueue);
+// Study and session workflows whose start was lost are started every 5 minutes.
+await ensureLifecycleSchedule(scheduleClient, config.temporal.taskQueue);
 await scheduleConnection.close();
 
 const auditWorker = await createAuditWorker({

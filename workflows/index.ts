@@ -9,3 +9,4 @@ export { billingPeriodWorkflow } from './billing-period.ts';
 export { localProviderEventWorkflow } from './local-payment-provider.ts';
 export { agent1Workflow, agent4Workflow } from './agents.ts';
 export { aiRetryWorkflow } from './ai-retry.ts';
+export { lifecycleReconcileWorkflow } from './reconcile.ts';

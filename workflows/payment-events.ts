@@ -7,6 +7,7 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PaymentActivities } from '../activities/payments/payment-activities.ts';
+import type { StudyActivities } from '../activities/studies/study-activities.ts';
 import { notificationWorkflow, notificationWorkflowId } from './notification.ts';
 import {
   payoutAccountReadySignal,
@@ -15,7 +16,6 @@ import {
   startPayoutChild,
   type PayoutSettlement,
 } from './payout.ts';
-import { paymentConfirmedSignal, studyWorkflowId } from './study.ts';
 
 /** What remains to be done once a payment event's database effects are committed. */
 export type PaymentFollowUp =
@@ -31,8 +31,8 @@ export interface PaymentEventInput {
 /** One per provider event: a repeated delivery finds it started and adds nothing. */
 export const paymentEventWorkflowId = (eventId: string): string => `payment-event:${eventId}`;
 
-const { sendStudyCommissionedEmail, notifyTesterOfPayout, paymentsAwaitingAccount } =
-  proxyActivities<PaymentActivities>({
+const { sendStudyCommissionedEmail, notifyTesterOfPayout, paymentsAwaitingAccount, signalStudy } =
+  proxyActivities<PaymentActivities & StudyActivities>({
     startToCloseTimeout: '1 minute',
     retry: { initialInterval: '2 seconds', maximumInterval: '10 minutes' },
   });
@@ -56,8 +56,9 @@ async function signalIfRunning(send: () => Promise<void>, what: string): Promise
 export async function paymentEventWorkflow({ followUp }: PaymentEventInput): Promise<void> {
   switch (followUp.kind) {
     case 'study_paid': {
-      const study = getExternalWorkflowHandle(studyWorkflowId(followUp.jobId));
-      await signalIfRunning(() => study.signal(paymentConfirmedSignal), `study ${followUp.jobId}`);
+      // Signal-with-start: a study whose workflow start failed after its row was committed gets
+      // its workflow now, from its recorded status, instead of staying draft though paid.
+      await signalStudy({ jobId: followUp.jobId, signal: 'paymentConfirmed' });
       await sendStudyCommissionedEmail({ jobId: followUp.jobId });
       return;
     }

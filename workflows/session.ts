@@ -6,7 +6,6 @@ import {
   defineQuery,
   defineSignal,
   defineUpdate,
-  getExternalWorkflowHandle,
   log,
   proxyActivities,
   setHandler,
@@ -16,8 +15,8 @@ import {
 import type { AgentJobOutcome, AiActivities } from '../activities/ai/ai-activities.ts';
 import type { PrivacyActivities } from '../activities/privacy/privacy-activities.ts';
 import type { Confirmation, SessionActivities } from '../activities/sessions/session-activities.ts';
+import type { StudyActivities } from '../activities/studies/study-activities.ts';
 import type { AiWorkCompletion } from './ai-retry.ts';
-import { sessionConfirmedSignal, sessionReportedSignal, studyWorkflowId } from './study.ts';
 import { startPayoutChild } from './payout.ts';
 
 export type SessionWorkflowStatus =
@@ -33,6 +32,11 @@ export interface SessionWorkflowInput {
   /** ISO timestamp; the time limit counts from here, pauses included. */
   readonly startedAt: string;
   readonly maxDurationMinutes: number;
+  /**
+   * Where the session stands when the workflow starts: active for a new session; the recorded
+   * status (active or paused) for a session whose workflow is started late (lifecycle reconciler).
+   */
+  readonly status?: 'active' | 'paused';
 }
 
 export interface SessionStatusChange {
@@ -81,7 +85,8 @@ const {
   sanitiseVoiceSegments,
   failAgentJob,
   agentJobStatus,
-} = proxyActivities<SessionActivities & PrivacyActivities & AiActivities>({
+  signalStudy,
+} = proxyActivities<SessionActivities & PrivacyActivities & AiActivities & StudyActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
@@ -144,7 +149,7 @@ const refuse = (message: string) => ApplicationFailure.create({ type: INVALID_SE
  */
 export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void> {
   const { sessionId, jobId } = input;
-  let status: SessionWorkflowStatus = 'active';
+  let status: SessionWorkflowStatus = input.status ?? 'active';
   let completedAt: string | null = null;
   let changing = false;
   let analysisRequested = false;
@@ -316,23 +321,15 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   // completion and POST /api/billing/payout start the same workflow id, so they only catch up.
   if (payment?.paymentId && payment.payoutsEnabled) await startPayoutChild({ paymentId: payment.paymentId });
 
-  try {
-    await getExternalWorkflowHandle(studyWorkflowId(jobId)).signal(sessionConfirmedSignal, sessionId);
-  } catch (error) {
-    // A study already completed or archived has ended its workflow; its count no longer matters.
-    log.info('Study workflow did not take the confirmation', { jobId, error: String(error) });
-  }
+  // Signal-with-start: a study without a workflow (the seeded demo study, or one whose start failed
+  // after its row was committed) gets it from its recorded status, so the count is never lost.
+  await signalStudy({ jobId, signal: 'sessionConfirmed', sessionId });
 
   // Agent 3, after the payout: a report that waits for a provider holds nothing else up.
   const outcome = await buildReport(sessionId, reportJobId!, notify);
   if (outcome === 'queued') await settledLater(reportJobId!);
   // The study waits for every tester report before its own (Agent 4 on completion).
-  try {
-    await getExternalWorkflowHandle(studyWorkflowId(jobId)).signal(sessionReportedSignal, sessionId);
-  } catch (error) {
-    // An archived study has ended its workflow; it re-checks on a timer anyway.
-    log.info('Study workflow did not take the report', { jobId, error: String(error) });
-  }
+  await signalStudy({ jobId, signal: 'sessionReported', sessionId });
   await condition(allHandlersFinished);
 }
 

@@ -1,8 +1,14 @@
+import { Context } from '@temporalio/activity';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
+import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
 import { unpaidPaymentsOfStudy } from '../../db/repositories/payments.ts';
 import { setStudyStatus } from '../../db/repositories/studies.ts';
 import type { StudyStatus } from '../../db/schema.ts';
+import { createReconcileActivities } from './reconcile-activities.ts';
+import { signalStudyWithStart, type StudySignal } from './study-workflow-start.ts';
+
+export type { StudySignal };
 
 export interface StudyActivityDependencies {
   readonly db: Db;
@@ -13,6 +19,8 @@ export interface StudyActivityDependencies {
 /** Side effects of the study workflow. The workflow owns the state; these record it. */
 export function createStudyActivities({ db, payoutsEnabled }: StudyActivityDependencies) {
   return {
+    ...createReconcileActivities({ db }),
+
     async recordStudyStatus(input: { jobId: string; status: StudyStatus }): Promise<void> {
       await asSystem(db, (tx) => setStudyStatus(tx, input.jobId, input.status));
     },
@@ -22,6 +30,21 @@ export function createStudyActivities({ db, payoutsEnabled }: StudyActivityDepen
       if (!payoutsEnabled) return [];
       const payments = await asSystem(db, (tx) => unpaidPaymentsOfStudy(tx, input.jobId));
       return payments.map((payment) => payment.id);
+    },
+
+    /**
+     * Sends a signal to the study's workflow with signal-with-start (the worker's own client, its
+     * task queue): a study without a workflow gets one from its recorded status instead of the
+     * signal being dropped. False when the study is gone or archived (its life is over).
+     */
+    async signalStudy(input: StudySignal): Promise<boolean> {
+      const study = await asSystem(db, (tx) => studyStatusOf(tx, input.jobId));
+      if (!study) return false;
+      const { client, info } = Context.current();
+      const taken = await signalStudyWithStart(client, info.taskQueue, study, input);
+      if (!taken)
+        Context.current().log.info('The study no longer takes signals', { ...input, status: study.status });
+      return taken;
     },
   };
 }

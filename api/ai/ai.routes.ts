@@ -1,7 +1,9 @@
 import { asUser } from '../../db/doors.ts';
 import { findAgentJob } from '../../db/repositories/agent-jobs.ts';
+import { findSession } from '../../db/repositories/sessions.ts';
 import { notFound } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
+import { insightsVisible } from '../sessions/insights-visibility.ts';
 import { requestAnalysis, type AiCommandDependencies } from './ai-commands.ts';
 import {
   analysisJobIdParams,
@@ -23,20 +25,27 @@ export function aiRoutes(deps: AiCommandDependencies): RouteDefinition[] {
       body: analysisRequestBody,
       response: analysisJobResponse,
       status: 202,
+      errors: [404, 409],
       handler: async ({ body, principal }) => ({ data: await requestAnalysis(deps, principal, body) }),
     }),
     defineRoute({
       method: 'GET',
       path: '/api/ai/:analysisJobId',
       tag: 'AI agents',
-      summary: 'An Agent 1 job: its status and, once complete, its insights with the provider that answered',
+      summary:
+        'An Agent 1 job: its status and, once complete, its insights with the provider that answered; readable while the session is active or paused, then by its tester until confirmation',
       auth: 'user',
       params: analysisJobIdParams,
       resource: 'Analysis job',
       response: analysisJobStatusResponse,
       handler: async ({ params, principal }) => {
-        const row = await asUser(deps.db, principal.claims, (tx) => findAgentJob(tx, params.analysisJobId));
-        if (row?.kind !== 'agent1') throw notFound('Analysis job');
+        const row = await asUser(deps.db, principal.claims, async (tx) => {
+          const job = await findAgentJob(tx, params.analysisJobId);
+          if (job?.kind !== 'agent1') return undefined;
+          const session = await findSession(tx, job.session_id!);
+          return session && insightsVisible(principal, session) ? job : undefined;
+        });
+        if (!row) throw notFound('Analysis job');
         return { data: toAnalysisJob(row) };
       },
     }),

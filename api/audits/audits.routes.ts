@@ -24,6 +24,7 @@ export function auditRoutes(deps: AuditCommandDependencies): RouteDefinition[] {
       auth: 'user',
       body: instantAuditBody,
       response: instantAuditResponse,
+      errors: [503],
       handler: async ({ body, principal, ctx }) => ({
         data: await runInstantAudit(deps, principal, body, (ctx.state as RequestState).receivedAt),
       }),

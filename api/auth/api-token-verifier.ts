@@ -21,11 +21,13 @@ export class ApiTokenVerifier {
     private readonly now: () => Date,
   ) {}
 
-  async verify(secret: string): Promise<ApiTokenPrincipal | null> {
+  /** `beforeLookup` runs only when the answer is not cached, before the database is asked (it may throw). */
+  async verify(secret: string, beforeLookup?: () => Promise<void>): Promise<ApiTokenPrincipal | null> {
     const key = sha256Hex(secret);
     const now = this.now();
     const cached = this.cache.get(key);
     if (cached && cached.until > now.getTime()) return cached.principal;
+    await beforeLookup?.();
     const row = await asSystem(this.db, (tx) => findLiveApiToken(tx, secret, now));
     const principal: ApiTokenPrincipal | null = row
       ? {

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { asUser, type Tx } from '../../db/doors.ts';
 import type { ApiTokensTable } from '../../db/schema-auth.ts';
 import { forbidden, notFound } from '../http/errors.ts';
+import { offsetOf, pageMetadata, paginationQuery } from '../http/pagination.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import type { Principal } from './principal.ts';
 import { issueApiToken, listApiTokens, revokeApiToken } from './api-tokens.ts';
@@ -75,15 +76,20 @@ export function apiTokenRoutes(deps: AuthDependencies): RouteDefinition[] {
       method: 'GET',
       path: '/api/auth/tokens',
       tag: TAG,
-      summary: "List the organization's API tokens (owners only), without their secrets",
+      summary: "List the organization's API tokens (owners only, newest first), without their secrets",
       auth: 'user',
       roles: ['business'],
+      query: paginationQuery,
       response: apiTokenView.array(),
-      handler: async ({ principal }) => {
-        const rows = await asUser(deps.db, principal.claims, async (tx) =>
-          listApiTokens(tx, await ownedOrganization(tx, principal)),
+      paginated: true,
+      handler: async ({ principal, query }) => {
+        const { rows, total } = await asUser(deps.db, principal.claims, async (tx) =>
+          listApiTokens(tx, await ownedOrganization(tx, principal), {
+            limit: query.limit,
+            offset: offsetOf(query),
+          }),
         );
-        return { data: rows.map(toView) };
+        return { data: rows.map(toView), metadata: pageMetadata(query, total) };
       },
     }),
     defineRoute({

@@ -32,14 +32,24 @@ export async function issueApiToken(tx: Tx, token: NewApiToken, now: Date) {
   return { row, secret };
 }
 
-export function listApiTokens(tx: Tx, organizationId: string) {
-  return tx
-    .selectFrom('api_tokens')
+/** One page of the organization's tokens, newest first, and how many it has in all. */
+export async function listApiTokens(
+  tx: Tx,
+  organizationId: string,
+  page: { readonly limit: number; readonly offset: number },
+) {
+  const ofOrganization = tx.selectFrom('api_tokens').where('organization_id', '=', organizationId);
+  const rows = await ofOrganization
     .selectAll()
-    .where('organization_id', '=', organizationId)
     .orderBy('created_at', 'desc')
     .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
+  const { total } = await ofOrganization
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(total) };
 }
 
 export function revokeApiToken(tx: Tx, id: string, organizationId: string, now: Date) {

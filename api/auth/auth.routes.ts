@@ -24,6 +24,7 @@ export function authRoutes(deps: AuthDependencies): RouteDefinition[] {
       body: registerBody,
       response: sessionResponse,
       status: 201,
+      errors: [409],
       handler: async ({ body, ctx }) => {
         const passwordHash = await hashPassword(body.password);
         const account = await asSystem(deps.db, async (tx) => {

@@ -67,6 +67,7 @@ export function oauthRoutes(deps: AuthDependencies): RouteDefinition[] {
       query: oauthCallbackQuery,
       response: redirectResponse,
       status: 302,
+      errors: [503],
       handler: async ({ query, ctx }) => {
         const browserState = ctx.cookies.get(OAUTH_STATE_COOKIE);
         clearCookie(ctx, OAUTH_STATE_COOKIE, cookieOptions);

@@ -2,10 +2,11 @@ import type { Tx } from '../../db/doors.ts';
 import type { OneTimeTokenPurpose } from '../../db/schema-auth.ts';
 import { randomSecret, sha256Hex } from './secrets.ts';
 
-/** How long an emailed link stays usable. */
+/** How long an emailed link (or a chat-link code) stays usable. */
 export const ONE_TIME_TOKEN_LIFETIME_MS: Readonly<Record<OneTimeTokenPurpose, number>> = {
   magic_link: 15 * 60_000,
   password_reset: 60 * 60_000,
+  messaging_link: 15 * 60_000,
 };
 
 export async function issueOneTimeToken(
@@ -48,4 +49,23 @@ export async function consumeOneTimeToken(
     .returning('user_id')
     .executeTakeFirst();
   return row?.user_id;
+}
+
+/**
+ * Spends every outstanding token of the user for these purposes: after a password reset, a sign-in
+ * link mailed earlier (perhaps to whoever had the mailbox) must not open the account any more.
+ */
+export async function voidOneTimeTokens(
+  tx: Tx,
+  userId: string,
+  purposes: readonly OneTimeTokenPurpose[],
+  now: Date,
+): Promise<void> {
+  await tx
+    .updateTable('one_time_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', 'in', purposes)
+    .where('used_at', 'is', null)
+    .execute();
 }

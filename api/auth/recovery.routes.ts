@@ -13,7 +13,7 @@ import {
 } from './auth.schema.ts';
 import type { AuthDependencies } from './dependencies.ts';
 import { clearLoginFailures } from './login-lockout.ts';
-import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens.ts';
+import { consumeOneTimeToken, issueOneTimeToken, voidOneTimeTokens } from './one-time-tokens.ts';
 import { hashPassword } from './password-hash.ts';
 import { revokeAllRefreshTokens } from './refresh-tokens.ts';
 import { sendRecoveryMail, type RecoveryKind } from './recovery-mail.ts';
@@ -78,7 +78,8 @@ export function recoveryRoutes(deps: AuthDependencies): RouteDefinition[] {
       method: 'POST',
       path: '/api/auth/password-reset/confirm',
       tag: TAG,
-      summary: 'Set a new password with a reset token (once); ends every existing login of the account',
+      summary:
+        'Set a new password with a reset token (once); ends every existing login of the account and voids its other emailed links',
       auth: 'public',
       body: passwordResetConfirmBody,
       response: passwordResetResponse,
@@ -95,6 +96,7 @@ export function recoveryRoutes(deps: AuthDependencies): RouteDefinition[] {
             .returning('email')
             .executeTakeFirstOrThrow();
           await clearLoginFailures(tx, normalizeEmail(user.email));
+          await voidOneTimeTokens(tx, userId, ['magic_link', 'password_reset'], now);
           return revokeAllRefreshTokens(tx, userId, now);
         });
         if (!endedLogins) throw unauthenticated(INVALID_LINK);

@@ -28,12 +28,15 @@ export async function issueTestToken(
   return { token, expiresAt };
 }
 
+/** Whether the value could be a test token at all; anything else is refused without a lookup. */
+export const isTestTokenShaped = (token: string): boolean => TEST_TOKEN_FORMAT.test(token);
+
 /**
  * The session a test token is bound to, while it is unexpired, the session not cancelled and its
  * tester not suspended (a suspended account does nothing, whatever credential it holds).
  */
 export async function verifyTestToken(db: Db, token: string, now: Date): Promise<TestTokenPrincipal | null> {
-  if (!TEST_TOKEN_FORMAT.test(token)) return null;
+  if (!isTestTokenShaped(token)) return null;
   const { rows } = await asSystem(db, (tx) =>
     sql<{ id: string; tester_id: string }>`
       select s.id, s.tester_id from sessions s join users u on u.id = s.tester_id

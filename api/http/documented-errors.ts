@@ -19,7 +19,10 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<ErrorStatus, string>> = {
 /** Methods whose bodies are parsed (koa-body's defaults): malformed JSON (400) or too much of it (413). */
 const BODY_METHODS: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT', 'PATCH']);
 
-export type ErrorShape = Pick<RouteDefinition, 'method' | 'auth' | 'body' | 'query' | 'params' | 'errors'>;
+export type ErrorShape = Pick<
+  RouteDefinition,
+  'method' | 'auth' | 'body' | 'query' | 'params' | 'errors' | 'rawBody' | 'credential'
+>;
 
 /**
  * The error statuses a route can answer: those the shared chain gives every route of its shape,
@@ -27,7 +30,10 @@ export type ErrorShape = Pick<RouteDefinition, 'method' | 'auth' | 'body' | 'que
  * - every route: 401 and 403 (a presented credential may be refused, and so may a browser's
  *   origin or a credential's scope, before any route runs; user routes also without a caller or
  *   with another role), 429 and 500;
- * - a parsed body (POST, PUT, PATCH): 400 and 413; a body schema: 422;
+ * - a parsed body (POST, PUT, PATCH): 400 and 413; a body schema: 422. A raw body (webhooks) is
+ *   read by the route itself: 413 only, and its `body` schema merely documents it (a route that
+ *   validates it declares 400 and 422);
+ * - a service credential: 503 while its secret is unset;
  * - a query schema: 400 (a value that cannot be read) and 422;
  * - a path parameter: 404 (an id that cannot exist, or that the caller cannot see);
  * - `route.errors`: 409 for a state precondition, 404 for an id named in the body, 503, ...
@@ -36,8 +42,12 @@ export type ErrorShape = Pick<RouteDefinition, 'method' | 'auth' | 'body' | 'que
 export function documentedErrors(route: ErrorShape): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>([401, 403, 429, 500]);
   const add = (...more: ErrorStatus[]) => more.forEach((status) => statuses.add(status));
-  if (BODY_METHODS.has(route.method)) add(400, 413);
-  if (route.body) add(422);
+  if (route.rawBody) add(413);
+  else {
+    if (BODY_METHODS.has(route.method)) add(400, 413);
+    if (route.body) add(422);
+  }
+  if (route.credential) add(503);
   if (route.query) add(400, 422);
   if (route.params) add(404);
   add(...(route.errors ?? []));

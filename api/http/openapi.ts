@@ -2,7 +2,7 @@ import { z, type ZodType } from 'zod';
 import { testTokenSessionOf } from '../auth/credential-scope.ts';
 import { TEST_TOKEN_HEADER } from '../auth/test-tokens.ts';
 import { documentedErrors, ERROR_DESCRIPTIONS } from './documented-errors.ts';
-import type { RouteDefinition } from './route.ts';
+import type { RouteDefinition, ServiceCredentialScheme } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -70,7 +70,7 @@ function operation(route: RouteDefinition): JsonSchema {
   return {
     summary: route.summary,
     tags: [route.tag],
-    security: route.auth === 'user' ? securityOf(route) : [],
+    security: securityOf(route),
     parameters: [
       ...parameters(route.params, 'path'),
       ...parameters(route.query, 'query'),
@@ -141,6 +141,7 @@ export function buildOpenApiDocument(
         bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
         testToken: { type: 'apiKey', in: 'header', name: TEST_TOKEN_HEADER },
+        ...SERVICE_CREDENTIAL_SCHEMES,
       },
       schemas: {
         PageMetadata: {
@@ -172,8 +173,31 @@ export function buildOpenApiDocument(
   };
 }
 
-/** A user route takes a JWT (bearer or cookie); the four a test token opens also take X-Test-Token. */
+/** The spec's other header methods (api/auth/service-credentials.ts), each off while its variable is unset. */
+const SERVICE_CREDENTIAL_SCHEMES: Readonly<Record<ServiceCredentialScheme, JsonSchema>> = {
+  webhookSecret: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-webhook-secret',
+    description:
+      'MESSAGING_WEBHOOK_SECRET (the bot API may send it as X-Telegram-Bot-Api-Secret-Token instead)',
+  },
+  cronSecret: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <CRON_SECRET>`' },
+  serviceToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: '`Authorization: Token <TOKEN>`, TOKEN one of SERVICE_TOKENS',
+  },
+};
+
+/**
+ * A user route takes a JWT (bearer or cookie); the four a test token opens also take X-Test-Token.
+ * A route called by a service names its credential; other public routes take none.
+ */
 function securityOf(route: RouteDefinition): JsonSchema[] {
+  if (route.credential) return [{ [route.credential.scheme]: [] }];
+  if (route.auth !== 'user') return [];
   const opensToTestToken = testTokenSessionOf(route.method, route.path.replace(/:(\w+)/g, 'x')) !== undefined;
   return [{ bearerJwt: [] }, { sessionCookie: [] }, ...(opensToTestToken ? [{ testToken: [] }] : [])];
 }

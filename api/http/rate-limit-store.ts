@@ -10,6 +10,8 @@ export interface WindowCount {
 /** Counts requests per key in fixed one-window buckets. */
 export interface RateLimitStore {
   hit(key: string, windowMs: number, now: number): Promise<WindowCount>;
+  /** The current window's count without adding to it (0 for a window nobody has hit). */
+  peek(key: string, windowMs: number, now: number): Promise<WindowCount>;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     entry.count += 1;
     this.windows.set(bucket, entry);
     return Promise.resolve({ count: entry.count, resetMs: entry.resetAt - now });
+  }
+
+  peek(key: string, windowMs: number, now: number): Promise<WindowCount> {
+    const windowStart = now - (now % windowMs);
+    const count = this.windows.get(`${key}:${windowStart}`)?.count ?? 0;
+    return Promise.resolve({ count, resetMs: windowStart + windowMs - now });
   }
 
   close(): Promise<void> {
@@ -55,6 +63,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     const bucket = `${this.prefix}:${key}:${windowStart}`;
     const results = await this.redis.multi().incr(bucket).pexpire(bucket, windowMs).exec();
     const count = Number(results?.[0]?.[1] ?? 1);
+    return { count, resetMs: windowStart + windowMs - now };
+  }
+
+  async peek(key: string, windowMs: number, now: number): Promise<WindowCount> {
+    const windowStart = now - (now % windowMs);
+    const count = Number((await this.redis.get(`${this.prefix}:${key}:${windowStart}`)) ?? 0);
     return { count, resetMs: windowStart + windowMs - now };
   }
 

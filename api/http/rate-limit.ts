@@ -32,15 +32,8 @@ export function rateLimit({ store, planOf, now = Date.now }: RateLimitOptions): 
   async function count(ctx: Context, tier: RateLimitTier, key: string): Promise<void> {
     const limit = RATE_LIMITS[tier];
     const { count, resetMs } = await store.hit(`${tier}:${key}`, WINDOW_MS, now());
-    const retryAfter = String(Math.max(1, Math.ceil(resetMs / 1000)));
-    ctx.set('RateLimit-Limit', String(limit));
-    ctx.set('RateLimit-Remaining', String(Math.max(0, limit - count)));
-    ctx.set('RateLimit-Reset', retryAfter);
-    if (count > limit) {
-      throw new ApiError('rate_limited', `Rate limit of ${limit} requests per minute exceeded`, {
-        'Retry-After': retryAfter,
-      });
-    }
+    const retryAfter = setRateLimitHeaders(ctx, limit, count, resetMs);
+    if (count > limit) throw tooMany(limit, retryAfter);
   }
 
   return async (ctx, next) => {
@@ -58,15 +51,52 @@ export function rateLimit({ store, planOf, now = Date.now }: RateLimitOptions): 
         await next();
       } catch (error) {
         // Refused before its signature verified (or on a path with no webhook): the sender's own budget.
-        if (!admitted) await count(ctx, 'unauthenticated', `webhook-rejected:${ctx.ip}`);
+        if (!admitted) await count(ctx, 'unauthenticated', anonymousKeyOf(ctx));
         throw error;
       }
       return;
     }
     const principal = ctx.state.principal;
-    if (!principal) await count(ctx, 'unauthenticated', `ip:${ctx.ip}`);
+    if (!principal) await count(ctx, 'unauthenticated', anonymousKeyOf(ctx));
     else await count(ctx, await planOf(principal), principal.rateLimitKey);
     await next();
+  };
+}
+
+/** Sets the RateLimit-* headers; returns Retry-After, the whole seconds left in the window. */
+function setRateLimitHeaders(ctx: Context, limit: number, count: number, resetMs: number): string {
+  const retryAfter = String(Math.max(1, Math.ceil(resetMs / 1000)));
+  ctx.set('RateLimit-Limit', String(limit));
+  ctx.set('RateLimit-Remaining', String(Math.max(0, limit - count)));
+  ctx.set('RateLimit-Reset', retryAfter);
+  return retryAfter;
+}
+
+const tooMany = (limit: number, retryAfter: string) =>
+  new ApiError('rate_limited', `Rate limit of ${limit} requests per minute exceeded`, {
+    'Retry-After': retryAfter,
+  });
+
+/** Where an anonymous request is counted: per client address (webhook refusals in a bucket of their own). */
+function anonymousKeyOf(ctx: Context): string {
+  return WEBHOOK_PATHS.test(ctx.path) ? `webhook-rejected:${ctx.ip}` : `ip:${ctx.ip}`;
+}
+
+/**
+ * Runs before `authenticate` looks a credential up in the database (a test token, or an API token
+ * this instance has not seen within its cache window): an address whose anonymous budget is spent
+ * gets its 429 without the lookup. A credential that fails its lookup makes the request anonymous,
+ * counted in that same budget, so a flood of made-up tokens costs at most 30 queries a minute per
+ * address (plus those in flight when the budget runs out); a token that verifies spends nothing of it.
+ */
+export function credentialLookupGate({
+  store,
+  now = Date.now,
+}: Pick<RateLimitOptions, 'store' | 'now'>): (ctx: Context) => Promise<void> {
+  return async (ctx) => {
+    const limit = RATE_LIMITS.unauthenticated;
+    const { count, resetMs } = await store.peek(`unauthenticated:${anonymousKeyOf(ctx)}`, WINDOW_MS, now());
+    if (count >= limit) throw tooMany(limit, setRateLimitHeaders(ctx, limit, count, resetMs));
   };
 }
 

@@ -15,6 +15,19 @@ const RAW_BODY_LIMIT_BYTES = 1024 * 1024;
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type AuthRequirement = 'public' | 'user';
 
+/** The OpenAPI security schemes of the spec's other header methods (api/auth/service-credentials.ts). */
+export type ServiceCredentialScheme = 'webhookSecret' | 'cronSecret' | 'serviceToken';
+
+/**
+ * A credential that is not a user's: checked before anything else of the route (so an unknown path
+ * parameter is not revealed to a caller without it), and documented as the route's security.
+ */
+export interface ServiceCredential {
+  readonly scheme: ServiceCredentialScheme;
+  /** Throws 401 for an absent or wrong credential, 503 while the endpoint's secret is not configured. */
+  readonly verify: (ctx: Context) => void;
+}
+
 export interface RouteInput<
   A extends AuthRequirement,
   B extends ZodType,
@@ -49,6 +62,8 @@ export interface RouteDefinition<
   readonly tag: string;
   readonly auth: A;
   readonly roles?: readonly UserRole[];
+  /** On public routes called by services, not users: the credential they must present. */
+  readonly credential?: ServiceCredential;
   readonly body?: B;
   readonly query?: Q;
   readonly params?: P;
@@ -87,6 +102,7 @@ export function defineRoute<
 export function mountRoutes(router: Router<RequestState>, routes: readonly RouteDefinition[]): void {
   for (const route of routes) {
     router.register(route.path, [route.method], async (ctx) => {
+      route.credential?.verify(ctx);
       const principal = authorize(route, ctx.state);
       const params = route.params ? parseParams(route, ctx.params) : undefined;
       const query = route.query ? validateQuery(route.query, ctx.query) : undefined;

@@ -1,5 +1,6 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { estimateLaunchDate } from '../../activities/studies/launch-estimate.ts';
+import { ensureStudyWorkflow as startStudyWorkflowOnce } from '../../activities/studies/study-workflow-start.ts';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import {
@@ -10,7 +11,6 @@ import {
   type NewVariant,
   type StudyRow,
 } from '../../db/repositories/studies.ts';
-import { studyWorkflow, studyWorkflowId } from '../../workflows/study.ts';
 import type { Principal } from '../auth/principal.ts';
 import { forbidden, invalid } from '../http/errors.ts';
 import type { CreateStudyInput } from './jobs.schema.ts';
@@ -67,22 +67,11 @@ export async function createStudy(
  * Starts the study's workflow unless one runs or ran under its id, from the status the row
  * records: a new study's draft, or where a study stored without a workflow stands.
  */
-export async function ensureStudyWorkflow(
+export function ensureStudyWorkflow(
   { temporal, taskQueue }: Pick<StudyCommandDependencies, 'temporal' | 'taskQueue'>,
   row: Pick<StudyRow, 'id' | 'status'>,
 ): Promise<void> {
-  try {
-    await temporal.workflow.start(studyWorkflow, {
-      workflowId: studyWorkflowId(row.id),
-      taskQueue,
-      args: [{ jobId: row.id, status: row.status }],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-  } catch (error) {
-    // A closed workflow for this id (an archived study) is the study's finished life, not a failure.
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
+  return startStudyWorkflowOnce(temporal, taskQueue, row);
 }
 
 function studyRow(

@@ -21,8 +21,6 @@ const ACTION_FOR: Readonly<Record<NonNullable<UpdateStudyInput['status']>, Study
   active: 'resume',
   archived: 'archive',
 };
-/** The statuses a study's workflow runs in; only these can lack a workflow that should run. */
-const LIVE: ReadonlySet<StudyStatus> = new Set(['draft', 'active', 'paused', 'completed']);
 const TONE_FIXED = 'Tone profile is fixed once Agent 3 has run for the study';
 
 /**
@@ -80,7 +78,8 @@ async function changeStatus(
   study: { id: string; status: StudyStatus },
   action: StudyStatusAction,
 ): Promise<void> {
-  if (LIVE.has(study.status)) await ensureStudyWorkflow(deps, study);
+  // Only a live study's (draft to completed) is started; an archived study's life is over.
+  await ensureStudyWorkflow(deps, study);
   try {
     await deps.temporal.workflow
       .getHandle(studyWorkflowId(study.id))

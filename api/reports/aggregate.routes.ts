@@ -25,6 +25,7 @@ export function aggregateRoutes(deps: AggregateCommandDependencies): RouteDefini
       body: aggregateRequestBody,
       response: aggregateJobResponse,
       status: 202,
+      errors: [409],
       handler: async ({ params, body, principal }) => ({
         data: await requestAggregate(deps, principal, params.id, body),
       }),

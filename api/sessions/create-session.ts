@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/connection.ts';
 import { asSystem, asUser, type Tx } from '../../db/doors.ts';
+import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
 import { findStudy, type StudyRecord } from '../../db/repositories/studies.ts';
 import {
   insertSession,
@@ -14,6 +15,7 @@ import type { Principal } from '../auth/principal.ts';
 import { deliverTestToken } from '../auth/test-token-delivery.ts';
 import { issueTestToken } from '../auth/test-tokens.ts';
 import { ApiError, conflict, invalid, notFound } from '../http/errors.ts';
+import { ensureStudyWorkflow } from '../jobs/create-study.ts';
 import { assignVariant } from './assign-variant.ts';
 import { ensureSessionWorkflow, startSessionWorkflow } from './session-workflow.ts';
 import type { CreateSessionInput } from './sessions.schema.ts';
@@ -32,7 +34,8 @@ const UNIQUE_VIOLATION = '23505';
  * workflow and queues the token to the tester through the messaging channel (never in the HTTP
  * answer). Returns the token to the caller in code only. The row is committed before the workflow
  * starts; if that start fails, the retry (409: the session exists) and every later change of the
- * session start it (`ensureSessionWorkflow`).
+ * session start it (`ensureSessionWorkflow`). The study's workflow is made sure of first, so a
+ * study stored without one (the seeded demo study) is running before its sessions report to it.
  */
 export async function createSession(
   deps: SessionCommandDependencies,
@@ -40,6 +43,7 @@ export async function createSession(
   input: CreateSessionInput,
 ): Promise<{ session: SessionRow; testToken: string }> {
   await requireEligibleTester(deps.db, input.testerId);
+  await ensureWorkflowOfActiveStudy(deps, principal, input.jobId);
   const now = deps.now();
   const inserting = asUser(deps.db, principal.claims, async (tx) => {
     const record = await findStudy(tx, input.jobId);
@@ -81,6 +85,19 @@ export async function createSession(
   });
   await deliverTestToken(deps, session.id, testToken);
   return { session, testToken };
+}
+
+/**
+ * The study's workflow, started from its recorded status when it has none. Only an active study
+ * takes sessions; any other answer (404, 409) is the insert's to give.
+ */
+async function ensureWorkflowOfActiveStudy(
+  deps: SessionCommandDependencies,
+  principal: Principal,
+  jobId: string,
+): Promise<void> {
+  const study = await asUser(deps.db, principal.claims, (tx) => studyStatusOf(tx, jobId));
+  if (study?.status === 'active') await ensureStudyWorkflow(deps, study);
 }
 
 /** A retry after a failed workflow start finds the session committed: its workflow starts now. */

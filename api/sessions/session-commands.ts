@@ -46,6 +46,11 @@ export async function analyzeSession(deps: SessionCommandDependencies, principal
   const session = await visibleSession(deps.db, principal, id);
   const refusal = analyzeRefusal(session.status);
   if (refusal) throw conflict(refusal);
+  // A finished analysis is answered as recorded: the workflow would say the same once it has seen
+  // its own write land, which may be a moment after the row shows it.
+  if (session.status === 'analyzed') {
+    return { status: session.status, completedAt: session.completed_at?.toISOString() ?? null };
+  }
   return updateSessionWorkflow(deps, principal, id, (handle) => handle.executeUpdate(analyzeSessionUpdate));
 }
 

@@ -1,14 +1,11 @@
-import {
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowUpdateFailedError,
-  type Client,
-  type WorkflowHandle,
-} from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { ensureSessionWorkflow as startSessionWorkflowOnce } from '../../activities/sessions/session-workflow-start.ts';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
+import { isStartableSessionStatus, type StartableSessionStatus } from '../../db/repositories/lifecycle.ts';
 import { findSession, workflowStartOf, type SessionRow } from '../../db/repositories/sessions.ts';
-import { INVALID_SESSION_TRANSITION, sessionWorkflow, sessionWorkflowId } from '../../workflows/session.ts';
+import { INVALID_SESSION_TRANSITION, sessionWorkflowId } from '../../workflows/session.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, notFound } from '../http/errors.ts';
 
@@ -23,6 +20,8 @@ export interface SessionWorkflowStart {
   readonly jobId: string;
   readonly startedAt: Date;
   readonly maxDurationMinutes: number;
+  /** Where the session stands: active when it is created; paused when a paused one is repaired. */
+  readonly status?: StartableSessionStatus;
 }
 
 /** The session as the caller may see it (row-level security decides), or 404. */
@@ -36,34 +35,23 @@ export async function visibleSession(db: Db, principal: Principal, id: string): 
  * Starts the session's workflow unless it runs already. A finished one (a confirmed session's
  * life is over) is not started again. Safe to call as often as needed: the workflow id decides.
  */
-export async function startSessionWorkflow(
+export function startSessionWorkflow(
   { temporal, taskQueue }: Pick<SessionWorkflowDependencies, 'temporal' | 'taskQueue'>,
   start: SessionWorkflowStart,
 ): Promise<void> {
-  try {
-    await temporal.workflow.start(sessionWorkflow, {
-      workflowId: sessionWorkflowId(start.sessionId),
-      taskQueue,
-      args: [
-        {
-          sessionId: start.sessionId,
-          jobId: start.jobId,
-          startedAt: start.startedAt.toISOString(),
-          maxDurationMinutes: start.maxDurationMinutes,
-        },
-      ],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
+  return startSessionWorkflowOnce(temporal, taskQueue, {
+    id: start.sessionId,
+    study_id: start.jobId,
+    status: start.status ?? 'active',
+    started_at: start.startedAt,
+    max_duration_minutes: start.maxDurationMinutes,
+  });
 }
 
 /**
- * Starts the workflow of an active session that has none: its row was committed but the start
- * that follows the commit failed. Only an active session can lack its workflow (every other
- * status is reached through it), so any other status is left alone. Returns whether it started one.
+ * Starts the workflow of an active or paused session that has none: its row was committed but
+ * the start that follows the commit failed. Every later status is reached through the workflow,
+ * so any other is left alone. Returns whether it started one.
  */
 export async function ensureSessionWorkflow(
   deps: SessionWorkflowDependencies,
@@ -71,12 +59,13 @@ export async function ensureSessionWorkflow(
   sessionId: string,
 ): Promise<boolean> {
   const row = await asUser(deps.db, principal.claims, (tx) => workflowStartOf(tx, sessionId));
-  if (row?.status !== 'active') return false;
+  if (!row || !isStartableSessionStatus(row.status)) return false;
   await startSessionWorkflow(deps, {
     sessionId: row.id,
     jobId: row.study_id,
     startedAt: row.started_at,
     maxDurationMinutes: row.max_duration_minutes,
+    status: row.status,
   });
   return true;
 }

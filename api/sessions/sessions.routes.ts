@@ -4,6 +4,7 @@ import { listNotes } from '../../db/repositories/session-notes.ts';
 import { sessionInsightsOf } from '../ai/ai-view.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { createSession, type SessionCommandDependencies } from './create-session.ts';
+import { insightsVisible } from './insights-visibility.ts';
 import { submitFeedback, updateNotes } from './note-commands.ts';
 import { analyzeSession, changeSessionStatus, confirmSession } from './session-commands.ts';
 import { passesGate, toCreatedSession, toNote, toSession } from './session-view.ts';
@@ -53,13 +54,14 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
       ...common,
       method: 'GET',
       path: '/api/sessions/:id',
-      summary: 'Read a session, with the insights of its latest completed live analysis (Agent 1)',
+      summary:
+        'Read a session, with the insights of its latest completed live analysis (Agent 1): for everyone who sees the session while it is active or paused, then for its tester until confirmation',
       response: sessionReadResponse,
       handler: async ({ params, principal }) => {
         const session = await visibleSession(deps.db, principal, params.id);
-        const agent1 = await asUser(deps.db, principal.claims, (tx) =>
-          latestCompleteAgentJob(tx, session.id, 'agent1'),
-        );
+        const agent1 = insightsVisible(principal, session)
+          ? await asUser(deps.db, principal.claims, (tx) => latestCompleteAgentJob(tx, session.id, 'agent1'))
+          : undefined;
         return { data: { ...toSession(session), insights: sessionInsightsOf(agent1) } };
       },
     }),

@@ -115,7 +115,9 @@ export const sessionReadResponse = sessionResponse.extend({
       usedFallback: z.boolean().describe('whether a provider other than the first configured one answered'),
     })
     .nullable()
-    .describe("the latest completed live analysis' insights (POST /api/ai); null before one completes"),
+    .describe(
+      "the latest completed live analysis' insights (POST /api/ai); null before one completes, and for anyone but the tester once the session has ended (for everyone once it is confirmed)",
+    ),
 });
 
 export const completeSessionResponse = z.object({

@@ -27,6 +27,7 @@ export function testTokenRoutes(deps: TestTokenDeliveryDependencies): RouteDefin
       resource: 'Session',
       response: issuedTestTokenResponse,
       status: 201,
+      errors: [409],
       handler: async ({ params, principal, ctx }) => {
         // Row-level security decides who sees the session: its organization and admins (else 404).
         await visibleSession(deps.db, principal, params.id);

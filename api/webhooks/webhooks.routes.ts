@@ -89,7 +89,7 @@ export function webhookRoutes(deps: WebhookDependencies): RouteDefinition[] {
       body: schedulingEvent,
       headers: { [SCHEDULING_SIGNATURE_HEADER]: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">' },
       response: receivedResponse,
-      errors: [404, 422, 503],
+      errors: [400, 404, 422, 503],
       handler: async ({ ctx, rawBody }) => {
         const secret = deps.payments.schedulingWebhookSecret;
         if (!secret)

@@ -21,6 +21,11 @@ export interface DevServerOptions {
   readonly uiPort: number;
   readonly dbFile: string;
   readonly logFile: string;
+  /**
+   * Called as soon as the process is spawned, before it answers, with how to stop it: a caller
+   * interrupted while waiting (Ctrl-C) must still be able to stop the server it started.
+   */
+  readonly onSpawn?: (stop: () => Promise<void>) => void;
 }
 
 /** True when a Temporal frontend answers at `address` within the timeout. */
@@ -61,6 +66,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     ],
     { stdio: ['ignore', log, log] },
   );
+  const stop = async () => {
+    await stopProcess(child, STOP_GRACE_MS);
+  };
+  options.onSpawn?.(stop);
   const host = options.ip.includes(':') ? `[${options.ip}]` : options.ip;
   const address = `${host}:${options.port}`;
   const exited = new Promise<never>((_, reject) =>
@@ -80,8 +89,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   return {
     address,
     uiUrl: `http://${host}:${options.uiPort}`,
-    stop: async () => {
-      await stopProcess(child, STOP_GRACE_MS);
-    },
+    stop,
   };
 }

@@ -8,7 +8,7 @@ import type { AiRetrySummary, aiRetryWorkflow } from '../../workflows/ai-retry.t
 import { waitFor } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase } from '../support/database.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 
 /** The service with its AI providers configured by `env` (the local provider servers), on a queue of its own. */
@@ -39,7 +39,7 @@ export async function startAiService(
     namespace: temporal.namespace ?? 'default',
     taskQueue,
     workflowBundle: await workflowBundle(),
-    db: testDatabase(),
+    db: serviceDatabase(),
     agents: createAgents({ providers: configuredProviders(config.ai) }),
     ...(options.now ? { aiClock: options.now } : {}),
   });

@@ -17,7 +17,7 @@ import {
   waitFor,
 } from '../sessions/fixtures.ts';
 import type { TestApi } from '../support/api.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { workflowBundle } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
@@ -44,7 +44,7 @@ describe('a session waiting for the AI retry schedule whose completion signal ne
     const { sessionId } = await startSession(api, business, jobId);
     await recordStruggle(sessionId);
     const startedAt = new Date(await env.currentTimeMs());
-    const db = testDatabase();
+    const db = serviceDatabase();
     await asSystem(db, (tx) =>
       tx.updateTable('sessions').set({ started_at: startedAt }).where('id', '=', sessionId).execute(),
     );

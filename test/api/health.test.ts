@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { createApi } from '../../api/app.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase } from '../support/database.ts';
 
 describe('GET /api/health', () => {
   let api: TestApi;
@@ -34,7 +34,7 @@ describe('GET /api/health', () => {
     const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500, interceptors: [] });
     const down = createApi({
       config: testConfig(),
-      db: testDatabase(),
+      db: serviceDatabase(),
       temporal: new Client({ connection }),
       logger: pino({ level: 'silent' }),
     });

@@ -18,6 +18,78 @@ interface OpenApiDocument {
   readonly components: { responses: Record<string, unknown> };
 }
 
+// Every error status each route can answer: the shared chain's (401, 403, 429 and 500 on every
+// route; 400 and 413 where a JSON body is parsed; 422 with a body or query schema, 400 with a
+// query; 404 with a path parameter; 413 on raw-body webhooks; 503 where a service credential may
+// be unconfigured) and what its handler raises (409 preconditions, a 404 for an id in the body,
+// 503 for an unreachable dependency, ...). Read from the handlers; a new route needs its row.
+const COMMON = [401, 403, 429, 500] as const;
+const JSON_BODY = [...COMMON, 400, 413, 422] as const;
+const BODY_WITHOUT_SCHEMA = [...COMMON, 400, 413] as const;
+const QUERY = [...COMMON, 400, 422] as const;
+const BY_ID = [...COMMON, 404] as const;
+const BODY_BY_ID = [...JSON_BODY, 404] as const;
+const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
+  'GET /api/health': [...COMMON, 503],
+  'POST /api/auth/register': [...JSON_BODY, 409],
+  'POST /api/auth/login': JSON_BODY,
+  'POST /api/auth/refresh': BODY_WITHOUT_SCHEMA,
+  'POST /api/auth/logout': BODY_WITHOUT_SCHEMA,
+  'GET /api/auth/me': COMMON,
+  'POST /api/auth/magic-link': JSON_BODY,
+  'POST /api/auth/magic-link/verify': JSON_BODY,
+  'POST /api/auth/password-reset': JSON_BODY,
+  'POST /api/auth/password-reset/confirm': JSON_BODY,
+  'GET /api/auth/oauth/:provider': [...QUERY, 404],
+  'GET /api/auth/callback': [...QUERY, 503],
+  'POST /api/auth/tokens': JSON_BODY,
+  'GET /api/auth/tokens': QUERY,
+  'DELETE /api/auth/tokens/:id': BY_ID,
+  'POST /api/auth/messaging-link': [...BODY_WITHOUT_SCHEMA, 409],
+  'POST /api/jobs': JSON_BODY,
+  'GET /api/jobs': QUERY,
+  'GET /api/jobs/:id': BY_ID,
+  'PATCH /api/jobs/:id': [...BODY_BY_ID, 409],
+  'POST /api/sessions': [...JSON_BODY, 404, 409],
+  'GET /api/sessions/:id': BY_ID,
+  'PATCH /api/sessions/:id': [...BODY_BY_ID, 409],
+  'POST /api/sessions/:id/complete': [...BODY_BY_ID, 409],
+  'POST /api/sessions/:id/analyze': [...BODY_WITHOUT_SCHEMA, 404, 409],
+  'GET /api/sessions/:id/notes': BY_ID,
+  'PATCH /api/sessions/:id/notes': [...BODY_BY_ID, 409],
+  'POST /api/sessions/:id/confirm': [...BODY_BY_ID, 409],
+  'POST /api/sessions/:id/feedback': [...BODY_BY_ID, 409],
+  'POST /api/sessions/:id/test-token': [...BODY_WITHOUT_SCHEMA, 404, 409],
+  'POST /api/reports': [...JSON_BODY, 404, 409],
+  'GET /api/reports/jobs/:reportJobId': BY_ID,
+  'GET /api/reports/:id': [...QUERY, 404],
+  'POST /api/ai': [...JSON_BODY, 404, 409],
+  'GET /api/ai/:analysisJobId': BY_ID,
+  'POST /api/reports/job/:id': [...BODY_BY_ID, 409],
+  'GET /api/reports/job/:id': BY_ID,
+  'GET /api/admin/testers': QUERY,
+  'POST /api/audits/instant': [...JSON_BODY, 503],
+  'POST /api/audits/full': JSON_BODY,
+  'GET /api/audits/:auditJobId': BY_ID,
+  'POST /api/data/events': [...JSON_BODY, 404, 409],
+  'POST /api/data/facial': [...JSON_BODY, 404, 409],
+  'POST /api/data/voice': [...JSON_BODY, 404, 409],
+  'POST /api/sessions/:id/events': [...BODY_BY_ID, 409],
+  'POST /api/sessions/:id/snapshots': [...BODY_BY_ID, 409],
+  'POST /api/sessions/:id/voice': [...BODY_BY_ID, 409],
+  'POST /api/billing/checkout': [...JSON_BODY, 404, 409, 503],
+  'POST /api/billing/connect': [...JSON_BODY, 503],
+  'POST /api/billing/payout': [...JSON_BODY, 404, 409, 503],
+  'GET /api/billing/local-checkout/:id': [...BY_ID, 409, 503],
+  'GET /api/billing/local-onboarding/:accountId': [...QUERY, 404, 503],
+  // Raw bodies: 413 from reading them; the payment webhook records what it cannot read (no 400/422).
+  'POST /api/webhooks/payments': [...COMMON, 413, 503],
+  'POST /api/webhooks/scheduling': [...COMMON, 400, 404, 413, 422, 503],
+  'POST /api/webhooks/messaging': [...COMMON, 400, 413, 422, 503],
+  'POST /api/cron/:job': [...BODY_WITHOUT_SCHEMA, 404, 503],
+  'GET /api/internal/queues': [...COMMON, 503],
+};
+
 describe('GET /api/openapi.json and /api/docs', () => {
   let api: TestApi;
   let document: OpenApiDocument;
@@ -123,6 +195,46 @@ describe('GET /api/openapi.json and /api/docs', () => {
     assert.deepEqual(errorsOf('/api/jobs/{id}', 'patch'), [400, 401, 403, 404, 409, 413, 422, 429, 500]);
     // A public route with a body answers 422 too (and 401/403 for a refused credential or origin).
     assert.deepEqual(errorsOf('/api/auth/login', 'post'), [400, 401, 403, 413, 422, 429, 500]);
+  });
+
+  it('every route documents exactly the errors its handler and the shared chain can answer (the table below)', () => {
+    const missing = api.api.routes
+      .map((route) => `${route.method} ${route.path}`)
+      .filter((key) => !(key in ROUTE_ERRORS));
+    assert.deepEqual(missing, [], 'a new route needs its row in ROUTE_ERRORS');
+    const routes = new Set(api.api.routes.map((route) => `${route.method} ${route.path}`));
+    assert.deepEqual(
+      Object.keys(ROUTE_ERRORS).filter((key) => !routes.has(key)),
+      [],
+      'ROUTE_ERRORS names only existing routes',
+    );
+    for (const route of api.api.routes) {
+      const key = `${route.method} ${route.path}`;
+      assert.deepEqual(
+        errorsOf(openApiPath(route.path), route.method.toLowerCase()),
+        [...(ROUTE_ERRORS[key] ?? [])].sort((a, b) => a - b),
+        key,
+      );
+    }
+  });
+
+  it('documents the service credentials as security schemes on the routes that take them', () => {
+    const schemes = (document.components as unknown as { securitySchemes: Record<string, Json> })
+      .securitySchemes;
+    assert.deepEqual(schemes.webhookSecret, {
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-webhook-secret',
+      description: schemes.webhookSecret!.description,
+    });
+    assert.equal(schemes.cronSecret?.scheme, 'bearer');
+    assert.deepEqual([schemes.serviceToken?.in, schemes.serviceToken?.name], ['header', 'Authorization']);
+    const securityOf = (path: string, method: string) =>
+      (operation(path, method) as unknown as { security: Record<string, string[]>[] }).security;
+    assert.deepEqual(securityOf('/api/webhooks/messaging', 'post'), [{ webhookSecret: [] }]);
+    assert.deepEqual(securityOf('/api/cron/{job}', 'post'), [{ cronSecret: [] }]);
+    assert.deepEqual(securityOf('/api/internal/queues', 'get'), [{ serviceToken: [] }]);
+    assert.deepEqual(securityOf('/api/health', 'get'), []);
   });
 
   it('every listed error refers to a described response, and 405 is described for the whole document', () => {

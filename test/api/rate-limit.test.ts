@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import Stripe from 'stripe';
+import { RedisRateLimitStore } from '../../api/http/rate-limit-store.ts';
 import { LOCAL_PAYMENTS_WEBHOOK_SECRET } from '../../config/payments.ts';
+import type { Database } from '../../db/schema.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
+import { serviceDatabaseUrl } from '../support/database.ts';
 import { createBusiness, createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 
@@ -259,7 +264,87 @@ describe('rate limiting', () => {
     });
   });
 
+  describe('credential lookups come after the address budget (a flood of made-up tokens)', () => {
+    let api: TestApi;
+    let clock: Clock;
+    let queries = 0;
+    // The service login, counting every statement the API sends.
+    let counted: Kysely<Database>;
+    beforeEach(async () => {
+      clock = new Clock();
+      queries = 0;
+      counted = new Kysely<Database>({
+        dialect: new PostgresDialect({
+          pool: new pg.Pool({ connectionString: serviceDatabaseUrl(), max: 2 }),
+        }),
+        log: (event) => {
+          if (event.level === 'query') queries += 1;
+        },
+      });
+      api = await startTestApi({ now: clock.now, db: counted, worker: false });
+    });
+    afterEach(async () => {
+      await api.stop();
+      await counted.destroy();
+    });
+
+    const madeUpTestToken = () => randomBytes(24).toString('hex');
+    const madeUpApiToken = () => `uat_${randomBytes(32).toString('base64url')}`;
+
+    it('after 30 unknown tokens from one address, the 31st is 429 without a database query', async () => {
+      const seen = await statuses(30, () =>
+        api.request('GET', '/api/jobs', { headers: { 'X-Test-Token': madeUpTestToken() } }),
+      );
+      assert.ok(
+        seen.every((status) => status === 401),
+        seen.join(','),
+      );
+      assert.ok(queries >= 30, 'each unknown token was looked up once');
+      const spent = queries;
+      const testToken = await api.request('GET', '/api/jobs', {
+        headers: { 'X-Test-Token': madeUpTestToken() },
+      });
+      assert.equal(testToken.status, 429);
+      assert.match(testToken.headers.get('Retry-After') ?? '', /^[1-9]\d*$/);
+      const apiToken = await api.request('GET', '/api/jobs', { token: madeUpApiToken() });
+      assert.equal(apiToken.status, 429);
+      assert.equal(queries, spent, 'neither lookup reached the database');
+
+      clock.advance(MINUTE_MS);
+      assert.equal((await api.request('GET', '/api/jobs', { token: madeUpApiToken() })).status, 401);
+    });
+
+    it('an API token verified within the last minute is not looked up again, so a spent address budget does not stop it', async () => {
+      const owner = await tokenAt(clock, (await createBusiness('free')).claims);
+      const issued = await api.request('POST', '/api/auth/tokens', {
+        token: owner,
+        body: { name: 'integration', scope: 'read' },
+      });
+      const { token } = issued.body.data as { token: string };
+      assert.equal((await api.request('GET', '/api/jobs', { token })).status, 200); // now cached
+      await statuses(31, () => api.request('GET', '/api/jobs', { token: madeUpApiToken() }));
+      assert.equal((await api.request('GET', '/api/jobs', { token: madeUpApiToken() })).status, 429);
+      assert.equal((await api.request('GET', '/api/jobs', { token })).status, 200);
+    });
+  });
+
   describe('two instances with REDIS_URL', () => {
+    it('the lookup gate reads the shared count without adding to it (peek)', async () => {
+      const store = new RedisRateLimitStore(TEST_REDIS_URL, `ratelimit-test-${randomUUID()}`);
+      try {
+        const now = Date.parse('2030-01-01T00:00:10.000Z');
+        assert.equal((await store.peek('key', MINUTE_MS, now)).count, 0);
+        await store.hit('key', MINUTE_MS, now);
+        await store.hit('key', MINUTE_MS, now);
+        const seen = await store.peek('key', MINUTE_MS, now);
+        assert.deepEqual(seen, { count: 2, resetMs: 50_000 });
+        assert.equal((await store.peek('key', MINUTE_MS, now)).count, 2);
+        assert.equal((await store.peek('key', MINUTE_MS, now + MINUTE_MS)).count, 0, 'a new window');
+      } finally {
+        await store.close();
+      }
+    });
+
     it('share one counter per credential', async () => {
       const clock = new Clock();
       const env = { REDIS_URL: TEST_REDIS_URL };

@@ -1,6 +1,6 @@
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase } from '../support/database.ts';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { createAuditWorker } from '../../workers/audit-worker.ts';
@@ -52,7 +52,7 @@ export function acquireAuditHarness(): Promise<AuditHarness> {
       namespace: temporal.namespace ?? 'default',
       taskQueue: AUDIT_TEST_QUEUE,
       workflowBundle: await workflowBundle(),
-      db: testDatabase(),
+      db: serviceDatabase(),
       email: config.email,
       chromiumPath: config.audits.chromiumPath,
       poolSize: HARNESS_SLOTS.full,

@@ -43,6 +43,40 @@ describe('API bearer tokens (POST, GET /api/auth/tokens, DELETE /api/auth/tokens
     assert.equal(stored.token_hash, sha256Hex(token));
   });
 
+  it('GET /api/auth/tokens is paginated: page and limit, newest first, metadata with the total', async () => {
+    const organization = await createBusiness('free');
+    const jwt = await sessionToken(organization.claims, clock.now());
+    const issued: string[] = [];
+    for (let n = 0; n < 5; n += 1) {
+      clock.advance(1000); // distinct creation times: the order is the newest first
+      const response = await api.request('POST', '/api/auth/tokens', {
+        token: jwt,
+        body: { name: `token ${n}`, scope: 'read' },
+      });
+      issued.push((response.body.data as { tokenId: string }).tokenId);
+    }
+    const pageOf = async (query: string) => {
+      const response = await api.request('GET', `/api/auth/tokens${query}`, { token: jwt });
+      assert.equal(response.status, 200, response.text);
+      return {
+        ids: (response.body.data as { tokenId: string }[]).map((row) => row.tokenId),
+        metadata: response.body.metadata,
+      };
+    };
+    const newestFirst = [...issued].reverse();
+    assert.deepEqual(await pageOf('?page=1&limit=2'), {
+      ids: newestFirst.slice(0, 2),
+      metadata: { page: 1, limit: 2, total: 5 },
+    });
+    assert.deepEqual(await pageOf('?page=3&limit=2'), {
+      ids: newestFirst.slice(4),
+      metadata: { page: 3, limit: 2, total: 5 },
+    });
+    assert.deepEqual((await pageOf('')).metadata, { page: 1, limit: 20, total: 5 });
+    const tooMany = await api.request('GET', '/api/auth/tokens?limit=101', { token: jwt });
+    assert.equal(tooMany.status, 422);
+  });
+
   it('only organization owners issue tokens: members and testers get 403', async () => {
     const member = await asSystem(testDatabase(), async (tx) => {
       const user = await tx

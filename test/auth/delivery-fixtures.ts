@@ -7,7 +7,7 @@ import { TEST_TOKEN_KIND } from '../../activities/notify/outbox-messages.ts';
 import { asSystem } from '../../db/doors.ts';
 import type { NotificationRow } from '../../db/repositories/notification-outbox.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createTester, type BusinessFixture } from '../support/factories.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { insertStudy } from './helpers.ts';
@@ -30,7 +30,7 @@ export async function startWorker(
     namespace: env.namespace ?? 'default',
     taskQueue,
     workflowBundle: await workflowBundle(),
-    db: testDatabase(),
+    db: serviceDatabase(),
     messaging,
   });
   const running = worker.run();

@@ -99,4 +99,25 @@ describe('password reset (POST /api/auth/password-reset, POST /api/auth/password
     });
     assert.equal(response.status, 401);
   });
+
+  it('voids the magic links and other reset links mailed before the reset', async () => {
+    const user = await createPasswordUser('tester');
+    await api.request('POST', '/api/auth/magic-link', { body: { email: user.email } });
+    const message = await mail.waitFor(user.email);
+    mail.messages.splice(mail.messages.indexOf(message), 1);
+    const magicLink = tokenFromMail(message.text, '/login/magic-link');
+    const olderReset = await requestReset(user.email);
+    const reset = await requestReset(user.email);
+    const confirm = await api.request('POST', '/api/auth/password-reset/confirm', {
+      body: { token: reset, password: 'the password after the reset' },
+    });
+    assert.equal(confirm.status, 200);
+    const signIn = await api.request('POST', '/api/auth/magic-link/verify', { body: { token: magicLink } });
+    assert.equal(signIn.status, 401, 'a sign-in link mailed before the reset no longer opens the account');
+    const again = await api.request('POST', '/api/auth/password-reset/confirm', {
+      body: { token: olderReset, password: 'a password set by an older link' },
+    });
+    assert.equal(again.status, 401);
+    assert.equal((await login(user.email, 'the password after the reset')).status, 200);
+  });
 });

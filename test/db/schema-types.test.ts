@@ -428,6 +428,7 @@ const COLUMNS = {
     cancelled_at: true,
     created_at: true,
     updated_at: true,
+    workflow_seen_at: true,
   },
   studies: {
     id: true,
@@ -462,6 +463,7 @@ const COLUMNS = {
     paid_at: true,
     created_at: true,
     updated_at: true,
+    workflow_seen_at: true,
   },
   study_reports: {
     id: true,

@@ -26,12 +26,33 @@ describe('the service login password (DATABASE_SERVICE_URL)', () => {
     return url.toString();
   };
 
+  // The role is cluster-wide: whatever password it had before (none with trust authentication, or
+  // one another database of the cluster set) is what it gets back. A stored hash given as the
+  // password is kept as it is, not hashed again.
+  let original: string | null;
+  let previous: string | null;
+  before(async () => {
+    original = await passwordOf(testDatabaseUrl(), SERVICE_LOGIN_ROLE);
+  });
+  after(async () => {
+    assert.equal(
+      await passwordOf(testDatabaseUrl(), SERVICE_LOGIN_ROLE),
+      original,
+      'the password is restored',
+    );
+  });
+  beforeEach(async () => {
+    previous = await passwordOf(testDatabaseUrl(), SERVICE_LOGIN_ROLE);
+  });
   afterEach(async () => {
-    // Trust authentication here: the role goes back to having no password.
     const client = new pg.Client({ connectionString: testDatabaseUrl() });
     await client.connect();
-    await client.query(`alter role ${SERVICE_LOGIN_ROLE} password null`);
-    await client.end();
+    try {
+      const password = previous === null ? 'null' : client.escapeLiteral(previous);
+      await client.query(`alter role ${SERVICE_LOGIN_ROLE} password ${password}`);
+    } finally {
+      await client.end();
+    }
   });
 
   it('gives usability_service the password its URL carries', async () => {
@@ -58,6 +79,6 @@ describe('the service login password (DATABASE_SERVICE_URL)', () => {
       await setServiceLoginPassword(owner, withPassword('someone_else', 'x'), SERVICE_LOGIN_ROLE),
       false,
     );
-    assert.equal(await passwordOf(owner, SERVICE_LOGIN_ROLE), null);
+    assert.equal(await passwordOf(owner, SERVICE_LOGIN_ROLE), previous);
   });
 });

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { createApi, type Api } from '../../api/app.ts';
 import { asSystem } from '../../db/doors.ts';
 import { testConfig } from '../support/config.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { FacialEngineServer } from './facial-engine-server.ts';
 import { at, recordingSession, setSessionStatus, storedRows } from './fixtures.ts';
@@ -48,7 +48,7 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
     });
     api = createApi({
       config,
-      db: testDatabase(),
+      db: serviceDatabase(),
       temporal: (await temporalEnvironment()).client,
       logger: pino({ level: 'trace' }, sink),
     });
@@ -163,7 +163,7 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
     const s = await recordingSession();
     const down = createApi({
       config: testConfig({ FACIAL_ENGINE_URL: 'http://127.0.0.1:9' }),
-      db: testDatabase(),
+      db: serviceDatabase(),
       temporal: (await temporalEnvironment()).client,
       logger: pino({ level: 'silent' }),
     });

@@ -14,7 +14,7 @@ import { createApi, type Api } from '../../api/app.ts';
 import type { Config } from '../../config/index.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
 import { testConfig } from '../support/config.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase } from '../support/database.ts';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
@@ -116,7 +116,7 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
     outboxDir: messagingDir,
   });
   const temporal = options.temporal ?? (await temporalEnvironment());
-  const db = testDatabase();
+  const db = serviceDatabase();
   const apiEmail = createEmailSender(config.email);
   const api = createApi({
     config,

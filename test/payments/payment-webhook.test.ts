@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import { asSystem, asUser } from '../../db/doors.ts';
 import { paymentEventWorkflowId } from '../../workflows/payment-events.ts';
 import { studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
+import { insertStudy } from '../auth/helpers.ts';
 import { testDatabase } from '../support/database.ts';
 import {
   business,
@@ -37,9 +39,12 @@ describe('POST /api/webhooks/payments', function () {
   });
   after(() => h.stop());
 
-  /** A draft study with an open checkout session, and the event the provider sends once it is paid. */
-  async function paidCheckout() {
-    const jobId = await draftStudy(h, owner);
+  /**
+   * A draft study (created through the API unless given) with an open checkout session, and the
+   * event the provider sends once it is paid.
+   */
+  async function paidCheckout(draftJobId?: string) {
+    const jobId = draftJobId ?? (await draftStudy(h, owner));
     const answer = await h.request('POST', '/api/billing/checkout', { token: owner.token, body: { jobId } });
     assert.equal(answer.status, 200, answer.text);
     const checkout = answer.body.data as Checkout;
@@ -183,6 +188,17 @@ describe('POST /api/webhooks/payments', function () {
     const mail = await h.mail.waitFor(owner.email);
     assert.match(mail.subject ?? '', /^Study commissioned: /);
     assert.match(mail.text ?? '', /100\.00 EUR/);
+  });
+
+  it('a paid checkout of a draft study that has no workflow starts it, and the study becomes active', async () => {
+    // As the seed writes a study, or as a create leaves it when the start after its commit failed.
+    const { jobId, completed } = await paidCheckout(await insertStudy(owner.organizationId));
+    const study = h.temporal.client.workflow.getHandle(studyWorkflowId(jobId));
+    await assert.rejects(study.describe(), WorkflowNotFoundError);
+
+    assert.equal((await h.postPaymentEvent(completed)).status, 200);
+    await eventually(async () => (await studyRow(jobId)).status === 'active', 'study row active');
+    assert.equal(await study.query(studyStatusQuery), 'active');
   });
 
   it('the same event delivered twice: 200 both times, one effect', async () => {

@@ -6,7 +6,7 @@ import { Worker } from '@temporalio/worker';
 import { createEmailSender } from '../../activities/notify/email.ts';
 import { createActivities } from '../../activities/index.ts';
 import { paymentActivityDependencies } from '../../activities/payments/payment-activities.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase } from '../support/database.ts';
 import { workflowBundle } from '../support/temporal.ts';
 import { business, completedStudy, eventually, paymentsOf, testerWithAccount } from './fixtures.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
@@ -40,7 +40,7 @@ describe('payout across a killed worker', function () {
       namespace: h.temporal.namespace ?? 'default',
       taskQueue: h.taskQueue,
     };
-    const db = testDatabase();
+    const db = serviceDatabase();
     const worker =
       kind === 'workflows'
         ? await Worker.create({ ...options, workflowBundle: await workflowBundle() })

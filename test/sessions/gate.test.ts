@@ -9,12 +9,15 @@ import { sessionToken } from '../support/tokens.ts';
 import {
   activeStudy,
   adminToken,
-  analyzedSession,
   completedReportJob,
   readNotes,
+  recordStruggle,
+  startSession,
   waitFor,
+  waitForSessionStatus,
   type Note,
 } from './fixtures.ts';
+import { minutesAgo } from './lifecycle-fixtures.ts';
 
 interface Call {
   readonly method: string;
@@ -24,6 +27,8 @@ interface Call {
 interface Ids {
   readonly jobId: string;
   readonly sessionId: string;
+  /** Agent 1's live analysis of the session (POST /api/ai while it ran). */
+  readonly analysisJobId: string;
   /** The session's report once it exists; a fresh id before (the route must still be walked). */
   readonly reportId: string;
 }
@@ -32,7 +37,10 @@ type Exposure =
   | {
       readonly exposes: true;
       readonly calls: (ids: Ids) => Call[];
-      /** The gate's own review: the tester reads undecided findings here in order to decide on them. */
+      /**
+       * The gate's own review: the tester reads undecided findings here (and Agent 1's insights of
+       * the live test) in order to decide on them.
+       */
       readonly testerReviews?: true;
     };
 
@@ -59,13 +67,16 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
   'POST /api/auth/tokens': none('API tokens'),
   'GET /api/auth/tokens': none('API tokens'),
   'DELETE /api/auth/tokens/:id': none('API tokens'),
+  'POST /api/auth/messaging-link': none("a code linking the tester's chat"),
   'POST /api/jobs': none('study records: no session data'),
   'GET /api/jobs': none('study records: no session data'),
   'GET /api/jobs/:id': none('study records: no session data'),
   'PATCH /api/jobs/:id': none('study records: no session data'),
   'POST /api/sessions': none('creates a session and answers its ids'),
+  // Carries Agent 1's insights, which name the elements of findings: the tester's until confirming.
   'GET /api/sessions/:id': {
     exposes: true,
+    testerReviews: true,
     calls: ({ sessionId }) => [{ method: 'GET', path: `/api/sessions/${sessionId}` }],
   },
   'PATCH /api/sessions/:id': none(
@@ -110,8 +121,12 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
     exposes: true,
     calls: ({ jobId }) => [{ method: 'POST', path: `/api/reports/job/${jobId}`, body: {} }],
   },
-  'POST /api/ai': none("Agent 1: live analysis of an active session's signals; it reads no notes or reports"),
-  'GET /api/ai/:analysisJobId': none("Agent 1's live insights, only of active sessions; no notes or reports"),
+  'POST /api/ai': none("Agent 1 on an active session only; answers the job's id, status and estimate"),
+  'GET /api/ai/:analysisJobId': {
+    exposes: true,
+    testerReviews: true,
+    calls: ({ analysisJobId }) => [{ method: 'GET', path: `/api/ai/${analysisJobId}` }],
+  },
   'GET /api/admin/testers': none('tester records'),
   'POST /api/billing/checkout': none('payments'),
   'POST /api/billing/connect': none('payments'),
@@ -120,6 +135,9 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
   'GET /api/billing/local-onboarding/:accountId': none('payments'),
   'POST /api/webhooks/payments': none('provider events in, {received} out'),
   'POST /api/webhooks/scheduling': none('provider events in, {received} out'),
+  'POST /api/webhooks/messaging': none('chat updates in, {received} out'),
+  'POST /api/cron/:job': none('triggers a schedule; answers its id and time'),
+  'GET /api/internal/queues': none('queue depths: counts and times only'),
   'POST /api/audits/instant': none('audits of a URL: no session data'),
   'POST /api/audits/full': none('audits of a URL: no session data'),
   'GET /api/audits/:auditJobId': none('audits of a URL: no session data'),
@@ -162,8 +180,41 @@ describe('the human-in-the-loop gate', () => {
   });
 
   it('no route shows a finding to anyone but the tester before confirmation, and none shows a rejected one after', async () => {
-    const { sessionId, testerToken } = await analyzedSession(api, businessToken, jobId);
+    // The live test, analysed by Agent 1 while it runs (its insights name the same elements as the
+    // findings Agent 2 will make), then completed and analysed by Agent 2.
+    const { sessionId, testerToken } = await startSession(api, businessToken, jobId);
+    await recordStruggle(sessionId, minutesAgo(5));
+    const live = await api.request('POST', '/api/ai', { body: { sessionId }, token: businessToken });
+    assert.equal(live.status, 202, live.text);
+    const { analysisJobId } = live.body.data as { analysisJobId: string };
+    let liveInsights = '';
+    await waitFor(async () => {
+      const read = await api.request('GET', `/api/ai/${analysisJobId}`, { token: businessToken });
+      liveInsights = read.text;
+      return (read.body.data as { status: string }).status === 'complete';
+    });
+    const liveSession = await api.request('GET', `/api/sessions/${sessionId}`, { token: businessToken });
+    // While the test runs, the organization reads the live insights, elements and all.
+    for (const text of [liveInsights, liveSession.text]) {
+      assert.ok(text.includes('#card-number') && text.includes('#pay'), text);
+    }
+    const done = await api.request('POST', `/api/sessions/${sessionId}/complete`, {
+      body: {},
+      token: businessToken,
+    });
+    assert.equal(done.status, 200, done.text);
+    await waitForSessionStatus(api, sessionId, businessToken, 'analyzed');
     const actors = { business: businessToken, tester: testerToken, admin };
+    /** Who reads the live analysis now: the status of GET /api/ai/:id per actor. */
+    const insightReaders = async () => {
+      const statuses: Record<string, number> = {};
+      for (const [actor, token] of Object.entries(actors)) {
+        statuses[actor] = (await api.request('GET', `/api/ai/${analysisJobId}`, { token })).status;
+      }
+      return statuses;
+    };
+    // Once the test has ended, only the tester reads them, until confirming.
+    assert.deepEqual(await insightReaders(), { business: 404, tester: 200, admin: 404 });
     /** Every exposing route, called by every actor; the answers as sent, keyed for messages. */
     const walk = async (ids: Ids, skip: (actor: string, exposure: Exposure) => boolean) => {
       const answers: { where: string; text: string }[] = [];
@@ -193,7 +244,7 @@ describe('the human-in-the-loop gate', () => {
 
     // Before confirmation: the findings reach nobody but the tester reviewing them.
     const before = await walk(
-      { jobId, sessionId, reportId: randomUUID() },
+      { jobId, sessionId, analysisJobId, reportId: randomUUID() },
       (actor, exposure) => actor === 'tester' && exposure.exposes && exposure.testerReviews === true,
     );
     assert.ok(before.length >= 12);
@@ -258,7 +309,8 @@ describe('the human-in-the-loop gate', () => {
     });
 
     // After confirmation: the rejected finding is in no answer, whoever asks.
-    const after = await walk({ jobId, sessionId, reportId }, () => false);
+    const after = await walk({ jobId, sessionId, analysisJobId, reportId }, () => false);
+    assert.deepEqual(await insightReaders(), { business: 404, tester: 404, admin: 404 });
     const studyReport = after.find(({ where }) => where.startsWith('GET /api/reports/job/:id as business'))!;
     assert.match(studyReport.text, /"status":"complete"/);
     assert.ok(studyReport.text.includes('4.1.2'), "the study report carries the kept finding's criterion");

@@ -80,7 +80,13 @@ describe('a session whose workflow failed to start after its row was committed',
     );
     const read = (await api.request('GET', `/api/sessions/${sessionId}`, { token: business })).body
       .data as SessionRead;
-    assert.deepEqual(input, { sessionId, jobId, startedAt: read.startedAt, maxDurationMinutes: 45 });
+    assert.deepEqual(input, {
+      sessionId,
+      jobId,
+      startedAt: read.startedAt,
+      maxDurationMinutes: 45,
+      status: 'active',
+    });
   });
 
   it('a status change of the orphaned session starts its workflow and lands instead of a 500', async () => {

@@ -11,7 +11,7 @@ import {
   sessionWorkflow,
 } from '../../workflows/session.ts';
 import type { TestApi } from '../support/api.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { workflowBundle } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
@@ -39,7 +39,7 @@ describe('Agent 3 failing after confirmation', () => {
     await asSystem(testDatabase(), (tx) =>
       tx.updateTable('sessions').set({ started_at: startedAt }).where('id', '=', sessionId).execute(),
     );
-    const db = testDatabase();
+    const db = serviceDatabase();
     const stored = () =>
       asSystem(db, async (tx) => ({
         jobs: await tx

@@ -11,7 +11,7 @@ import {
   type SessionWorkflowInput,
 } from '../../workflows/session.ts';
 import type { TestApi } from '../support/api.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
@@ -44,7 +44,13 @@ describe('session time limit', () => {
     const payload = started?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
     assert.ok(payload, 'the workflow was started with an input');
     const input = defaultPayloadConverter.fromPayload<SessionWorkflowInput>(payload);
-    assert.deepEqual(input, { sessionId, jobId, startedAt: read.startedAt, maxDurationMinutes: 7 });
+    assert.deepEqual(input, {
+      sessionId,
+      jobId,
+      startedAt: read.startedAt,
+      maxDurationMinutes: 7,
+      status: 'active',
+    });
   });
 
   for (const pausedAfterMinutes of [undefined, 10]) {
@@ -81,7 +87,7 @@ describe('session time limit', () => {
         namespace: env.namespace ?? 'default',
         taskQueue,
         workflowBundle: await workflowBundle(),
-        db: testDatabase(),
+        db: serviceDatabase(),
       });
       await worker.runUntil(async () => {
         const handle = await env.client.workflow.start(sessionWorkflow, {

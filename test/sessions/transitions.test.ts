@@ -139,6 +139,41 @@ describe('session transitions through the API', () => {
     }
   });
 
+  it('notes cannot be added or edited once the session is confirmed: 409, nothing written', async () => {
+    const { sessionId, testerToken } = await analyzedSession(api, business, jobId);
+    const written = await api.request('PATCH', `/api/sessions/${sessionId}/notes`, {
+      body: { notes: [{ content: 'The pay button is hard to find' }] },
+      token: business,
+    });
+    assert.equal(written.status, 200, written.text);
+    const notes = () =>
+      asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('session_notes')
+          .select(['id', 'content', 'author_kind'])
+          .where('session_id', '=', sessionId)
+          .orderBy('id')
+          .execute(),
+      );
+    const own = (await notes()).find((note) => note.author_kind === 'human')!;
+    assert.equal((await post(`/api/sessions/${sessionId}/confirm`, { rating: 4 }, testerToken)).status, 200);
+    const stored = await notes();
+
+    for (const [body, token] of [
+      [{ notes: [{ content: 'Added after the report was built' }] }, business],
+      [{ notes: [{ noteId: own.id, content: 'Rewritten after confirmation' }] }, business],
+      [{ notes: [{ content: 'My afterthought' }] }, testerToken],
+    ] as const) {
+      const response = await api.request('PATCH', `/api/sessions/${sessionId}/notes`, { body, token });
+      assert.equal(response.status, 409, response.text);
+      assert.equal(
+        response.body.error,
+        'Notes can change only until the session is confirmed (it is confirmed)',
+      );
+    }
+    assert.deepEqual(await notes(), stored);
+  });
+
   it('feedback from anyone but the session tester is 403', async () => {
     const { sessionId } = await startSession(api, business, jobId);
     await post(`/api/sessions/${sessionId}/complete`, {});

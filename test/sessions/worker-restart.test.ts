@@ -11,7 +11,7 @@ import { asSystem } from '../../db/doors.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
 import { sessionStatusQuery, sessionWorkflowId } from '../../workflows/session.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
@@ -36,7 +36,7 @@ describe('session workflow across a graceful worker restart', () => {
       namespace: env.namespace ?? 'default',
       taskQueue,
       workflowBundle: await workflowBundle(),
-      db: testDatabase(),
+      db: serviceDatabase(),
     });
     return { worker, running: worker.run() };
   };

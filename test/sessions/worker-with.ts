@@ -1,6 +1,6 @@
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase } from '../support/database.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 
 export type Activities = ReturnType<typeof createActivities>;
@@ -14,7 +14,7 @@ export async function workerWith(
   replace: (real: Activities) => Partial<Activities>,
 ): Promise<{ stop(): Promise<void> }> {
   const env = await temporalEnvironment();
-  const real = createActivities({ db: testDatabase() });
+  const real = createActivities({ db: serviceDatabase() });
   const worker = await Worker.create({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',

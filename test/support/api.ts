@@ -2,8 +2,9 @@ import type { Client } from '@temporalio/client';
 import { pino } from 'pino';
 import { createApi, type Api } from '../../api/app.ts';
 import type { Config } from '../../config/index.ts';
+import type { Db } from '../../db/connection.ts';
 import { testConfig } from './config.ts';
-import { testDatabase } from './database.ts';
+import { serviceDatabase } from './database.ts';
 import { ensureServiceWorker, temporalEnvironment, TEST_TASK_QUEUE } from './temporal.ts';
 
 export interface TestResponse {
@@ -34,18 +35,25 @@ export interface TestApi {
 }
 
 /**
- * The real API on a free port, over the run's database and Temporal server, with the service
- * worker running. Each call builds a fresh app, so in-memory rate-limit counters start at zero.
+ * The real API on a free port, over the run's database (logged in as the service, like
+ * production) and Temporal server, with the service worker running. Each call builds a fresh app, so in-memory rate-limit counters start at zero.
  */
 export async function startTestApi(
-  options: { env?: NodeJS.ProcessEnv; now?: () => Date; worker?: boolean; temporal?: Client } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    now?: () => Date;
+    worker?: boolean;
+    temporal?: Client;
+    /** Another handle on the service login (for example one that counts queries). */
+    db?: Db;
+  } = {},
 ): Promise<TestApi> {
   const config = testConfig({ TEMPORAL_TASK_QUEUE: TEST_TASK_QUEUE, ...options.env });
   const env = await temporalEnvironment();
   if (options.worker !== false) await ensureServiceWorker();
   const api = createApi({
     config,
-    db: testDatabase(),
+    db: options.db ?? serviceDatabase(),
     temporal: options.temporal ?? env.client,
     logger: pino({ level: 'silent' }),
     ...(options.now ? { now: options.now } : {}),

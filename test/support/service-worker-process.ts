@@ -4,10 +4,12 @@
 //   TEMPORAL_ADDRESS      the suite's Temporal server (TestWorkflowEnvironment.address)
 //   TEMPORAL_TASK_QUEUE   the task queue the test's API uses
 //   WORKFLOW_BUNDLE_PATH  the suite's workflow bundle, written to a file, so no start re-bundles
-// It prints `worker ready` once it polls, and runs until it is killed.
+// It logs in as the service (usability_service, derived from DATABASE_URL as the configuration
+// does), like the production worker. It prints `worker ready` once it polls, and runs until killed.
 import { readFile } from 'node:fs/promises';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { connectDatabase } from '../../db/connection.ts';
+import { serviceDatabaseUrl } from './database.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
 
 function required(name: string): string {
@@ -20,7 +22,8 @@ const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() 
 Runtime.install({ logger: quiet });
 
 const connection = await NativeConnection.connect({ address: required('TEMPORAL_ADDRESS') });
-const database = connectDatabase(required('DATABASE_URL'));
+required('DATABASE_URL'); // the suite's database, whose service login this is
+const database = connectDatabase(serviceDatabaseUrl());
 const worker = await createServiceWorker({
   connection,
   namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',

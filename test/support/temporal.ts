@@ -1,7 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Runtime, type Worker, type WorkflowBundle } from '@temporalio/worker';
 import { createServiceWorker, WORKFLOWS_PATH } from '../../workers/service-worker.ts';
-import { testDatabase } from './database.ts';
+import { serviceDatabase } from './database.ts';
 
 /** One task queue per test run, so runs on the same server never steal each other's tasks. */
 export const TEST_TASK_QUEUE = `usability-test-${process.pid}`;
@@ -44,7 +44,7 @@ export function workflowBundle(): Promise<WorkflowBundle> {
   return bundle;
 }
 
-/** The service worker, running in the background for the rest of the run. */
+/** The service worker (logged in as the service), running in the background for the rest of the run. */
 export async function ensureServiceWorker(): Promise<void> {
   if (worker) return;
   const env = await temporalEnvironment();
@@ -53,7 +53,7 @@ export async function ensureServiceWorker(): Promise<void> {
     namespace: env.namespace ?? 'default',
     taskQueue: TEST_TASK_QUEUE,
     workflowBundle: await workflowBundle(),
-    db: testDatabase(),
+    db: serviceDatabase(),
   });
   worker = { worker: created, running: created.run() };
 }

@@ -20,6 +20,9 @@ export interface SessionSideRows {
   readonly facialSnapshot: string;
   readonly voiceSegment: string;
   readonly agentJob: string;
+  /** Agent 1's live analyses: one of the live session, one of the confirmed session (0026). */
+  readonly liveAnalysis: string;
+  readonly confirmedAnalysis: string;
   readonly agentFinding: string;
   readonly humanNote: string;
   readonly queuedWork: string;
@@ -105,6 +108,15 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     .returning('id')
     .executeTakeFirstOrThrow()
     .then(id);
+  const analysis = (studyId: string, sessionId: string) =>
+    tx
+      .insertInto('agent_jobs')
+      .values({ kind: 'agent1', organization_id: organizationA, study_id: studyId, session_id: sessionId })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then(id);
+  const liveAnalysis = await analysis(study, liveSession);
+  const confirmedAnalysis = await analysis(finishedStudy, confirmedSession);
   const note = (values: {
     author_kind: 'agent' | 'human';
     author_id: string | null;
@@ -237,6 +249,8 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     facialSnapshot,
     voiceSegment,
     agentJob,
+    liveAnalysis,
+    confirmedAnalysis,
     agentFinding,
     humanNote,
     queuedWork,

@@ -131,12 +131,30 @@ export const SESSION_TABLES: readonly TableCells[] = [
   },
   {
     table: 'agent_jobs',
-    rule: 'agent jobs: requested (queued) and read by the organization, read by the session tester, run by the system',
+    rule: "agent jobs: requested (queued) and read by the organization, read by the session tester, run by the system; Agent 1's live analyses read by the organization only while the session runs, by nobody but admins once it is confirmed",
     rows: [
       {
         key: (f) => ({ id: f.agentJob }),
         touch: 'options',
         select: ORG_AND_TESTER,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+      {
+        // 0026: Agent 1's insights are the live test's, read by the organization while it runs.
+        label: 'Agent 1 on a live session',
+        key: (f) => ({ id: f.liveAnalysis }),
+        touch: 'options',
+        select: ORG_AND_TESTER,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+      {
+        // Once confirmed, what passed the gate is the report; admins still read under RLS.
+        label: 'Agent 1 on a confirmed session',
+        key: (f) => ({ id: f.confirmedAnalysis }),
+        touch: 'options',
+        select: ADMIN,
         update: ADMIN,
         delete: ADMIN,
       },

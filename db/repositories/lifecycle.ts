@@ -1,0 +1,90 @@
+import type { Tx } from '../doors.ts';
+import type { SessionStatus } from '../schema-sessions.ts';
+import type { StudyStatus } from '../schema.ts';
+
+/** The statuses a study's workflow runs in; an archived study's has ended. */
+export const LIVE_STUDY_STATUSES = [
+  'draft',
+  'active',
+  'paused',
+  'completed',
+] as const satisfies readonly StudyStatus[];
+/** The statuses a session's workflow starts from: every later one is reached through it. */
+export const STARTABLE_SESSION_STATUSES = ['active', 'paused'] as const;
+
+export type LiveStudyStatus = (typeof LIVE_STUDY_STATUSES)[number];
+export type StartableSessionStatus = (typeof STARTABLE_SESSION_STATUSES)[number];
+
+export const isLiveStudyStatus = (status: StudyStatus): status is LiveStudyStatus =>
+  (LIVE_STUDY_STATUSES as readonly StudyStatus[]).includes(status);
+
+export const isStartableSessionStatus = (status: SessionStatus): status is StartableSessionStatus =>
+  (STARTABLE_SESSION_STATUSES as readonly SessionStatus[]).includes(status);
+
+export interface RecordedStudy {
+  readonly id: string;
+  readonly status: StudyStatus;
+}
+
+export interface RecordedSession {
+  readonly id: string;
+  readonly study_id: string;
+  readonly status: StartableSessionStatus;
+  readonly started_at: Date;
+  readonly max_duration_minutes: number;
+}
+
+/** The study's id and recorded status, without its tasks and variants. */
+export function studyStatusOf(tx: Tx, id: string): Promise<RecordedStudy | undefined> {
+  return tx.selectFrom('studies').select(['id', 'status']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Live studies created before `createdBefore` whose workflow nobody has looked for yet, oldest first. */
+export function studiesWithUnseenWorkflow(
+  tx: Tx,
+  createdBefore: Date,
+  limit: number,
+): Promise<RecordedStudy[]> {
+  return tx
+    .selectFrom('studies')
+    .select(['id', 'status'])
+    .where('workflow_seen_at', 'is', null)
+    .where('status', 'in', LIVE_STUDY_STATUSES)
+    .where('created_at', '<', createdBefore)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Active or paused sessions created before `createdBefore` whose workflow nobody has looked for yet. */
+export async function sessionsWithUnseenWorkflow(
+  tx: Tx,
+  createdBefore: Date,
+  limit: number,
+): Promise<RecordedSession[]> {
+  const rows = await tx
+    .selectFrom('sessions')
+    .innerJoin('studies', 'studies.id', 'sessions.study_id')
+    .select([
+      'sessions.id as id',
+      'sessions.study_id as study_id',
+      'sessions.status as status',
+      'sessions.started_at as started_at',
+      'studies.max_duration_minutes as max_duration_minutes',
+    ])
+    .where('sessions.workflow_seen_at', 'is', null)
+    .where('sessions.status', 'in', STARTABLE_SESSION_STATUSES)
+    .where('sessions.created_at', '<', createdBefore)
+    .orderBy('sessions.created_at')
+    .limit(limit)
+    .execute();
+  return rows.filter((row): row is RecordedSession => isStartableSessionStatus(row.status));
+}
+
+export async function markStudyWorkflowSeen(tx: Tx, id: string, at: Date): Promise<void> {
+  await tx.updateTable('studies').set({ workflow_seen_at: at }).where('id', '=', id).execute();
+}
+
+export async function markSessionWorkflowSeen(tx: Tx, id: string, at: Date): Promise<void> {
+  await tx.updateTable('sessions').set({ workflow_seen_at: at }).where('id', '=', id).execute();
+}

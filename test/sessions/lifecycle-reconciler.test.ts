@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import type { ScheduleHandle } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { asSystem } from '../../db/doors.ts';
+import { ensureLifecycleSchedule } from '../../workers/lifecycle-schedule.ts';
+import type { lifecycleReconcileWorkflow, ReconcileSummary } from '../../workflows/reconcile.ts';
+import { sessionStatusQuery, sessionWorkflowId, type SessionWorkflowInput } from '../../workflows/session.ts';
+import { studyStatusQuery, studyWorkflowId, type StudyWorkflowInput } from '../../workflows/study.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { testDatabase } from '../support/database.ts';
+import { createBusiness, type BusinessFixture } from '../support/factories.ts';
+import { temporalEnvironment, TEST_TASK_QUEUE } from '../support/temporal.ts';
+import { sessionToken } from '../support/tokens.ts';
+import { eligibleTester, startSession, waitFor } from './fixtures.ts';
+import {
+  minutesAgo,
+  sessionWithoutWorkflow,
+  startInputOf,
+  studyWithoutWorkflow,
+} from './lifecycle-fixtures.ts';
+
+const MINUTE = 60_000;
+
+/**
+ * The lifecycle reconciler: a row committed by the API whose workflow start failed, and that
+ * nobody acts on again, gets its workflow from the Schedule within minutes, started from what the
+ * row records.
+ */
+describe('the lifecycle reconciler schedule', () => {
+  let api: TestApi;
+  let business: BusinessFixture;
+  let schedule: ScheduleHandle;
+  const scheduleId = `lifecycle-reconcile-test-${process.pid}`;
+
+  const handleOf = async (workflowId: string) =>
+    (await temporalEnvironment()).client.workflow.getHandle(workflowId);
+  const sessionRow = (id: string) =>
+    asSystem(testDatabase(), (tx) =>
+      tx.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+    );
+  const studySeen = async (id: string) =>
+    (
+      await asSystem(testDatabase(), (tx) =>
+        tx.selectFrom('studies').select('workflow_seen_at').where('id', '=', id).executeTakeFirstOrThrow(),
+      )
+    ).workflow_seen_at;
+  /** Triggers the suite's copy of the schedule once and answers that run's summary. */
+  const runSchedule = async (): Promise<ReconcileSummary> => {
+    const env = await temporalEnvironment();
+    const before = (await schedule.describe()).info.recentActions.length;
+    await schedule.trigger();
+    await waitFor(async () => (await schedule.describe()).info.recentActions.length > before);
+    const { workflow } = (await schedule.describe()).info.recentActions.at(-1)!.action;
+    return env.client.workflow
+      .getHandle<typeof lifecycleReconcileWorkflow>(workflow.workflowId, workflow.firstExecutionRunId)
+      .result();
+  };
+
+  before(async () => {
+    api = await startTestApi();
+    business = await createBusiness('pro');
+    const env = await temporalEnvironment();
+    // Paused: runs happen only when a test triggers them.
+    await ensureLifecycleSchedule(env.client, TEST_TASK_QUEUE, { scheduleId, paused: true });
+    schedule = env.client.schedule.getHandle(scheduleId);
+  });
+  after(async () => {
+    await schedule?.delete();
+    await api.stop();
+  });
+
+  it('is created once at every worker start: every 5 minutes, never overlapping', async () => {
+    const env = await temporalEnvironment();
+    await ensureLifecycleSchedule(env.client, TEST_TASK_QUEUE, { scheduleId, paused: true });
+    const description = await schedule.describe();
+    assert.deepEqual(
+      description.spec.intervals?.map((i) => i.every),
+      [5 * MINUTE],
+    );
+    assert.equal(description.policies.overlap, 'SKIP');
+    assert.ok(description.action.type === 'startWorkflow');
+    assert.deepEqual(
+      [description.action.workflowType, description.action.taskQueue],
+      ['lifecycleReconcileWorkflow', TEST_TASK_QUEUE],
+    );
+  });
+
+  it('starts the missing workflows of live studies and sessions from their recorded state, honouring the time limit from startedAt', async () => {
+    // A study and its sessions written minutes ago, whose workflow starts all failed.
+    const jobId = await studyWithoutWorkflow(business.organizationId, {
+      status: 'active',
+      testerCount: 10,
+      maxDurationMinutes: 60,
+      createdAt: minutesAgo(70),
+    });
+    const overdue = await sessionWithoutWorkflow(jobId, (await eligibleTester()).sub, {
+      startedAt: minutesAgo(61),
+      createdAt: minutesAgo(61),
+    });
+    const paused = await sessionWithoutWorkflow(jobId, (await eligibleTester()).sub, {
+      status: 'paused',
+      startedAt: minutesAgo(5),
+      createdAt: minutesAgo(5),
+    });
+    // Committed a moment ago: its request may still be starting the workflow, so it is left alone.
+    const young = await sessionWithoutWorkflow(jobId, (await eligibleTester()).sub);
+    // A session with its workflow running (on another study: creating it starts the study's
+    // workflow too): looked at, marked, and not started again.
+    const otherStudy = await studyWithoutWorkflow(business.organizationId, {
+      status: 'active',
+      testerCount: 10,
+    });
+    const healthy = await startSession(api, await sessionToken(business.claims), otherStudy);
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .updateTable('sessions')
+        .set({ created_at: minutesAgo(5) })
+        .where('id', '=', healthy.sessionId)
+        .execute(),
+    );
+    const healthyRun = (await (await handleOf(sessionWorkflowId(healthy.sessionId))).describe()).runId;
+    for (const id of [
+      studyWorkflowId(jobId),
+      ...[overdue, paused, young].map((s) => sessionWorkflowId(s.id)),
+    ]) {
+      await assert.rejects((await handleOf(id)).describe(), WorkflowNotFoundError, id);
+    }
+
+    const summary = await runSchedule();
+    assert.ok(summary.studiesStarted >= 1, JSON.stringify(summary));
+    assert.ok(summary.sessionsStarted >= 2, JSON.stringify(summary));
+
+    // The study, from the status its row records.
+    const study = await handleOf(studyWorkflowId(jobId));
+    assert.equal(await study.query(studyStatusQuery), 'active');
+    assert.deepEqual(await startInputOf<StudyWorkflowInput>(study), { jobId, status: 'active' });
+    assert.ok(await studySeen(jobId));
+
+    // The overdue session: its time limit counts from its start, so it completes at once, at
+    // startedAt + 60 minutes, and Agent 2 takes it from there.
+    const overdueInput = await startInputOf<SessionWorkflowInput>(
+      await handleOf(sessionWorkflowId(overdue.id)),
+    );
+    assert.deepEqual(overdueInput, {
+      sessionId: overdue.id,
+      jobId,
+      startedAt: overdue.started_at.toISOString(),
+      maxDurationMinutes: 60,
+      status: 'active',
+    });
+    await waitFor(async () => (await sessionRow(overdue.id)).completed_at !== null);
+    const completed = await sessionRow(overdue.id);
+    assert.equal(completed.completed_at!.getTime(), overdue.started_at.getTime() + 60 * MINUTE);
+    assert.equal(completed.duration_seconds, 3600);
+    assert.ok(completed.workflow_seen_at);
+
+    // The paused session stays paused, and its workflow answers for it.
+    const pausedHandle = await handleOf(sessionWorkflowId(paused.id));
+    assert.equal(await pausedHandle.query(sessionStatusQuery), 'paused');
+    assert.equal((await sessionRow(paused.id)).status, 'paused');
+    const resumed = await api.request('PATCH', `/api/sessions/${paused.id}`, {
+      body: { status: 'active' },
+      token: await sessionToken(business.claims),
+    });
+    assert.equal(resumed.status, 200, resumed.text);
+    assert.equal(await pausedHandle.query(sessionStatusQuery), 'active');
+
+    // The young session is not touched; the healthy one is marked and keeps its run.
+    await assert.rejects((await handleOf(sessionWorkflowId(young.id))).describe(), WorkflowNotFoundError);
+    assert.equal((await sessionRow(young.id)).workflow_seen_at, null);
+    assert.ok((await sessionRow(healthy.sessionId)).workflow_seen_at);
+    assert.equal((await (await handleOf(sessionWorkflowId(healthy.sessionId))).describe()).runId, healthyRun);
+  });
+
+  it('a row it has seen is not looked at again', async () => {
+    const jobId = await studyWithoutWorkflow(business.organizationId, {
+      status: 'draft',
+      createdAt: minutesAgo(10),
+    });
+    await runSchedule();
+    const seen = await studySeen(jobId);
+    assert.ok(seen);
+    assert.equal(await (await handleOf(studyWorkflowId(jobId))).query(studyStatusQuery), 'draft');
+    await runSchedule();
+    assert.deepEqual(await studySeen(jobId), seen);
+  });
+});

@@ -1,0 +1,54 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { ReconcileActivities, ReconcileBatch } from '../activities/studies/reconcile-activities.ts';
+
+/** The Temporal Schedule that repairs lost workflow starts (workers/lifecycle-schedule.ts). */
+export const LIFECYCLE_SCHEDULE_ID = 'lifecycle-reconcile';
+export const LIFECYCLE_INTERVAL = '5 minutes';
+/** Rows one activity call looks at. */
+export const RECONCILE_BATCH = 100;
+/** A bound on one run's work; the rest waits for the next run. */
+const MAX_BATCHES = 50;
+
+const { reconcileStudyWorkflows, reconcileSessionWorkflows } = proxyActivities<ReconcileActivities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumInterval: '1 minute', maximumAttempts: 5 },
+});
+
+export interface ReconcileSummary {
+  readonly studiesChecked: number;
+  readonly studiesStarted: number;
+  readonly sessionsChecked: number;
+  readonly sessionsStarted: number;
+}
+
+/**
+ * One run of the lifecycle reconciler: the API commits a study or session row, then starts its
+ * workflow; when that start fails and nobody acts on the row again, nothing would ever run it
+ * (no time limit, no signals). Every few minutes this starts the workflow of each live study and
+ * session that is a couple of minutes old and has none, from its recorded state. Studies first,
+ * so a repaired session's confirmation finds its study running (signal-with-start would start
+ * it anyway).
+ */
+export async function lifecycleReconcileWorkflow(): Promise<ReconcileSummary> {
+  const studies = await drain(reconcileStudyWorkflows);
+  const sessions = await drain(reconcileSessionWorkflows);
+  return {
+    studiesChecked: studies.checked,
+    studiesStarted: studies.started,
+    sessionsChecked: sessions.checked,
+    sessionsStarted: sessions.started,
+  };
+}
+
+async function drain(batch: (input: { limit: number }) => Promise<ReconcileBatch>): Promise<ReconcileBatch> {
+  let checked = 0;
+  let started = 0;
+  for (let round = 0; round < MAX_BATCHES; round += 1) {
+    const done = await batch({ limit: RECONCILE_BATCH });
+    checked += done.checked;
+    started += done.started;
+    if (done.checked < RECONCILE_BATCH) break;
+  }
+  return { checked, started };
+}
