@@ -1,5 +1,6 @@
 /**
  * What `npm start` has started, stopped in reverse order exactly once: on Ctrl-C (SIGINT), SIGTERM,
+ * SIGHUP (a closed terminal; bootstrap.mjs passes it on),
  * a failed set-up step or a child that died. Signal handlers are installed when it is created, so
  * nothing started afterwards (the Temporal dev server while the database is still being migrated)
  * can outlive the script.
@@ -9,7 +10,8 @@ export class Lifecycle {
   private stopping: Promise<never> | undefined;
 
   constructor(private readonly exit: (code: number) => never = (code) => process.exit(code)) {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void this.stopAll(0));
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+      process.once(signal, () => void this.stopAll(0));
   }
 
   /** True once stopping has begun: a child's exit is then expected, not a failure. */

@@ -62,12 +62,18 @@ describe('npm start: nothing it started outlives it (scripts/lib/lifecycle.ts)',
     assert.ok(await gone(serverPid), 'the child started before the failure is stopped');
   });
 
-  it('Ctrl-C during set-up (before API and worker exist) stops what was started, exit code 0', async () => {
-    const { exited, script, serverPid } = await startStandIn('wait');
-    leftovers.push(serverPid);
-    script.kill('SIGINT');
-    const [code] = (await exited) as [number | null];
-    assert.equal(code, 0);
-    assert.ok(await gone(serverPid), 'the child started before Ctrl-C is stopped');
-  });
+  for (const [signal, what] of [
+    ['SIGINT', 'Ctrl-C'],
+    ['SIGTERM', 'SIGTERM'],
+    ['SIGHUP', 'a closed terminal (SIGHUP)'],
+  ] as const) {
+    it(`${what} during set-up (before API and worker exist) stops what was started, exit code 0`, async () => {
+      const { exited, script, serverPid } = await startStandIn('wait');
+      leftovers.push(serverPid);
+      script.kill(signal);
+      const [code] = (await exited) as [number | null];
+      assert.equal(code, 0);
+      assert.ok(await gone(serverPid), `the child started before ${signal} is stopped`);
+    });
+  }
 });

@@ -10,7 +10,7 @@ export function testDatabaseUrl(): string {
 }
 
 /**
- * The run's database as its owner: for fixtures and assertions only. The API and the workers under
+ * The run's database as its owner: for fixtures, assertions and activities called directly. The API and the workers under
  * test use `serviceDatabase()`, as in production.
  */
 export function testDatabase() {
