@@ -10,8 +10,8 @@ export function testDatabaseUrl(): string {
 }
 
 /**
- * The run's database as its owner: for fixtures, assertions and activities called directly. The API and the workers under
- * test use `serviceDatabase()`, as in production.
+ * The run's database as its owner: for fixtures, assertions and activities called directly. The
+ * API and the workers under test use `serviceDatabase()`, as in production.
  */
 export function testDatabase() {
   owner ??= connectDatabase(testDatabaseUrl());
