@@ -44,46 +44,64 @@ export function buildTimeline(signals: SessionSignals, options: TimelineOptions 
   const until = options.until?.getTime() ?? Infinity;
   const events = include.has('events')
     ? inOrder(
-        signals.events.filter((e) => e.at.getTime() <= until),
+        keep(signals.events, (e) => e.at.getTime() <= until),
         (e) => e.at,
       )
     : [];
   const frames = include.has('facial')
     ? inOrder(
-        signals.facial.filter((f) => f.faceDetected && f.at.getTime() <= until),
+        keep(signals.facial, (f) => f.faceDetected && f.at.getTime() <= until),
         (f) => f.at,
       )
     : [];
   const speech = include.has('voice')
     ? inOrder(
-        signals.voice.filter((v) => analysable(v) && v.startedAt.getTime() <= until),
+        keep(signals.voice, (v) => analysable(v) && v.startedAt.getTime() <= until),
         (v) => v.startedAt,
       )
     : [];
-  const entries = merge(
-    events.map((event) => ({ source: 'event' as const, at: event.at, event })),
-    frames.map((frame) => ({ source: 'facial' as const, at: frame.at, frame })),
-    speech.map((segment) => ({ source: 'voice' as const, at: segment.startedAt, segment })),
+  const firsts = [events[0]?.at, frames[0]?.at, speech[0]?.startedAt].filter((at) => at !== undefined);
+  const lasts = [events.at(-1)?.at, frames.at(-1)?.at, speech.at(-1)?.endedAt].filter(
+    (at) => at !== undefined,
   );
-  const last = entries.at(-1);
+  // The merged list is built when first read: the detectors walk the per-kind lists, and a few
+  // hundred thousand wrapper objects per analysis would only feed the garbage collector.
+  let entries: TimelineEntry[] | undefined;
   return {
     events,
     frames,
     speech,
-    entries,
-    startedAt: entries[0]?.at ?? null,
-    endedAt: last ? endOf(last) : null,
+    get entries() {
+      entries ??= merge(
+        events.map((event) => ({ source: 'event' as const, at: event.at, event })),
+        frames.map((frame) => ({ source: 'facial' as const, at: frame.at, frame })),
+        speech.map((segment) => ({ source: 'voice' as const, at: segment.startedAt, segment })),
+      );
+      return entries;
+    },
+    startedAt: earliest(firsts),
+    endedAt: latest(lasts),
   };
 }
 
-function endOf(entry: TimelineEntry): Date {
-  return entry.source === 'voice' ? entry.segment.endedAt : entry.at;
+const earliest = (times: readonly Date[]): Date | null =>
+  times.reduce<Date | null>((min, at) => (min === null || at < min ? at : min), null);
+const latest = (times: readonly Date[]): Date | null =>
+  times.reduce<Date | null>((max, at) => (max === null || at > max ? at : max), null);
+
+/**
+ * The items that pass, without copying a list every item of which passes (the common case: a
+ * whole session's events): copies of a few hundred thousand items only feed the garbage collector.
+ */
+function keep<T>(items: readonly T[], passes: (item: T) => boolean): readonly T[] {
+  return items.every(passes) ? items : items.filter(passes);
 }
 
-function inOrder<T>(items: T[], time: (item: T) => Date): T[] {
+/** In time order; a list already in order (as the repositories return it) is not copied. */
+function inOrder<T>(items: readonly T[], time: (item: T) => Date): readonly T[] {
   for (let i = 1; i < items.length; i += 1) {
     if (time(items[i]!).getTime() < time(items[i - 1]!).getTime()) {
-      return items.sort((a, b) => time(a).getTime() - time(b).getTime());
+      return [...items].sort((a, b) => time(a).getTime() - time(b).getTime());
     }
   }
   return items;
