@@ -8,7 +8,8 @@ const ALLOWED_METHODS = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
 const EXPOSED_HEADERS = 'Retry-After, X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Chromium's extension ids are 32 letters a-p; Firefox's are UUIDs. */
-const EXTENSION_ORIGIN = /^(?:chrome-extension:\/\/[a-p]{32}|moz-extension:\/\/[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})$/;
+const EXTENSION_ORIGIN =
+  /^(?:chrome-extension:\/\/[a-p]{32}|moz-extension:\/\/[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})$/;
 
 export interface CorsPolicy {
   readonly baseUrl: string;

@@ -1,0 +1,116 @@
+// @ts-check
+// The extension's service worker: takes the events the content scripts capture while a session is
+// recording, batches them in an outbox per signal endpoint and sends them with the test token, and
+// carries out the popup's commands. The browser may stop this worker whenever it is idle; every
+// piece of state is in storage (session-state.js, outbox.js), so a restarted worker carries on.
+//
+// Extension point: facial frames and voice segments. The outbox and the uploader are generic over
+// the three signal endpoints (`events`, `snapshots`, `voice`); a capture module for camera or
+// microphone would add its kind to SIGNAL_KINDS and hand its items to `record(kind, item)`.
+// Nothing captures them yet (extension/README.md).
+
+import { Outbox } from './outbox.js';
+import { sessionCommands } from './session-commands.js';
+import { SessionStore } from './session-state.js';
+import { Uploader } from './uploader.js';
+
+/** @typedef {import('./api-client.js').SignalKind} SignalKind */
+
+/** The kinds captured today; see the extension point above. @type {SignalKind[]} */
+const SIGNAL_KINDS = ['events'];
+/** Pending items are sealed into a batch this often (or sooner, at SEAL_AT items). */
+const FLUSH_INTERVAL_MS = 2_000;
+
+const store = new SessionStore();
+const outboxes = new Map(SIGNAL_KINDS.map((kind) => [kind, new Outbox(kind)]));
+const unsent = () => [...outboxes.values()].reduce((sum, outbox) => sum + outbox.unsent, 0);
+
+const uploaders = [...outboxes.values()].map(
+  (outbox) =>
+    new Uploader(outbox, {
+      settings: () => store.sendable,
+      accepted: ({ accepted, rejected }) =>
+        void store.update({
+          last: { accepted, rejected },
+          totals: {
+            accepted: store.state.totals.accepted + accepted,
+            rejected: store.state.totals.rejected + rejected,
+          },
+          unsent: unsent(),
+          message: null,
+        }),
+      retrying: (reason, delayMs) =>
+        void store.update({
+          unsent: unsent(),
+          message: `${reason} Trying again in ${Math.ceil(delayMs / 1000)} s; ${unsent()} items wait, none is lost.`,
+        }),
+      stopped: (answer) => void store.update({ phase: 'stopped', message: answer.reason, unsent: unsent() }),
+    }),
+);
+const uploaderOf = new Map(uploaders.map((uploader) => [uploader.outbox.kind, uploader]));
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let flushTimer;
+
+/** Seals every outbox's pending items into a batch and sends it. */
+function flush() {
+  if (flushTimer !== undefined) clearTimeout(flushTimer);
+  flushTimer = undefined;
+  for (const [kind, outbox] of outboxes) if (outbox.seal()) uploaderOf.get(kind)?.kick();
+}
+
+const commands = sessionCommands({ store, outboxes: [...outboxes.values()], uploaders, flush });
+
+// Everything waits for the stored state: the browser may start this worker for a message or an alarm.
+const ready = (async () => {
+  await store.load();
+  for (const outbox of outboxes.values()) await outbox.load();
+  if (store.sendable) flush();
+  if (store.sendable) for (const uploader of uploaders) uploader.kick();
+})();
+
+/**
+ * A captured item, kept only while the session is recording.
+ * @param {SignalKind} kind @param {unknown} item
+ */
+function record(kind, item) {
+  const outbox = outboxes.get(kind);
+  if (store.state.phase !== 'recording' || !outbox) return;
+  if (outbox.add(item)) uploaderOf.get(kind)?.kick();
+  else flushTimer ??= setTimeout(flush, FLUSH_INTERVAL_MS);
+}
+
+/** Commands run one after another, so two quick clicks in the popup never interleave. */
+let commandChain = Promise.resolve();
+
+chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (sender.id !== chrome.runtime.id || !message || typeof message !== 'object') return;
+  const { type } = /** @type {{ type?: unknown }} */ (message);
+  if (type === 'event' && sender.tab) {
+    const { item } = /** @type {{ item?: unknown }} */ (message);
+    void ready.then(() => record('events', item));
+    return;
+  }
+  if (type === 'command' && sender.url?.startsWith(chrome.runtime.getURL('popup.html'))) {
+    const { command, settings } = /** @type {{ command?: unknown, settings?: unknown }} */ (message);
+    const run = async () => {
+      await ready;
+      if (command === 'start') await commands.start(settings);
+      else if (command === 'pause') await commands.pause();
+      else if (command === 'resume') await commands.resume();
+      else if (command === 'complete') await commands.complete();
+      else throw new Error(`Unknown command ${String(command)}`);
+    };
+    const done = commandChain.then(run);
+    commandChain = done.catch(() => {});
+    done.then(
+      () => sendResponse({ ok: true }),
+      (error) => sendResponse({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+    );
+    return true; // answers asynchronously
+  }
+});
+
+chrome.alarms.onAlarm.addListener((alarm) => {
+  void ready.then(() => uploaders.find((uploader) => uploader.alarmName === alarm.name)?.retryNow());
+});

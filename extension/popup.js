@@ -1,0 +1,79 @@
+// @ts-check
+// The popup: the tester enters the API base URL, the session id and the test token, and moves the
+// session. The background worker does the work (the popup may close at any moment); the popup
+// shows the state the worker keeps in storage, and follows its changes.
+
+import { initialState } from './session-state.js';
+
+/** @typedef {import('./session-state.js').SessionState} SessionState */
+/** @typedef {import('./api-client.js').Settings} Settings */
+
+const PHASE_TEXT = {
+  idle: 'not started',
+  recording: 'recording',
+  paused: 'paused: nothing is recorded',
+  stopped: 'stopped',
+  completed: 'completed',
+};
+
+/** @param {string} id */
+const element = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const field = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+/** @param {string} id */
+const button = (id) => /** @type {HTMLButtonElement} */ (document.getElementById(id));
+
+/** @param {SessionState | undefined} state */
+function show(state) {
+  if (!state) return;
+  element('phase').textContent = PHASE_TEXT[state.phase];
+  element('session-status').textContent = state.sessionStatus ?? 'unknown';
+  element('last-counts').textContent = state.last
+    ? `accepted ${state.last.accepted}, rejected ${state.last.rejected}`
+    : 'none yet';
+  element('total-counts').textContent =
+    `accepted ${state.totals.accepted}, rejected ${state.totals.rejected}`;
+  element('unsent').textContent = String(state.unsent);
+  element('message').textContent = state.message ?? '';
+  const { phase, sessionStatus } = state;
+  button('start').disabled = phase === 'recording' || phase === 'paused';
+  // Pause stays offered when the API has not confirmed it (the request failed): press it again.
+  button('pause').disabled = !(phase === 'recording' || (phase === 'paused' && sessionStatus === 'active'));
+  button('resume').disabled = phase !== 'paused';
+  button('complete').disabled = !(phase === 'recording' || phase === 'paused');
+}
+
+/** @param {string} command @param {Settings} [settings] */
+async function send(command, settings) {
+  for (const id of ['start', 'pause', 'resume', 'complete']) button(id).disabled = true;
+  const answer = /** @type {{ ok: boolean, error?: string } | undefined} */ (
+    await chrome.runtime.sendMessage({ type: 'command', command, ...(settings ? { settings } : {}) })
+  );
+  const stored = await chrome.storage.local.get('state');
+  show(/** @type {SessionState | undefined} */ (stored.state));
+  if (answer && !answer.ok) element('message').textContent = answer.error ?? 'Failed';
+}
+
+element('settings').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void send('start', {
+    apiBase: field('api-base').value,
+    sessionId: field('session-id').value,
+    testToken: field('test-token').value,
+  });
+});
+for (const command of ['pause', 'resume', 'complete'])
+  button(command).addEventListener('click', () => void send(command));
+
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && changes.state) show(/** @type {SessionState} */ (changes.state.newValue));
+});
+
+const stored = await chrome.storage.local.get(['settings', 'state']);
+const settings = /** @type {Settings | undefined} */ (stored.settings);
+if (settings) {
+  field('api-base').value = settings.apiBase;
+  field('session-id').value = settings.sessionId;
+  field('test-token').value = settings.testToken;
+}
+show(/** @type {SessionState | undefined} */ (stored.state) ?? initialState());

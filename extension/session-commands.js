@@ -1,0 +1,121 @@
+// @ts-check
+// The popup's four buttons, each a `PATCH /api/sessions/{id}` with `{status}` and the test token
+// (docs/decisions.md, Sessions: PATCH /api/sessions/:id), plus what the extension does around it:
+// capture stops before a pause or a completion is asked for, and a completion is asked for only
+// once every captured item has been accepted (the API takes no items after it).
+
+import { patchStatus, statusIn } from './api-client.js';
+import { initialState } from './session-state.js';
+
+/** @typedef {import('./api-client.js').Settings} Settings */
+/** @typedef {import('./session-state.js').SessionStore} SessionStore */
+/** @typedef {import('./outbox.js').Outbox} Outbox */
+/** @typedef {import('./uploader.js').Uploader} Uploader */
+
+const TEST_TOKEN = /^[0-9a-f]{48}$/;
+
+/**
+ * @param {{ store: SessionStore, outboxes: Outbox[], uploaders: Uploader[], flush: () => void }} deps
+ */
+export function sessionCommands({ store, outboxes, uploaders, flush }) {
+  const unsent = () => outboxes.reduce((sum, outbox) => sum + outbox.unsent, 0);
+
+  /** @param {import('./api-client.js').Answer} answer @param {Partial<import('./session-state.js').SessionState>} onRetry */
+  const refused = (answer, onRetry) =>
+    answer.outcome === 'stop'
+      ? store.update({ phase: 'stopped', message: answer.reason, unsent: unsent() })
+      : store.update({ ...onRetry, message: answer.outcome === 'retry' ? answer.reason : null });
+
+  /** Whether the answer to "active" means the session records: 200, or already active (409). */
+  const isActive = (/** @type {import('./api-client.js').Answer} */ answer) =>
+    answer.outcome === 'ok' ||
+    (answer.outcome === 'stop' && answer.status === 409 && /\(it is active\)/.test(answer.serverMessage));
+
+  return {
+    /** Starts (or, after a refusal, restarts with a new token) recording the session. @param {unknown} input */
+    async start(input) {
+      const settings = checkSettings(input);
+      const previous = store.settings;
+      if (previous?.sessionId !== settings.sessionId || previous.apiBase !== settings.apiBase) {
+        // Another session: what was left of the previous one can never be sent with this token.
+        for (const outbox of outboxes) await outbox.clear();
+        await store.update(initialState());
+      }
+      await store.saveSettings(settings);
+      // A session is created active, so this usually answers 409 "(it is active)"; it resumes a paused one.
+      const answer = await patchStatus(settings, 'active');
+      if (!isActive(answer)) return refused(answer, {});
+      await store.update({ phase: 'recording', sessionStatus: 'active', message: null, unsent: unsent() });
+      for (const uploader of uploaders) uploader.kick();
+    },
+
+    async pause() {
+      const settings = requireSettings(store);
+      await store.update({ phase: 'paused' }); // nothing is captured from here on
+      flush();
+      const answer = await patchStatus(settings, 'paused');
+      if (answer.outcome === 'ok')
+        return store.update({ sessionStatus: statusIn(answer.data) ?? 'paused', message: null });
+      // The API may still say active; the popup offers Pause again (docs: extension/README.md).
+      return refused(answer, {});
+    },
+
+    async resume() {
+      const settings = requireSettings(store);
+      const answer = await patchStatus(settings, 'active');
+      if (!isActive(answer)) return refused(answer, {});
+      await store.update({ phase: 'recording', sessionStatus: 'active', message: null });
+    },
+
+    async complete() {
+      const settings = requireSettings(store);
+      const before = store.state.phase;
+      await store.update({ phase: 'paused' });
+      flush();
+      const drained = (await Promise.all(uploaders.map((uploader) => uploader.drain()))).every(Boolean);
+      if (!drained) {
+        if (store.state.phase === 'stopped') return; // refused: the uploader said why
+        return store.update({
+          phase: before,
+          unsent: unsent(),
+          message: `${unsent()} captured items are not sent yet, and the API takes none after completion: press Complete again once it answers.`,
+        });
+      }
+      const answer = await patchStatus(settings, 'completed');
+      if (answer.outcome === 'ok')
+        return store.update({
+          phase: 'completed',
+          sessionStatus: statusIn(answer.data) ?? 'completed',
+          message: null,
+        });
+      return refused(answer, { phase: before });
+    },
+  };
+}
+
+/** @param {SessionStore} store */
+function requireSettings(store) {
+  if (!store.settings) throw new Error('Start a session first.');
+  return store.settings;
+}
+
+/** The popup's fields, checked before anything is stored or sent. @param {unknown} input @returns {Settings} */
+export function checkSettings(input) {
+  const fields = /** @type {Record<string, unknown>} */ (input && typeof input === 'object' ? input : {});
+  const text = (/** @type {string} */ name) => (typeof fields[name] === 'string' ? fields[name].trim() : '');
+  const apiBase = text('apiBase').replace(/\/+$/, '');
+  /** @type {URL} */
+  let url;
+  try {
+    url = new URL(apiBase);
+  } catch {
+    throw new Error('API base URL: enter the service address, such as https://usability.example');
+  }
+  if (!/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash)
+    throw new Error('API base URL: only http(s)://host[:port], without a path');
+  const sessionId = text('sessionId');
+  if (!/^[\w-]{1,100}$/.test(sessionId)) throw new Error('Session id: paste the id you were given');
+  const testToken = text('testToken').toLowerCase();
+  if (!TEST_TOKEN.test(testToken)) throw new Error('Test token: 48 hexadecimal characters');
+  return { apiBase: url.origin, sessionId, testToken };
+}

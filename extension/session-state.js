@@ -1,0 +1,65 @@
+// @ts-check
+// What the extension knows about the tester's session, kept in its local storage (spec, "Test
+// tokens": the extension keeps the token there) and shown by the popup, which reads the same keys:
+//   settings  {apiBase, sessionId, testToken} as the tester entered them
+//   state     {phase, sessionStatus, message, last, totals, unsent}
+//   recording true only while events are captured; content scripts read this key alone
+
+/** @typedef {import('./api-client.js').Settings} Settings */
+/**
+ * idle: no session started; recording; paused: by the tester, nothing captured; stopped: the API
+ * refused the token or the session, nothing captured or sent until Start; completed.
+ * @typedef {'idle' | 'recording' | 'paused' | 'stopped' | 'completed'} Phase
+ */
+/**
+ * @typedef {object} SessionState
+ * @property {Phase} phase
+ * @property {string | null} sessionStatus the status the API last answered
+ * @property {string | null} message why the last thing failed, for the tester
+ * @property {{ accepted: number, rejected: number } | null} last counts of the last answered batch
+ * @property {{ accepted: number, rejected: number }} totals
+ * @property {number} unsent items captured and not yet accepted
+ */
+
+/** @returns {SessionState} */
+export const initialState = () => ({
+  phase: 'idle',
+  sessionStatus: null,
+  message: null,
+  last: null,
+  totals: { accepted: 0, rejected: 0 },
+  unsent: 0,
+});
+
+export class SessionStore {
+  constructor() {
+    /** @type {Settings | undefined} */
+    this.settings = undefined;
+    /** @type {SessionState} */
+    this.state = initialState();
+  }
+
+  async load() {
+    const stored = await chrome.storage.local.get(['settings', 'state']);
+    this.settings = /** @type {Settings | undefined} */ (stored.settings);
+    this.state = { ...initialState(), .../** @type {Partial<SessionState>} */ (stored.state ?? {}) };
+  }
+
+  /** The session to send to while its batches may still be sent (not after a refusal). */
+  get sendable() {
+    const { phase } = this.state;
+    return phase === 'recording' || phase === 'paused' ? this.settings : undefined;
+  }
+
+  /** @param {Settings} settings */
+  async saveSettings(settings) {
+    this.settings = settings;
+    await chrome.storage.local.set({ settings });
+  }
+
+  /** Applies a change and stores it; `recording` follows the phase. @param {Partial<SessionState>} change */
+  async update(change) {
+    this.state = { ...this.state, ...change };
+    await chrome.storage.local.set({ state: this.state, recording: this.state.phase === 'recording' });
+  }
+}

@@ -1,0 +1,48 @@
+// The part of the extension API (`chrome.*`) this extension uses, typed by hand: the project has no
+// @types/chrome, and the extension needs only these few members.
+
+declare namespace chrome {
+  namespace runtime {
+    const id: string;
+    interface MessageSender {
+      readonly id?: string;
+      readonly tab?: { readonly id?: number };
+      readonly url?: string;
+    }
+    function getURL(path: string): string;
+    function sendMessage(message: unknown): Promise<unknown>;
+    const onMessage: {
+      addListener(
+        listener: (
+          message: unknown,
+          sender: MessageSender,
+          sendResponse: (response: unknown) => void,
+        ) => boolean | void,
+      ): void;
+    };
+  }
+
+  namespace storage {
+    interface StorageChange {
+      readonly oldValue?: unknown;
+      readonly newValue?: unknown;
+    }
+    const local: {
+      get(keys: string | string[] | null): Promise<Record<string, unknown>>;
+      set(items: Record<string, unknown>): Promise<void>;
+      remove(keys: string | string[]): Promise<void>;
+    };
+    const onChanged: {
+      addListener(listener: (changes: Record<string, StorageChange>, areaName: string) => void): void;
+    };
+  }
+
+  namespace alarms {
+    interface Alarm {
+      readonly name: string;
+    }
+    function create(name: string, info: { when?: number; delayInMinutes?: number }): Promise<void>;
+    function clear(name: string): Promise<boolean>;
+    const onAlarm: { addListener(listener: (alarm: Alarm) => void): void };
+  }
+}

@@ -1,0 +1,62 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { testConfig } from '../../support/config.ts';
+
+/** The unpacked extension, loaded as a tester loads it. */
+export const EXTENSION_DIR = fileURLToPath(new URL('../../../extension', import.meta.url));
+
+export interface ExtensionBrowser {
+  readonly context: BrowserContext;
+  readonly extensionId: string;
+  /** The extension's service worker (background.js). */
+  readonly worker: Worker;
+  /** The popup page, opened in a tab (it is the same page the toolbar button shows). */
+  openPopup(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/**
+ * Debian's Chromium with the extension loaded unpacked, in a fresh profile (so chrome.storage starts
+ * empty), headless: Chromium runs MV3 extensions headless in a persistent context.
+ */
+export async function launchExtensionBrowser(): Promise<ExtensionBrowser> {
+  const profile = await mkdtemp(join(tmpdir(), 'usability-extension-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: testConfig().audits.chromiumPath,
+    headless: true,
+    viewport: { width: 1024, height: 700 },
+    args: [
+      `--disable-extensions-except=${EXTENSION_DIR}`,
+      `--load-extension=${EXTENSION_DIR}`,
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--disable-gpu',
+      '--disable-background-networking',
+    ],
+  });
+  try {
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const extensionId = new URL(worker.url()).host;
+    return {
+      context,
+      extensionId,
+      worker,
+      async openPopup() {
+        const popup = await context.newPage();
+        await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+        return popup;
+      },
+      async close() {
+        await context.close();
+        await rm(profile, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
+}
