@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection.ts';
 import { createAgents, type Agents } from './ai/agents.ts';
 import { createAiActivities } from './ai/ai-activities.ts';
-import { createMessagingSender, LOCAL_OUTBOX_DIR, type MessagingSender } from './notify/messaging.ts';
+import { createMessagingSender, LOCAL_OUTBOX_DIR, type MessagingSender } from '../clients/messaging.ts';
 import { createNotificationActivities } from './notify/notification-activities.ts';
 import { createPaymentActivities, type PaymentActivityDependencies } from './payments/payment-activities.ts';
 import { createPrivacyActivities } from './privacy/privacy-activities.ts';

@@ -8,10 +8,10 @@ import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/connection.ts';
-import { createEmailSender, type EmailSender } from '../activities/notify/email.ts';
-import { createFacialEngine } from '../activities/facial/facial-engine-client.ts';
-import { paymentProviderFor } from '../activities/payments/payment-activities.ts';
-import { agentEstimateSeconds } from '../activities/ai/providers/configured.ts';
+import { createEmailSender, type EmailSender } from '../clients/email.ts';
+import { createFacialEngine } from '../clients/facial/facial-engine-client.ts';
+import { paymentProviderFor } from '../clients/payments/configured.ts';
+import { agentEstimateSeconds } from '../clients/ai/configured.ts';
 import { aiRoutes } from './ai/ai.routes.ts';
 import { adminTesterRoutes } from './admin/testers.routes.ts';
 import { ApiTokenVerifier } from './auth/api-token-verifier.ts';
@@ -121,7 +121,7 @@ export function createApi(deps: AppDependencies): Api {
       temporal,
       taskQueue: config.temporal.taskQueue,
       payments: config.payments,
-      provider: paymentProviderFor(config.payments, config.http.baseUrl, false),
+      provider: paymentProviderFor(config.payments, config.http.baseUrl),
       baseUrl: config.http.baseUrl,
       allowLocalhost: config.env === 'development',
       now,

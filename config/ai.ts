@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 export type AiProviderName = 'openai' | 'anthropic' | 'google';
-const NAMES: readonly AiProviderName[] = ['openai', 'anthropic', 'google'];
+export const AI_PROVIDER_NAMES: readonly AiProviderName[] = ['openai', 'anthropic', 'google'];
 
 /** The environment variables of the AI providers, merged into config/index.ts's schema. */
 export const aiVariables = {
@@ -11,7 +11,7 @@ export const aiVariables = {
     .default('openai,anthropic,google')
     .transform((value) => value.split(',').map((name) => name.trim().toLowerCase()))
     .refine(
-      (names) => names.every((name) => (NAMES as readonly string[]).includes(name)),
+      (names) => names.every((name) => (AI_PROVIDER_NAMES as readonly string[]).includes(name)),
       'must list openai, anthropic and google (comma-separated)',
     )
     .refine((names) => new Set(names).size === names.length, 'must not name a provider twice')

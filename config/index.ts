@@ -39,7 +39,7 @@ const environmentSchema = z
     AUDIT_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
     // Exact host:port pairs audits may reach although private (an intranet site; the tests' fixtures).
     AUDIT_ALLOWED_HOSTS: z.string().default(''),
-    // The self-hosted facial analysis engine (activities/facial/README.md); unset: snapshots are stored unanalysed.
+    // The self-hosted facial analysis engine (clients/facial/README.md); unset: snapshots are stored unanalysed.
     FACIAL_ENGINE_URL: z.url().optional(),
     FACIAL_ENGINE_TOKEN: z.string().min(1).optional(),
     FACIAL_ENGINE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
@@ -193,12 +193,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment variable ${variable}: ${issue?.message ?? 'invalid'}`);
   }
   const env = parsed.data;
+  const baseUrl = env.BASE_URL.replace(/\/$/, '');
   return deepFreeze({
     env: env.NODE_ENV,
     http: {
       host: env.HOST,
       port: env.PORT,
-      baseUrl: env.BASE_URL.replace(/\/$/, ''),
+      baseUrl,
       trustProxy: env.TRUST_PROXY,
     },
     logLevel: env.LOG_LEVEL,
@@ -235,7 +236,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       apiRoot: env.MESSAGING_API_ROOT,
       outboxDir: env.OUTBOX_DIR,
     },
-    payments: paymentsConfigOf(env, env.BASE_URL.replace(/\/$/, '')),
+    payments: paymentsConfigOf(env, baseUrl),
     ai: aiConfigOf(env),
     serviceCredentials: serviceCredentialsConfigOf(env),
   });

@@ -87,17 +87,30 @@ export async function setServiceLoginPassword(
 }
 
 /** Creates the database named in `databaseUrl` when it does not exist yet. */
-export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
+export function ensureDatabase(databaseUrl: string): Promise<boolean> {
+  return onMaintenanceDatabase(databaseUrl, async (admin, name) => {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (exists.rowCount) return false;
+    await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+    return true;
+  });
+}
+
+/**
+ * Runs `use` on a connection to the server's `postgres` database with the name of the database
+ * `databaseUrl` names: a database cannot be created or dropped from a connection to itself.
+ */
+async function onMaintenanceDatabase<T>(
+  databaseUrl: string,
+  use: (admin: pg.Client, name: string) => Promise<T>,
+): Promise<T> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
   url.pathname = '/postgres';
   const admin = new pg.Client({ connectionString: url.toString() });
   await admin.connect();
   try {
-    const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
-    if (exists.rowCount) return false;
-    await admin.query(`create database ${pg.escapeIdentifier(name)}`);
-    return true;
+    return await use(admin, name);
   } finally {
     await admin.end();
   }
@@ -105,14 +118,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
 
 /** Drops the database named in `databaseUrl`, ending its connections first. */
 export async function dropDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
-  url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
-  } finally {
-    await admin.end();
-  }
+  await onMaintenanceDatabase(databaseUrl, (admin, name) =>
+    admin.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`),
+  );
 }

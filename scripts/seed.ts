@@ -2,13 +2,12 @@
 import { hashPassword } from '../api/auth/password-hash.ts';
 import { loadConfig } from '../config/index.ts';
 import { connectDatabase } from '../db/connection.ts';
-import { ensureDatabase, migrate } from '../db/migrate.ts';
 import { seedDatabase } from '../db/seed/seed.ts';
 import { SEED_PASSWORD } from '../db/seed/seed-data.ts';
+import { prepareDatabase } from './lib/database.ts';
 
 const { database } = loadConfig();
-await ensureDatabase(database.url);
-await migrate(database.url);
+await prepareDatabase(database);
 const handle = connectDatabase(database.url, 2);
 try {
   // One hash for every demo account: they share the documented demo password.

@@ -3,8 +3,8 @@
 // database (created and migrated), then API and worker.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { loadConfig, SERVICE_LOGIN_ROLE } from '../config/index.ts';
-import { ensureDatabase, migrate, setServiceLoginPassword } from '../db/migrate.ts';
+import { loadConfig } from '../config/index.ts';
+import { prepareDatabase } from './lib/database.ts';
 import { Lifecycle } from './lib/lifecycle.ts';
 import { stopProcess } from './lib/processes.ts';
 import { startDevServer, temporalReachable } from './lib/temporal-dev-server.ts';
@@ -71,9 +71,7 @@ async function startEverything(): Promise<{ temporal: ProvidedTemporal; apiUrl: 
   chromium(config.audits.chromiumPath);
   const temporal = await provideTemporal();
   console.log(`[start] Temporal: ${temporal.address}, ${temporal.origin}`);
-  const created = await ensureDatabase(config.database.url);
-  const { applied } = await migrate(config.database.url);
-  await setServiceLoginPassword(config.database.url, config.database.serviceUrl, SERVICE_LOGIN_ROLE);
+  const { created, applied } = await prepareDatabase(config.database);
   console.log(`[start] database ${created ? 'created' : 'ready'}; ${applied.length} migration(s) applied`);
 
   const env = {

@@ -1,7 +1,7 @@
 import { Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import { createAuditActivities, type InstantAuditInput } from '../activities/audits/audit-activities.ts';
 import { BrowserPool } from '../activities/audits/browser-pool.ts';
-import { createEmailSender, type EmailSettings } from '../activities/notify/email.ts';
+import { createEmailSender, type EmailSettings } from '../clients/email.ts';
 import type { Db } from '../db/connection.ts';
 import { instantAuditTaskQueue } from '../workflows/audit.ts';
 import { WORKFLOWS_PATH } from './service-worker.ts';
@@ -38,20 +38,18 @@ export interface AuditWorker {
  * that an instant audit never waits behind a full audit's pages (it has under 10 s in all).
  */
 export async function createAuditWorker(options: AuditWorkerOptions): Promise<AuditWorker> {
+  // What audited pages may reach: checked by the activities before loading a URL, and enforced
+  // on every connection by the pool's egress proxies.
+  const urlPolicy = { allowPrivate: options.allowPrivateUrls, allowedHosts: options.allowedHosts ?? [] };
   const pool = new BrowserPool({
     executablePath: options.chromiumPath,
     size: options.poolSize,
-    egress: { allowPrivate: options.allowPrivateUrls, allowedHosts: options.allowedHosts ?? [] },
+    egress: urlPolicy,
   });
   const email = createEmailSender(options.email);
   try {
     await pool.start();
-    const activities = createAuditActivities({
-      db: options.db,
-      pool,
-      email,
-      urlPolicy: { allowPrivate: options.allowPrivateUrls, allowedHosts: options.allowedHosts ?? [] },
-    });
+    const activities = createAuditActivities({ db: options.db, pool, email, urlPolicy });
     const common = {
       connection: options.connection,
       namespace: options.namespace,

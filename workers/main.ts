@@ -1,12 +1,12 @@
 import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
 import { loadConfig } from '../config/index.ts';
-import { createMessagingSender } from '../activities/notify/messaging.ts';
-import { createEmailSender } from '../activities/notify/email.ts';
+import { createMessagingSender } from '../clients/messaging.ts';
+import { createEmailSender } from '../clients/email.ts';
 import { paymentActivityDependencies } from '../activities/payments/payment-activities.ts';
 import { Client, Connection } from '@temporalio/client';
 import { ensureBillingSchedule } from './billing-schedule.ts';
 import { createAgents, LOCAL_ANALYST } from '../activities/ai/agents.ts';
-import { configuredProviders } from '../activities/ai/providers/configured.ts';
+import { configuredProviders } from '../clients/ai/configured.ts';
 import { ensureAiRetrySchedule } from './ai-retry-schedule.ts';
 import { ensureLifecycleSchedule } from './lifecycle-schedule.ts';
 import { createLogger } from '../config/logger.ts';

@@ -1,5 +1,6 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { AgentJobOutcome, AiActivities } from '../activities/ai/ai-activities.ts';
+import { runAgentJob } from './agent-steps.ts';
 
 export const agent1WorkflowId = (analysisJobId: string): string => `agent1:${analysisJobId}`;
 export const agent4WorkflowId = (aggregateJobId: string): string => `agent4:${aggregateJobId}`;
@@ -8,14 +9,6 @@ export interface AgentJobInput {
   readonly jobId: string;
 }
 
-// A provider outage is not an activity failure (the job is queued for the retry schedule); these
-// attempts cover the database and the worker. runAgentJob heartbeats every 2 s, so a worker that
-// dies mid-agent costs 10 s rather than the 5-minute start-to-close timeout.
-const jobs = proxyActivities<AiActivities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '10 seconds',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['AgentInputError'] },
-});
 const records = proxyActivities<AiActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
@@ -23,17 +16,18 @@ const records = proxyActivities<AiActivities>({
 
 /** Agent 1 for POST /api/ai: queued -> complete, or queued for the retry, or failed with a reason. */
 export async function agent1Workflow(input: AgentJobInput): Promise<AgentJobOutcome> {
-  return runAgentJob(input.jobId);
+  return runToEnd(input.jobId);
 }
 
 /** Agent 4 for POST /api/reports/job/:id, through the system door like every agent job. */
 export async function agent4Workflow(input: AgentJobInput): Promise<AgentJobOutcome> {
-  return runAgentJob(input.jobId);
+  return runToEnd(input.jobId);
 }
 
-async function runAgentJob(jobId: string): Promise<AgentJobOutcome> {
+/** The job run once; a run that still fails after its attempts fails the job with the reason. */
+async function runToEnd(jobId: string): Promise<AgentJobOutcome> {
   try {
-    return await jobs.runAgentJob({ jobId });
+    return await runAgentJob({ jobId });
   } catch (error) {
     const reason = reasonOf(error);
     await records.failAgentJob({ jobId, reason });

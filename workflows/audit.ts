@@ -10,7 +10,8 @@ import type {
   InstantAuditInput,
   InstantAuditOutput,
 } from '../activities/audits/audit-activities.ts';
-import { AUDIT_FAILURES, INSTANT_TIMEOUT_MESSAGE, type Viewport } from '../activities/audits/types.ts';
+import { INSTANT_TIMEOUT_MESSAGE, type Viewport } from '../lib/audits.ts';
+import { AUDIT_FAILURES } from '../lib/failures.ts';
 
 export const fullAuditWorkflowId = (auditJobId: string): string => `audit:${auditJobId}`;
 

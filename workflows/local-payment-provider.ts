@@ -1,6 +1,6 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { LocalProviderActivities } from '../activities/payments/local-provider-activities.ts';
-import type { ProviderEvent } from '../activities/payments/provider-events.ts';
+import type { ProviderEvent } from '../clients/payments/provider-events.ts';
 
 export interface LocalProviderEventInput {
   readonly event: ProviderEvent;

@@ -19,7 +19,7 @@ import {
 
 /** What remains to be done once a payment event's database effects are committed. */
 export type PaymentFollowUp =
-  | { readonly kind: 'study_paid'; readonly jobId: string }
+  | { readonly kind: 'study_paid'; readonly studyId: string }
   | { readonly kind: 'payout_settled'; readonly paymentId: string; readonly settlement: PayoutSettlement }
   | { readonly kind: 'payout_account_ready'; readonly testerId: string };
 
@@ -58,8 +58,8 @@ export async function paymentEventWorkflow({ followUp }: PaymentEventInput): Pro
     case 'study_paid': {
       // Signal-with-start: a study whose workflow start failed after its row was committed gets
       // its workflow now, from its recorded status, instead of staying draft though paid.
-      await signalStudy({ jobId: followUp.jobId, signal: 'paymentConfirmed' });
-      await sendStudyCommissionedEmail({ jobId: followUp.jobId });
+      await signalStudy({ studyId: followUp.studyId, signal: 'paymentConfirmed' });
+      await sendStudyCommissionedEmail({ studyId: followUp.studyId });
       return;
     }
     case 'payout_settled': {

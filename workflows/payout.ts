@@ -1,6 +1,5 @@
 import {
   condition,
-  defineQuery,
   defineSignal,
   ParentClosePolicy,
   proxyActivities,
@@ -43,7 +42,6 @@ export interface PayoutSettlement {
 export const payoutSettledSignal = defineSignal<[PayoutSettlement]>('payoutSettled');
 /** Sent when the tester's payout account becomes able to receive payouts. */
 export const payoutAccountReadySignal = defineSignal<[]>('payoutAccountReady');
-export const payoutAttemptQuery = defineQuery<number>('attempt');
 
 const { preparePayout, recordPayoutRetry, alertAdminsOfFailedPayout } = proxyActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',
@@ -81,7 +79,6 @@ export async function payoutWorkflow({ paymentId, failedPayoutId }: PayoutInput)
   const prepared = await preparePayout({ paymentId });
   if (prepared.status === 'paid') return 'paid';
   let attempt = prepared.attempts;
-  setHandler(payoutAttemptQuery, () => attempt);
   let failures = 0;
   let rechecks = 0;
   /** The payout whose settlement decides what comes next; none: the next attempt is due. */

@@ -1,5 +1,4 @@
 import {
-  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
@@ -9,26 +8,44 @@ import {
   log,
   proxyActivities,
   setHandler,
-  sleep,
   uuid4,
 } from '@temporalio/workflow';
-import type { AgentJobOutcome, AiActivities } from '../activities/ai/ai-activities.ts';
+import { Mutex } from 'async-mutex';
+import type { AiActivities } from '../activities/ai/ai-activities.ts';
 import type { PrivacyActivities } from '../activities/privacy/privacy-activities.ts';
 import type { Confirmation, SessionActivities } from '../activities/sessions/session-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
+import { INVALID_SESSION_TRANSITION } from '../lib/failures.ts';
 import type { AiWorkCompletion } from './ai-retry.ts';
+import {
+  buildReport,
+  failureMessage,
+  runAgentJob,
+  SETTLED_RECHECK,
+  type AgentNotice,
+} from './agent-steps.ts';
 import { startPayoutChild } from './payout.ts';
+import {
+  analyzeRefusal,
+  confirmRefusal,
+  nextSessionStatus,
+  type SessionWorkflowStatus,
+  type SessionStatusAction,
+} from './session-transitions.ts';
 
-export type SessionWorkflowStatus =
-  'active' | 'paused' | 'completed' | 'analyzing' | 'analyzed' | 'confirmed';
-export type SessionStatusAction = 'pause' | 'resume' | 'complete';
-/** What the database may also hold: a session withdrawn outside the workflow's life. */
-export type RecordedSessionStatus = SessionWorkflowStatus | 'cancelled';
+export type {
+  RecordedSessionStatus,
+  SessionStatusAction,
+  SessionTransition,
+  SessionWorkflowStatus,
+} from './session-transitions.ts';
+export { analyzeRefusal, confirmRefusal, nextSessionStatus } from './session-transitions.ts';
+export { REPORT_RETRY_FIRST_MS } from './agent-steps.ts';
 export type { Confirmation };
 
 export interface SessionWorkflowInput {
   readonly sessionId: string;
-  readonly jobId: string;
+  readonly studyId: string;
   /** ISO timestamp; the time limit counts from here, pauses included. */
   readonly startedAt: string;
   readonly maxDurationMinutes: number;
@@ -45,6 +62,7 @@ export interface SessionStatusChange {
   readonly completedAt?: string;
 }
 
+/** What the updates answer: the session as the database now holds it. */
 export interface SessionState {
   readonly status: SessionWorkflowStatus;
   readonly completedAt: string | null;
@@ -71,17 +89,11 @@ export const sessionStatusQuery = defineQuery<SessionWorkflowStatus>('status');
  */
 export const aiWorkCompletedSignal = defineSignal<[AiWorkCompletion]>('aiWorkCompleted');
 
-/** The failure type a refused transition raises; the API turns it into 409. */
-export const INVALID_SESSION_TRANSITION = 'InvalidSessionTransition';
-/** activities/ai/job-steps.ts's non-retryable failure: the job or its session is not where the step expects it. */
-const AGENT_INPUT_ERROR = 'AgentInputError';
-
 const {
   recordSessionStatus,
   recordConfirmation,
   queueSessionPayment,
   queueAnalysisJob,
-  recordReportFailure,
   sanitiseVoiceSegments,
   failAgentJob,
   agentJobStatus,
@@ -90,53 +102,22 @@ const {
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
-// Agents get a few attempts: a failed analysis returns the session to completed, where analyze
-// can start it again; a failed report is tried again later (below) and never holds the payout.
-// A provider outage is no failure: the job waits in the AI retry queue and the workflow waits for
-// its signal. They heartbeat, so a worker that dies mid-agent costs the heartbeat timeout.
-const { runAgentJob } = proxyActivities<AiActivities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '10 seconds',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [AGENT_INPUT_ERROR] },
-});
 
-/** How often a workflow waiting for the AI retry schedule's signal re-reads its job (the schedule's interval). */
-export const SETTLED_RECHECK = '15 minutes';
-/** Agent 3 is tried again after this, doubling up to REPORT_RETRY_MAX_MS, for as long as it fails. */
-export const REPORT_RETRY_FIRST_MS = 60_000;
-const REPORT_RETRY_MAX_MS = 60 * 60_000;
-
-export type SessionTransition = { readonly next: SessionWorkflowStatus } | { readonly refusal: string };
-
-/** Where an action leads from the current status, or a refusal naming the state it requires. */
-export function nextSessionStatus(
-  current: RecordedSessionStatus,
-  action: SessionStatusAction,
-): SessionTransition {
-  if (action === 'pause') {
-    return current === 'active'
-      ? { next: 'paused' }
-      : { refusal: `Session must be active to pause (it is ${current})` };
-  }
-  if (action === 'resume') {
-    return current === 'paused'
-      ? { next: 'active' }
-      : { refusal: `Session must be paused to resume (it is ${current})` };
-  }
-  return current === 'active' || current === 'paused'
-    ? { next: 'completed' }
-    : { refusal: `Session must be active or paused to complete (it is ${current})` };
+/** The confirmation, once recorded with its payment queued: what the rest of the life needs. */
+interface ConfirmedSession {
+  readonly reportJobId: string;
+  readonly payment: { readonly paymentId: string | null; readonly payoutsEnabled: boolean };
 }
 
-/** Analyze needs a completed session; a run already under way or done is answered, not refused. */
-export function analyzeRefusal(current: RecordedSessionStatus): string | undefined {
-  return ['completed', 'analyzing', 'analyzed'].includes(current)
-    ? undefined
-    : `Session must be completed to analyze (it is ${current})`;
-}
-
-export function confirmRefusal(current: RecordedSessionStatus): string | undefined {
-  return current === 'analyzed' ? undefined : `Session must be analyzed to confirm (it is ${current})`;
+/** Everything a session's workflow knows; changed only while holding the workflow's lock. */
+interface SessionWorkflowState {
+  status: SessionWorkflowStatus;
+  completedAt: string | null;
+  /** `POST .../analyze` asked for another Agent 2 run after a failed one. */
+  analysisRequested: boolean;
+  confirmed: ConfirmedSession | undefined;
+  /** Agent steps the AI retry schedule settled after every provider had been down. */
+  readonly settledByRetry: Map<string, AiWorkCompletion['status']>;
 }
 
 const refuse = (message: string) => ApplicationFailure.create({ type: INVALID_SESSION_TRANSITION, message });
@@ -144,229 +125,182 @@ const refuse = (message: string) => ApplicationFailure.create({ type: INVALID_SE
 /**
  * Owns a session's life: active <-> paused -> completed (by the tester, or by a durable timer at
  * the study's time limit) -> analyzing -> analyzed (Agent 2) -> the tester's confirmation, which
- * nothing skips and no timer replaces -> confirmed -> Agent 3 on confirmed notes -> payout queued.
- * Every change is recorded in the database by an activity before it is reported, one at a time.
+ * nothing skips and no timer replaces -> confirmed -> payout queued -> Agent 3 on confirmed notes.
+ * Every change is recorded in the database by an activity before it is reported, one at a time:
+ * each update handler and each step of the body holds `lock` from its check to its record.
  */
 export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void> {
-  const { sessionId, jobId } = input;
-  let status: SessionWorkflowStatus = input.status ?? 'active';
-  let completedAt: string | null = null;
-  let changing = false;
-  let analysisRequested = false;
-  let confirmedAt: string | undefined;
-  let reportJobId: string | undefined;
-  let payoutQueued = false;
-  /** Agent steps the AI retry schedule settled after every provider had been down. */
-  const settledByRetry = new Map<string, AiWorkCompletion['status']>();
-  const notify = { workflowId: sessionWorkflowId(sessionId), signal: aiWorkCompletedSignal.name };
+  const { sessionId, studyId } = input;
+  const state: SessionWorkflowState = {
+    status: input.status ?? 'active',
+    completedAt: null,
+    analysisRequested: false,
+    confirmed: undefined,
+    settledByRetry: new Map(),
+  };
+  const lock = new Mutex();
+  const notify: AgentNotice = {
+    workflowId: sessionWorkflowId(sessionId),
+    signal: aiWorkCompletedSignal.name,
+  };
+  const view = (): SessionState => ({ status: state.status, completedAt: state.completedAt });
 
-  // As in the study workflow: waiters re-check after waking, and nothing awaits between a check
-  // and the `changing = true` that claims the next change. So the wait is written inline as
-  // `while (changing) await condition(...)`: a helper awaited even when nothing is changing would
-  // yield, and two handlers of one activation could then both pass their check on the old status.
-  const settled = () => !changing;
-  async function moveTo(next: SessionWorkflowStatus, at?: string): Promise<void> {
-    changing = true;
-    try {
-      await recordSessionStatus({ sessionId, status: next, ...(at ? { completedAt: at } : {}) });
-      status = next;
-      if (at) completedAt = at;
-    } finally {
-      changing = false;
-    }
+  /** Records the next status; only called while holding the lock. */
+  async function moveTo(next: SessionWorkflowStatus, completedAt?: string): Promise<void> {
+    await recordSessionStatus({ sessionId, status: next, ...(completedAt ? { completedAt } : {}) });
+    state.status = next;
+    if (completedAt) state.completedAt = completedAt;
   }
-  const state = (): SessionState => ({ status, completedAt });
-
-  setHandler(sessionStatusQuery, () => status);
-  setHandler(aiWorkCompletedSignal, (completion) => {
-    settledByRetry.set(completion.agentJobId, completion.status);
-  });
   /**
-   * A job the retry schedule has taken over: its outcome, whenever the signal comes. A signal that
-   * never arrives (the schedule's run could not deliver it) would leave the session waiting for
-   * ever, so a durable timer re-reads the job's status every SETTLED_RECHECK.
+   * Validators judge only a settled status: a change in flight may make the update valid (or not),
+   * and the handler judges again once it holds the lock.
    */
-  async function settledLater(jobId: string): Promise<AiWorkCompletion['status']> {
-    for (;;) {
-      if (await condition(() => settledByRetry.has(jobId), SETTLED_RECHECK))
-        return settledByRetry.get(jobId)!;
-      const stored = await agentJobStatus({ jobId });
-      if (stored !== 'queued') return stored;
-    }
-  }
+  const judge = (refusal: string | undefined): void => {
+    if (refusal && !lock.isLocked()) throw refuse(refusal);
+  };
+  const refusalOf = (action: SessionStatusAction): string | undefined => {
+    const transition = nextSessionStatus(state.status, action);
+    return 'refusal' in transition ? transition.refusal : undefined;
+  };
+
+  setHandler(sessionStatusQuery, () => state.status);
+  setHandler(aiWorkCompletedSignal, (completion) => {
+    state.settledByRetry.set(completion.agentJobId, completion.status);
+  });
   setHandler(
     changeSessionStatusUpdate,
-    async ({ action, completedAt: at }) => {
-      while (changing) await condition(settled);
-      const transition = nextSessionStatus(status, action);
-      if ('refusal' in transition) throw refuse(transition.refusal);
-      await moveTo(transition.next, action === 'complete' ? (at ?? new Date().toISOString()) : undefined);
-      return state();
-    },
-    {
-      validator: ({ action }: SessionStatusChange) => {
-        if (changing) return;
-        const transition = nextSessionStatus(status, action);
+    ({ action, completedAt }) =>
+      lock.runExclusive(async () => {
+        const transition = nextSessionStatus(state.status, action);
         if ('refusal' in transition) throw refuse(transition.refusal);
-      },
-    },
+        const at = action === 'complete' ? (completedAt ?? new Date().toISOString()) : undefined;
+        await moveTo(transition.next, at);
+        return view();
+      }),
+    { validator: ({ action }: SessionStatusChange) => judge(refusalOf(action)) },
   );
   setHandler(
     analyzeSessionUpdate,
     async () => {
       // A run under way is answered as it stands: the caller polls GET until analyzed.
-      if (status === 'analyzing') return state();
-      while (changing) await condition(settled);
-      const refusal = analyzeRefusal(status);
-      if (refusal) throw refuse(refusal);
-      if (status === 'completed') {
-        analysisRequested = true;
-        await condition(() => status !== 'completed');
-      }
-      return state();
-    },
-    {
-      validator: () => {
-        const refusal = changing ? undefined : analyzeRefusal(status);
+      if (state.status === 'analyzing') return view();
+      await lock.runExclusive(() => {
+        const refusal = analyzeRefusal(state.status);
         if (refusal) throw refuse(refusal);
-      },
+        if (state.status === 'completed') state.analysisRequested = true;
+      });
+      await condition(() => state.status !== 'completed');
+      return view();
     },
+    { validator: () => judge(analyzeRefusal(state.status)) },
   );
   setHandler(
     confirmSessionUpdate,
-    async (confirmation: Confirmation): Promise<ConfirmationResult> => {
-      while (changing) await condition(settled);
-      const refusal = confirmRefusal(status);
-      if (refusal) throw refuse(refusal);
-      changing = true;
-      try {
-        const jobId = uuid4();
-        await recordConfirmation({ sessionId, confirmation, reportJobId: jobId });
-        status = 'confirmed';
-        confirmedAt = confirmation.confirmedAt;
-        reportJobId = jobId;
-      } finally {
-        changing = false;
-      }
-      await condition(() => payoutQueued);
-      return { status, confirmedAt: confirmation.confirmedAt, payoutQueued };
-    },
-    {
-      validator: (_confirmation: Confirmation) => {
-        const refusal = changing ? undefined : confirmRefusal(status);
+    (confirmation: Confirmation) =>
+      lock.runExclusive(async (): Promise<ConfirmationResult> => {
+        const refusal = confirmRefusal(state.status);
         if (refusal) throw refuse(refusal);
-      },
-    },
+        const reportJobId = uuid4();
+        await recordConfirmation({ sessionId, confirmation, reportJobId });
+        state.status = 'confirmed';
+        // The tester did their part: the payout is queued before the answer, whatever becomes of the report.
+        const payment = await queueSessionPayment({ sessionId });
+        state.confirmed = { reportJobId, payment };
+        return { status: state.status, confirmedAt: confirmation.confirmedAt, payoutQueued: true };
+      }),
+    { validator: (_confirmation: Confirmation) => judge(confirmRefusal(state.status)) },
   );
 
-  // The time limit: a durable timer, so a worker restart or a long pause does not lose it.
-  const deadline = Date.parse(input.startedAt) + input.maxDurationMinutes * 60_000;
-  const running = () => status === 'active' || status === 'paused';
-  const endedInTime = await condition(() => !running(), Math.max(0, deadline - Date.now()));
-  if (!endedInTime) {
-    while (changing) await condition(settled);
-    if (running()) await moveTo('completed', new Date(deadline).toISOString());
+  /**
+   * A job the retry schedule has taken over: its outcome, whenever the signal comes. A signal that
+   * never arrives (the schedule's run could not deliver it) would leave the session waiting for
+   * ever, so a durable timer re-reads the job's status every SETTLED_RECHECK.
+   */
+  async function settledLater(agentJobId: string): Promise<AiWorkCompletion['status']> {
+    for (;;) {
+      if (await condition(() => state.settledByRetry.has(agentJobId), SETTLED_RECHECK)) {
+        return state.settledByRetry.get(agentJobId)!;
+      }
+      const stored = await agentJobStatus({ jobId: agentJobId });
+      if (stored !== 'queued') return stored;
+    }
   }
 
   /**
-   * Agent 2, once PII is out of the voice segments it reads. When every provider is down the job
-   * waits in the AI retry queue and the session stays analyzing until the schedule settles it;
-   * meanwhile `changing` is off, so updates are judged (and refused) against `analyzing` at once.
+   * Agent 2, once PII is out of the voice segments it reads; called while holding the lock.
+   * When every provider is down the job waits in the AI retry queue: `queued` with its id.
    */
-  async function analyse(): Promise<AiWorkCompletion['status']> {
-    const jobId = uuid4();
-    let outcome: AgentJobOutcome;
-    changing = true;
+  async function analyse(): Promise<AiWorkCompletion['status'] | { queued: string }> {
+    const analysisJobId = uuid4();
     try {
       for (let more = true; more;) more = (await sanitiseVoiceSegments({ sessionId })).more;
-      await queueAnalysisJob({ sessionId, jobId });
-      outcome = await runAgentJob({ jobId, notify });
+      await queueAnalysisJob({ sessionId, jobId: analysisJobId });
+      const outcome = await runAgentJob({ jobId: analysisJobId, notify });
+      if (outcome.status !== 'queued') return outcome.status;
+      log.info('Agent 2 waits for an AI provider (queued AI work)', {
+        sessionId,
+        analysisJobId,
+        reason: outcome.reason,
+      });
+      return { queued: analysisJobId };
     } catch (error) {
       log.warn('Agent 2 failed; the session waits for analyze', { sessionId, error: String(error) });
-      await failAgentJob({ jobId, reason: failureMessage(error) });
+      await failAgentJob({ jobId: analysisJobId, reason: failureMessage(error) });
       return 'failed';
-    } finally {
-      changing = false;
     }
-    if (outcome.status !== 'queued') return outcome.status;
-    log.info('Agent 2 waits for an AI provider (queued AI work)', {
-      sessionId,
-      jobId,
-      reason: outcome.reason,
+  }
+  /** Records Agent 2's outcome (holding the lock): analyzed, or back to completed to wait for analyze. */
+  async function recordAnalysis(outcome: AiWorkCompletion['status']): Promise<boolean> {
+    if (outcome === 'complete') {
+      await moveTo('analyzed');
+      return true;
+    }
+    await moveTo('completed');
+    state.analysisRequested = false;
+    return false;
+  }
+
+  // The time limit: a durable timer, so a worker restart or a long pause does not lose it.
+  const deadline = Date.parse(input.startedAt) + input.maxDurationMinutes * 60_000;
+  const running = () => state.status === 'active' || state.status === 'paused';
+  if (!(await condition(() => !running(), Math.max(0, deadline - Date.now())))) {
+    await lock.runExclusive(async () => {
+      if (running()) await moveTo('completed', new Date(deadline).toISOString());
     });
-    return settledLater(jobId);
   }
 
   // Agent 2 starts right after completion. A failed run returns the session to completed, and
-  // POST analyze starts it again.
+  // POST analyze starts it again. While the retry schedule holds the job the lock is free, so
+  // updates are judged (and refused) against `analyzing` at once.
   for (;;) {
-    while (changing) await condition(settled);
-    await moveTo('analyzing');
-    if ((await analyse()) === 'complete') {
-      await moveTo('analyzed');
-      break;
+    let run = await lock.runExclusive(async () => {
+      await moveTo('analyzing');
+      const outcome = await analyse();
+      return typeof outcome === 'string' ? recordAnalysis(outcome) : outcome;
+    });
+    if (typeof run !== 'boolean') {
+      const outcome = await settledLater(run.queued);
+      run = await lock.runExclusive(() => recordAnalysis(outcome));
     }
-    await moveTo('completed');
-    analysisRequested = false;
-    await condition(() => analysisRequested);
+    if (run) break;
+    await condition(() => state.analysisRequested);
   }
 
   // The human-in-the-loop gate: only the tester's confirmation moves on, however long it takes.
-  await condition(() => confirmedAt !== undefined);
+  await condition(() => state.confirmed !== undefined);
+  const { reportJobId, payment } = state.confirmed!;
 
-  // The tester did their part: the payout is queued first, whatever becomes of the report.
-  const payment = await queueSessionPayment({ sessionId });
-  payoutQueued = true;
   // Paid once confirmed (spec): the payout starts now, on a worker that moves money. The study's
   // completion and POST /api/billing/payout start the same workflow id, so they only catch up.
-  if (payment?.paymentId && payment.payoutsEnabled) await startPayoutChild({ paymentId: payment.paymentId });
+  if (payment.paymentId && payment.payoutsEnabled) await startPayoutChild({ paymentId: payment.paymentId });
 
   // Signal-with-start: a study without a workflow (the seeded demo study, or one whose start failed
   // after its row was committed) gets it from its recorded status, so the count is never lost.
-  await signalStudy({ jobId, signal: 'sessionConfirmed', sessionId });
+  await signalStudy({ studyId, signal: 'sessionConfirmed', sessionId });
 
   // Agent 3, after the payout: a report that waits for a provider holds nothing else up.
-  const outcome = await buildReport(sessionId, reportJobId!, notify);
-  if (outcome === 'queued') await settledLater(reportJobId!);
+  if ((await buildReport(sessionId, reportJobId, notify)) === 'queued') await settledLater(reportJobId);
   // The study waits for every tester report before its own (Agent 4 on completion).
-  await signalStudy({ jobId, signal: 'sessionReported', sessionId });
+  await signalStudy({ studyId, signal: 'sessionReported', sessionId });
   await condition(allHandlersFinished);
 }
-
-/**
- * Agent 3 on the job queued at confirmation, until it succeeds: after each failed round of
- * attempts the job records the error and the retry time, and the workflow waits (1 minute,
- * doubling up to an hour) before the next. When every provider is down the job is left to the AI
- * retry schedule (`queued`). Only a job whose input is not there (a bug, not an outage) stops it.
- */
-async function buildReport(
-  sessionId: string,
-  jobId: string,
-  notify: { workflowId: string; signal: string },
-): Promise<'complete' | 'failed' | 'queued'> {
-  for (let delay = REPORT_RETRY_FIRST_MS; ; delay = Math.min(delay * 2, REPORT_RETRY_MAX_MS)) {
-    try {
-      return (await runAgentJob({ jobId, notify })).status;
-    } catch (error) {
-      if (isAgentInputError(error)) {
-        log.error('Agent 3 cannot run on this session', { sessionId, error: String(error) });
-        await failAgentJob({ jobId, reason: failureMessage(error) });
-        return 'failed';
-      }
-      log.warn('Agent 3 failed; retrying later', { sessionId, error: String(error), delay });
-      await recordReportFailure({ jobId, error: failureMessage(error), retryInSeconds: delay / 1000 });
-      await sleep(delay);
-    }
-  }
-}
-
-function isAgentInputError(error: unknown): boolean {
-  return (
-    error instanceof ActivityFailure &&
-    error.cause instanceof ApplicationFailure &&
-    error.cause.type === AGENT_INPUT_ERROR
-  );
-}
-
-const failureMessage = (error: unknown): string =>
-  error instanceof ActivityFailure && error.cause ? error.cause.message : String(error);

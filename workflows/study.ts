@@ -13,17 +13,19 @@ import {
   uuid4,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { Mutex } from 'async-mutex';
 import type { AiActivities } from '../activities/ai/ai-activities.ts';
-import type { SessionActivities } from '../activities/sessions/session-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
+import { AGENT_INPUT_ERROR, INVALID_STUDY_TRANSITION } from '../lib/failures.ts';
 import { agent4Workflow, agent4WorkflowId } from './agents.ts';
 import { payoutWorkflow, payoutWorkflowId } from './payout.ts';
+import { nextStudyStatus, type StudyStatusAction, type StudyWorkflowStatus } from './study-transitions.ts';
 
-export type StudyWorkflowStatus = 'draft' | 'active' | 'paused' | 'completed' | 'archived';
-export type StudyStatusAction = 'pause' | 'resume' | 'archive';
+export type { StudyStatusAction, StudyTransition, StudyWorkflowStatus } from './study-transitions.ts';
+export { nextStudyStatus } from './study-transitions.ts';
 
 export interface StudyWorkflowInput {
-  readonly jobId: string;
+  readonly studyId: string;
   /**
    * Where the study's life stands when the workflow starts: draft for a new study; the recorded
    * status for a study stored without a workflow (the seeded demo study), started on its first change.
@@ -31,7 +33,7 @@ export interface StudyWorkflowInput {
   readonly status?: StudyWorkflowStatus;
 }
 
-export const studyWorkflowId = (jobId: string): string => `study:${jobId}`;
+export const studyWorkflowId = (studyId: string): string => `study:${studyId}`;
 
 /** Sent by the payment webhook when the provider confirms the study's checkout. */
 export const paymentConfirmedSignal = defineSignal<[]>('paymentConfirmed');
@@ -43,40 +45,27 @@ export const sessionConfirmedSignal = defineSignal<[string]>('sessionConfirmed')
 /** Sent by a session workflow once its tester report (Agent 3) is settled (the session's id). */
 export const sessionReportedSignal = defineSignal<[string]>('sessionReported');
 
-/** The failure type an update validator raises for a transition that does not apply. */
-export const INVALID_TRANSITION = 'InvalidStudyTransition';
+/** Everything a study's workflow knows; its status changes only while holding the workflow's lock. */
+interface StudyWorkflowState {
+  status: StudyWorkflowStatus;
+  /** How many settled tester reports the sessions have told of: a reason to look again. */
+  reportsSettled: number;
+}
 
-const { recordStudyStatus, studyTargetReached, paymentsToPayOut } = proxyActivities<
-  StudyActivities & SessionActivities
->({
+const refuse = (message: string) => ApplicationFailure.create({ type: INVALID_STUDY_TRANSITION, message });
+
+const { recordStudyStatus, studyTargetReached, paymentsToPayOut } = proxyActivities<StudyActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
 
 const studyReport = proxyActivities<AiActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['AgentInputError'] },
+  retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: [AGENT_INPUT_ERROR] },
 });
 /** A completed study re-checks its tester reports this often at first, doubling up to the max. */
 const REPORT_CHECK_FIRST_MS = 60_000;
 const REPORT_CHECK_MAX_MS = 15 * 60_000;
-
-export type StudyTransition = { readonly next: StudyWorkflowStatus } | { readonly refusal: string };
-
-/** Where an action leads from the current status, or a refusal naming the state it requires. */
-export function nextStudyStatus(current: StudyWorkflowStatus, action: StudyStatusAction): StudyTransition {
-  if (action === 'archive') {
-    return current === 'archived' ? { refusal: 'Study is already archived' } : { next: 'archived' };
-  }
-  if (action === 'pause') {
-    return current === 'active'
-      ? { next: 'paused' }
-      : { refusal: `Study must be active to pause (it is ${current})` };
-  }
-  return current === 'paused'
-    ? { next: 'active' }
-    : { refusal: `Study must be paused to resume (it is ${current})` };
-}
 
 /**
  * Owns a study's life: created in draft, it takes no testers until the payment signal makes it
@@ -84,79 +73,64 @@ export function nextStudyStatus(current: StudyWorkflowStatus, action: StudyStatu
  * completed and its testers are paid out; archiving ends it. Every change is recorded in the
  * database by an activity before the query or the update reports it, one change at a time.
  */
-export async function studyWorkflow({ jobId, status: recorded }: StudyWorkflowInput): Promise<void> {
-  let status: StudyWorkflowStatus = recorded ?? 'draft';
-  let changing = false;
+export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
+  const { studyId } = input;
+  const state: StudyWorkflowState = { status: input.status ?? 'draft', reportsSettled: 0 };
+  const lock = new Mutex();
+  const running = () => state.status === 'active' || state.status === 'paused';
 
-  /** Waits for any change in flight, then applies the action to the status it left behind. */
-  async function apply(action: StudyStatusAction): Promise<StudyWorkflowStatus> {
-    // Several waiters may wake in one activation, so each re-checks; nothing may await between the
-    // check and moveTo setting `changing`, or two changes would both start from the same status.
-    while (changing) await condition(() => !changing);
-    const transition = nextStudyStatus(status, action);
-    if ('refusal' in transition) {
-      throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: transition.refusal });
-    }
-    return moveTo(transition.next);
-  }
-
+  /** Records the next status; only called while holding the lock. */
   async function moveTo(next: StudyWorkflowStatus): Promise<StudyWorkflowStatus> {
-    changing = true;
-    try {
-      await recordStudyStatus({ jobId, status: next });
-      status = next;
-    } finally {
-      changing = false;
-    }
-    return status;
+    await recordStudyStatus({ studyId, status: next });
+    state.status = next;
+    return next;
   }
 
-  /** How many settled tester reports the sessions have told of: a reason to look again. */
-  let reportsSettled = 0;
-
-  setHandler(studyStatusQuery, () => status);
+  setHandler(studyStatusQuery, () => state.status);
   setHandler(sessionReportedSignal, () => {
-    reportsSettled += 1;
+    state.reportsSettled += 1;
   });
-  setHandler(paymentConfirmedSignal, async () => {
-    while (changing) await condition(() => !changing);
-    if (status === 'draft') await moveTo('active');
-  });
+  setHandler(paymentConfirmedSignal, () =>
+    lock.runExclusive(async () => {
+      if (state.status === 'draft') await moveTo('active');
+    }),
+  );
   // The study is completed once its target number of sessions is confirmed; paused studies count too.
   setHandler(sessionConfirmedSignal, async () => {
-    while (changing) await condition(() => !changing);
-    if (status !== 'active' && status !== 'paused') return;
-    changing = true;
-    let reached: boolean;
-    try {
-      reached = await studyTargetReached({ jobId });
-    } finally {
-      changing = false;
-    }
-    if (reached && (status === 'active' || status === 'paused')) {
+    const completed = await lock.runExclusive(async () => {
+      if (!running() || !(await studyTargetReached({ studyId }))) return false;
       await moveTo('completed');
-      await startPayouts(jobId);
-      await reportStudy(
-        jobId,
-        () => reportsSettled,
-        () => status === 'archived',
-      );
-    }
+      return true;
+    });
+    if (!completed) return;
+    await startPayouts(studyId);
+    await reportStudy(
+      studyId,
+      () => state.reportsSettled,
+      () => state.status === 'archived',
+    );
   });
-  setHandler(changeStudyStatusUpdate, apply, {
-    // A change in flight may make the action valid (payment then pause), so only a settled status
-    // is judged here; the handler judges again once the change has landed.
-    validator: (action: StudyStatusAction) => {
-      if (changing) return;
-      const transition = nextStudyStatus(status, action);
-      if ('refusal' in transition) {
-        throw ApplicationFailure.create({ type: INVALID_TRANSITION, message: transition.refusal });
-      }
+  setHandler(
+    changeStudyStatusUpdate,
+    (action) =>
+      lock.runExclusive(async () => {
+        const transition = nextStudyStatus(state.status, action);
+        if ('refusal' in transition) throw refuse(transition.refusal);
+        return moveTo(transition.next);
+      }),
+    {
+      // A change in flight may make the action valid (payment then pause), so only a settled status
+      // is judged here; the handler judges again once it holds the lock.
+      validator: (action: StudyStatusAction) => {
+        if (lock.isLocked()) return;
+        const transition = nextStudyStatus(state.status, action);
+        if ('refusal' in transition) throw refuse(transition.refusal);
+      },
     },
-  });
+  );
 
   // A completed study lives on until it is archived: archiving is still a change it answers.
-  await condition(() => status === 'archived');
+  await condition(() => state.status === 'archived');
   await condition(allHandlersFinished);
 }
 
@@ -164,8 +138,8 @@ export async function studyWorkflow({ jobId, status: recorded }: StudyWorkflowIn
  * One payout workflow per unpaid payment (spec: a completed study triggers payout to its testers).
  * They outlive this workflow; one already started, by POST /api/billing/payout, is left running.
  */
-async function startPayouts(jobId: string): Promise<void> {
-  for (const paymentId of await paymentsToPayOut({ jobId })) {
+async function startPayouts(studyId: string): Promise<void> {
+  for (const paymentId of await paymentsToPayOut({ studyId })) {
     try {
       await startChild(payoutWorkflow, {
         workflowId: payoutWorkflowId(paymentId),
@@ -185,16 +159,16 @@ async function startPayouts(jobId: string): Promise<void> {
  * the study's Agent 4 job and runs it as `agent4:<id>`, outliving this workflow. Archiving the
  * study ends the wait. POST /api/reports/job/:id stays for a report on demand.
  */
-async function reportStudy(jobId: string, settled: () => number, archived: () => boolean): Promise<void> {
+async function reportStudy(studyId: string, settled: () => number, archived: () => boolean): Promise<void> {
   for (let delay = REPORT_CHECK_FIRST_MS; ; delay = Math.min(delay * 2, REPORT_CHECK_MAX_MS)) {
     const seen = settled();
-    if ((await studyReport.studyReportProgress({ studyId: jobId })).waiting === 0) break;
+    if ((await studyReport.studyReportProgress({ studyId })).waiting === 0) break;
     await condition(() => settled() !== seen || archived(), delay);
     if (archived()) return;
   }
   const aggregateJobId = uuid4();
-  if (!(await studyReport.queueStudyReport({ studyId: jobId, aggregateJobId }))) {
-    log.info('The completed study has no tester report to aggregate', { jobId });
+  if (!(await studyReport.queueStudyReport({ studyId, aggregateJobId }))) {
+    log.info('The completed study has no tester report to aggregate', { studyId });
     return;
   }
   await startChild(agent4Workflow, {

@@ -2,7 +2,7 @@ import { z, type ZodType } from 'zod';
 import type { AgentKind } from '../../db/schema-sessions.ts';
 import { ProviderOutputError } from './errors.ts';
 import { askInOrder, silentLogger, type AgentLogger } from './failover.ts';
-import { LOCAL_ANALYST, type AiProvider } from './providers/types.ts';
+import { LOCAL_ANALYST, type AiProvider } from '../../clients/ai/types.ts';
 
 /** Every agent answers with its result and who produced it (spec: `usedFallback` on every response). */
 export interface AgentAnswer<T> {

@@ -4,12 +4,12 @@ import { agent2Findings, type Agent2Input, type Agent2Result } from './agents/ag
 import { agent3Report, type Agent3Input } from './agents/agent3.ts';
 import { agent4Aggregate, type Agent4Input, type AggregateContent } from './agents/agent4.ts';
 import { silentLogger, type AgentLogger } from './failover.ts';
-import type { AiProvider } from './providers/types.ts';
-import type { SessionReportContent } from '../analysis/session-report.ts';
+import type { AiProvider } from '../../clients/ai/types.ts';
+import type { SessionReportContent } from '../../lib/analysis/session-report.ts';
 
 export type { AgentAnswer } from './agent-runner.ts';
-export { ALL_PROVIDERS_UNAVAILABLE, AllProvidersUnavailableError } from './errors.ts';
-export { LOCAL_ANALYST } from './providers/types.ts';
+export { AllProvidersUnavailableError } from './errors.ts';
+export { LOCAL_ANALYST } from '../../clients/ai/types.ts';
 
 export interface Agents {
   /** True when no provider is configured and the local analyst answers everything. */

@@ -1,23 +1,27 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../../db/connection.ts';
-import { asSystem } from '../../db/doors.ts';
-import { findAgentJob, lockAgentJob, updateAgentJobRow } from '../../db/repositories/agent-jobs.ts';
+import { asSystem, type Tx } from '../../db/doors.ts';
+import {
+  findAgentJob,
+  lockAgentJob,
+  updateAgentJobRow,
+  type AgentJobRow,
+} from '../../db/repositories/agent-jobs.ts';
 import {
   claimDueAiWork,
   enqueueAiWork,
+  findAiWork,
   finishAiWork,
-  lockAiWork,
   requeueAiWork,
 } from '../../db/repositories/queued-ai-work.ts';
 import type { AgentJobStatus, AgentKind } from '../../db/schema-sessions.ts';
 import type { Agents } from './agents.ts';
+import { AGENT_INPUT_ERROR } from '../../lib/failures.ts';
 import { AllProvidersUnavailableError } from './errors.ts';
 import { whileHeartbeating } from './heartbeat.ts';
 import { createJobRecoveryActivities } from './job-recovery-activities.ts';
-import { AGENT_INPUT_ERROR, answerJob } from './job-steps.ts';
+import { answerJob } from './job-steps.ts';
 import { createStudyReportActivities } from './study-report-activities.ts';
-
-export { AGENT_INPUT_ERROR } from './job-steps.ts';
 
 /** A workflow to signal once queued work completes (the session workflow waiting on Agent 2, say). */
 export interface CompletionNotice {
@@ -55,36 +59,40 @@ export interface AiActivityDependencies {
   readonly now?: () => Date;
 }
 
+/** One run of a job: settled (as it stands or by this run), or no provider answered. */
+type RunOutcome =
+  | { readonly status: Exclude<AgentJobStatus, 'queued'> }
+  | { readonly status: 'unavailable'; readonly reason: string; readonly job: AgentJobRow };
+
+/**
+ * A job that cannot run is failed with the reason, only while it is still queued: a run that
+ * completed it meanwhile keeps its answer.
+ */
+async function failQueuedJob(tx: Tx, jobId: string, reason: string): Promise<void> {
+  const job = await lockAgentJob(tx, jobId);
+  if (job?.status !== 'queued') return;
+  await updateAgentJobRow(tx, job.id, { status: 'failed', error: reason.slice(0, ERROR_MAX) });
+}
+
 /** Agent jobs (run, fail) and the queue of AI work that waits out a provider outage. */
 export function createAiActivities({ db, agents, now = () => new Date() }: AiActivityDependencies) {
   /**
    * Runs a queued agent job once: a job that is no longer queued is answered as it stands, and the
    * write happens only while holding the job's lock and finding it still queued, so two runs (a
-   * retry racing the schedule) cannot both complete it.
+   * retry racing the schedule) cannot both complete it. When no provider answers, the job is left
+   * as it is and the caller decides where it waits.
    */
-  async function runJob(jobId: string, mode: { fromQueue: boolean; notify?: CompletionNotice }) {
+  async function runJob(jobId: string): Promise<RunOutcome> {
     const job = await asSystem(db, (tx) => findAgentJob(tx, jobId));
     if (!job) throw ApplicationFailure.nonRetryable(`Agent job ${jobId} not found`, AGENT_INPUT_ERROR);
-    if (job.status !== 'queued') return { status: job.status } as const;
+    if (job.status !== 'queued') return { status: job.status };
     const started = now();
     let answered;
     try {
       answered = await answerJob(db, agents, job);
     } catch (error) {
       if (!(error instanceof AllProvidersUnavailableError)) throw error;
-      if (mode.fromQueue) return { status: 'unavailable', reason: error.message } as const;
-      await asSystem(db, async (tx) => {
-        await enqueueAiWork(tx, {
-          step: job.kind,
-          agentJobId: job.id,
-          sessionId: job.session_id,
-          payload: mode.notify ? { notify: mode.notify } : {},
-          error: error.message,
-          now: now(),
-        });
-        await updateAgentJobRow(tx, job.id, { estimated_completion_seconds: QUEUED_WORK_ESTIMATE_SECONDS });
-      });
-      return { status: 'queued', reason: error.message } as const;
+      return { status: 'unavailable', reason: error.message, job };
     }
     return asSystem(db, async (tx) => {
       const current = await lockAgentJob(tx, job.id);
@@ -115,19 +123,28 @@ export function createAiActivities({ db, agents, now = () => new Date() }: AiAct
      * It heartbeats, so a worker that dies mid-agent is noticed at the caller's heartbeat timeout.
      */
     async runAgentJob(input: { jobId: string; notify?: CompletionNotice }): Promise<AgentJobOutcome> {
-      const outcome = await whileHeartbeating(() =>
-        runJob(input.jobId, { fromQueue: false, ...(input.notify ? { notify: input.notify } : {}) }),
-      );
-      return outcome.status === 'unavailable' ? { status: 'queued', reason: outcome.reason } : outcome;
+      return whileHeartbeating(async () => {
+        const outcome = await runJob(input.jobId);
+        if (outcome.status !== 'unavailable') return outcome;
+        const { job, reason } = outcome;
+        await asSystem(db, async (tx) => {
+          await enqueueAiWork(tx, {
+            step: job.kind,
+            agentJobId: job.id,
+            sessionId: job.session_id,
+            payload: input.notify ? { notify: input.notify } : {},
+            error: reason,
+            now: now(),
+          });
+          await updateAgentJobRow(tx, job.id, { estimated_completion_seconds: QUEUED_WORK_ESTIMATE_SECONDS });
+        });
+        return { status: 'queued', reason };
+      });
     },
 
     /** A job that cannot run (its input is gone, or every attempt broke): failed, with the reason. */
     async failAgentJob(input: { jobId: string; reason: string }): Promise<void> {
-      await asSystem(db, async (tx) => {
-        const job = await lockAgentJob(tx, input.jobId);
-        if (job?.status !== 'queued') return;
-        await updateAgentJobRow(tx, job.id, { status: 'failed', error: input.reason.slice(0, ERROR_MAX) });
-      });
+      await asSystem(db, (tx) => failQueuedJob(tx, input.jobId, input.reason));
     },
 
     /** The retry schedule's first step: the due items, each claimed under a lease. */
@@ -145,12 +162,14 @@ export function createAiActivities({ db, agents, now = () => new Date() }: AiAct
 
     /**
      * One claimed item: runs its job unless the job is already settled, then takes the item out
-     * of the queue (done or failed) or puts it back when still no provider answers.
+     * of the queue (done or failed) or puts it back when still no provider answers. The claim's
+     * lease keeps other runs off the item meanwhile, and the job's own lock decides its completion.
      */
     async processQueuedAiWork(input: { workId: string }): Promise<QueuedWorkOutcome> {
-      const item = await asSystem(db, (tx) => lockAiWork(tx, input.workId));
+      const item = await asSystem(db, (tx) => findAiWork(tx, input.workId));
       if (item?.status !== 'processing') return 'skipped';
-      if (!item.agent_job_id) {
+      const jobId = item.agent_job_id;
+      if (!jobId) {
         await asSystem(db, (tx) =>
           finishAiWork(tx, item.id, { status: 'failed', at: now(), error: 'no agent job' }),
         );
@@ -158,14 +177,11 @@ export function createAiActivities({ db, agents, now = () => new Date() }: AiAct
       }
       let outcome;
       try {
-        outcome = await runJob(item.agent_job_id, { fromQueue: true });
+        outcome = await runJob(jobId);
       } catch (error) {
         if (!(error instanceof ApplicationFailure && error.nonRetryable)) throw error;
         await asSystem(db, async (tx) => {
-          await updateAgentJobRow(tx, item.agent_job_id!, {
-            status: 'failed',
-            error: error.message.slice(0, ERROR_MAX),
-          });
+          await failQueuedJob(tx, jobId, error.message);
           await finishAiWork(tx, item.id, { status: 'failed', at: now(), error: error.message });
         });
         return 'failed';

@@ -1,6 +1,6 @@
-/** Every configured provider failed: the step is queued for the 15-minute retry. */
-export const ALL_PROVIDERS_UNAVAILABLE = 'AllProvidersUnavailable';
+import { ALL_PROVIDERS_UNAVAILABLE } from '../../lib/failures.ts';
 
+/** Every configured provider failed: the step is queued for the 15-minute retry. */
 export class AllProvidersUnavailableError extends Error {
   override readonly name = ALL_PROVIDERS_UNAVAILABLE;
 

@@ -1,5 +1,5 @@
 import { AllProvidersUnavailableError, describeFailure } from './errors.ts';
-import type { AiProvider, AiRequest } from './providers/types.ts';
+import type { AiProvider, AiRequest } from '../../clients/ai/types.ts';
 
 /** What agents log through: pino's shape, so the worker's logger fits. */
 export interface AgentLogger {

@@ -3,21 +3,15 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
 import type { AgentJobRow } from '../../db/repositories/agent-jobs.ts';
-import { upsertReport } from '../../db/repositories/reports.ts';
-import { replaceAgentFindings } from '../../db/repositories/session-notes.ts';
+import { insertStudyReport, upsertReport } from '../../db/repositories/reports.ts';
+import { confirmedNotes, replaceAgentFindings } from '../../db/repositories/session-notes.ts';
 import { findSession } from '../../db/repositories/sessions.ts';
+import { toneProfileOf } from '../../db/repositories/studies.ts';
 import type { ReportFormat } from '../../db/schema-reports.ts';
-import type { SignalKind } from '../analysis/timeline.ts';
+import type { SignalKind } from '../../lib/analysis/timeline.ts';
 import type { Agents } from './agents.ts';
-import {
-  loadAgentFrames,
-  loadAgentSignals,
-  loadConfirmedNotes,
-  loadStudyReports,
-} from './load-agent-inputs.ts';
-
-/** Named so workers never retry it: the job or its session is not where the step expects it. */
-export const AGENT_INPUT_ERROR = 'AgentInputError';
+import { AGENT_INPUT_ERROR } from '../../lib/failures.ts';
+import { loadAgentFrames, loadAgentSignals, loadStudyReports } from './load-agent-inputs.ts';
 
 /** An agent's answer to a job, and how to store it once the job is known to be still open. */
 export interface AnsweredJob {
@@ -120,13 +114,9 @@ async function answerAgent3(db: Db, agents: Agents, job: AgentJobRow): Promise<A
     if (!session.notes_confirmed) {
       throw ApplicationFailure.nonRetryable('Session findings are not confirmed', AGENT_INPUT_ERROR);
     }
-    const study = await tx
-      .selectFrom('studies')
-      .select('tone_profile')
-      .where('id', '=', session.study_id)
-      .executeTakeFirstOrThrow();
-    const notes = await loadConfirmedNotes(tx, session.id);
-    return { session, tone: study.tone_profile, notes, frames: await loadAgentFrames(tx, session.id) };
+    const tone = await toneProfileOf(tx, session.study_id);
+    const notes = await confirmedNotes(tx, session.id);
+    return { session, tone, notes, frames: await loadAgentFrames(tx, session.id) };
   });
   const format = (job.options.reportFormat as ReportFormat | undefined) ?? 'structured';
   const answer = await agents.agent3Report({
@@ -170,22 +160,18 @@ async function answerAgent4(db: Db, agents: Agents, job: AgentJobRow): Promise<A
   return {
     ...answer,
     async persist(tx, now) {
-      const row = await tx
-        .insertInto('study_reports')
-        .values({
-          organization_id: job.organization_id,
-          study_id: job.study_id,
-          agent_job_id: job.id,
-          session_count: answer.result.sessionCount,
-          study_score: answer.result.studyScore,
-          content: { ...answer.result },
-          used_fallback: answer.usedFallback,
-          provider: answer.provider,
-          generated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { aggregateReportId: row.id, sessionCount: answer.result.sessionCount };
+      const aggregateReportId = await insertStudyReport(tx, {
+        organization_id: job.organization_id,
+        study_id: job.study_id,
+        agent_job_id: job.id,
+        session_count: answer.result.sessionCount,
+        study_score: answer.result.studyScore,
+        content: { ...answer.result },
+        used_fallback: answer.usedFallback,
+        provider: answer.provider,
+        generated_at: now,
+      });
+      return { aggregateReportId, sessionCount: answer.result.sessionCount };
     },
   };
 }

@@ -1,10 +1,9 @@
 import type { Tx } from '../../db/doors.ts';
 import { agentEvents, studyReports, testerProfiles } from '../../db/repositories/agent-inputs.ts';
-import { confirmedFindings } from '../../db/repositories/session-notes.ts';
 import { facialSnapshotsForAnalysis, voiceSegmentsForAnalysis } from '../../db/repositories/signals.ts';
-import type { ReportSummary, TesterProfileSummary } from '../analysis/aggregate.ts';
-import type { ConfirmedNote, ReportFinding } from '../analysis/session-report.ts';
-import type { FacialSignal, SessionSignals } from '../analysis/signals.ts';
+import type { ReportSummary, TesterProfileSummary } from '../../lib/analysis/aggregate.ts';
+import type { ReportFinding } from '../../lib/analysis/session-report.ts';
+import type { FacialSignal, SessionSignals } from '../../lib/analysis/signals.ts';
 
 /**
  * A session's signals as an agent may read them: frames without a face and voice segments still
@@ -45,22 +44,6 @@ export async function loadAgentFrames(tx: Tx, sessionId: string): Promise<Facial
     faceDetected: row.face_detected,
     confidences: row.confidences,
     attention: row.attention_score,
-  }));
-}
-
-/** The agent findings the tester confirmed, as Agent 3 reads them: all a report is built from. */
-export async function loadConfirmedNotes(tx: Tx, sessionId: string): Promise<ConfirmedNote[]> {
-  return (await confirmedFindings(tx, sessionId)).map((note) => ({
-    noteId: note.id,
-    content: note.content,
-    annotation: note.annotation,
-    severity: note.severity,
-    wcagCriterion: note.wcag_criterion,
-    wcagLevel: note.wcag_level,
-    at: note.noted_at ?? note.created_at,
-    target: note.target_selector,
-    pattern: note.pattern,
-    patternNoteId: note.pattern_note_id,
   }));
 }
 

@@ -2,8 +2,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { hasVariants, studyReportProgress } from '../../db/repositories/agent-inputs.ts';
-import { AGENT_INPUT_ERROR } from './job-steps.ts';
-import { estimateSeconds } from './providers/configured.ts';
+import { insertAgentJobOnce } from '../../db/repositories/agent-jobs.ts';
+import { findStudyOrganization } from '../../db/repositories/studies.ts';
+import { AGENT_INPUT_ERROR } from '../../lib/failures.ts';
+import { estimateSeconds } from '../../clients/ai/configured.ts';
 
 /**
  * Agent 4 on a study's completion (DESIGN.md: completed -> Agent 4 aggregate report): the study
@@ -22,36 +24,28 @@ export function createStudyReportActivities({ db, local, now }: { db: Db; local:
      */
     async queueStudyReport(input: { studyId: string; aggregateJobId: string }): Promise<boolean> {
       return asSystem(db, async (tx) => {
-        const study = await tx
-          .selectFrom('studies')
-          .select(['id', 'organization_id'])
-          .where('id', '=', input.studyId)
-          .executeTakeFirst();
+        const study = await findStudyOrganization(tx, input.studyId);
         if (!study) {
           throw ApplicationFailure.nonRetryable(`Study ${input.studyId} not found`, AGENT_INPUT_ERROR);
         }
         const { reports } = await studyReportProgress(tx, study.id);
         if (reports === 0) return false;
-        await tx
-          .insertInto('agent_jobs')
-          .values({
-            id: input.aggregateJobId,
-            kind: 'agent4',
-            organization_id: study.organization_id,
-            study_id: study.id,
-            session_id: null,
-            status: 'queued',
-            requested_by: null,
-            options: {
-              includeVariantComparison: await hasVariants(tx, study.id),
-              minSessionCount: 1,
-              sessionCount: reports,
-            },
-            estimated_completion_seconds: estimateSeconds(local),
-            queued_at: now(),
-          })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
+        await insertAgentJobOnce(tx, {
+          id: input.aggregateJobId,
+          kind: 'agent4',
+          organization_id: study.organization_id,
+          study_id: study.id,
+          session_id: null,
+          status: 'queued',
+          requested_by: null,
+          options: {
+            includeVariantComparison: await hasVariants(tx, study.id),
+            minSessionCount: 1,
+            sessionCount: reports,
+          },
+          estimated_completion_seconds: estimateSeconds(local),
+          queued_at: now(),
+        });
         return true;
       });
     },

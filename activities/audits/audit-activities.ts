@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { errors as playwrightErrors } from 'playwright-core';
-import type { EmailAttachment, EmailSender } from '../notify/email.ts';
+import type { EmailAttachment, EmailSender } from '../../clients/email.ts';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import {
@@ -17,17 +17,15 @@ import { annotatedScreenshots, auditPage } from './page-audit.ts';
 import { renderReportHtml, summarize, type AuditSummary, type ReportPage } from './report.ts';
 import {
   AUDIT_CATEGORIES,
-  AUDIT_FAILURES,
   INSTANT_TIMEOUT_MESSAGE,
   type AuditCategory,
   type AuditIssue,
   type Grade,
   type IssueCounts,
   type Viewport,
-} from './types.ts';
-import { assertAuditableUrl, BlockedUrlError, type UrlPolicy } from './url-guard.ts';
-
-export { AUDIT_FAILURES } from './types.ts';
+} from '../../lib/audits.ts';
+import { assertAuditableUrl, BlockedUrlError, type UrlPolicy } from '../../lib/url-guard.ts';
+import { AUDIT_FAILURES, AUDIT_JOB_MISSING } from '../../lib/failures.ts';
 
 export interface AuditActivityDependencies {
   readonly db: Db;
@@ -70,7 +68,7 @@ export interface AuditedPage {
  * (schedule-to-close); the activity ends its own work a little earlier (and never takes more than
  * 9 s), so it can still answer and frees its browser context in time.
  */
-export const INSTANT_AUDIT_BUDGET_MS = 9_000;
+const INSTANT_AUDIT_BUDGET_MS = 9_000;
 const INSTANT_ANSWER_MARGIN_MS = 300;
 /** Less time than this left after waiting for a slot: no audit can finish, so do not start one. */
 const INSTANT_MINIMUM_MS = 1_500;
@@ -184,7 +182,7 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
         screenshots: await listAuditScreenshots(tx, input.auditJobId),
       }));
       if (!job)
-        throw ApplicationFailure.nonRetryable(`Audit job ${input.auditJobId} not found`, 'AuditJobMissing');
+        throw ApplicationFailure.nonRetryable(`Audit job ${input.auditJobId} not found`, AUDIT_JOB_MISSING);
       const reportPages: ReportPage[] = pages.map((page) => {
         const stored = page.issues as unknown as { issues: AuditIssue[]; fixes: Record<string, string> };
         return {
@@ -270,12 +268,7 @@ export type AuditActivities = ReturnType<typeof createAuditActivities>;
 
 /** The instant audit's time: 9 s, or less when the activity's schedule-to-close (the request's deadline) comes sooner. */
 function instantBudgetMs(): number {
-  let info;
-  try {
-    info = Context.current().info;
-  } catch {
-    return INSTANT_AUDIT_BUDGET_MS; // called directly, outside a worker
-  }
+  const { info } = Context.current();
   if (!info.scheduleToCloseTimeoutMs) return INSTANT_AUDIT_BUDGET_MS;
   const closesAt = info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs;
   return Math.min(INSTANT_AUDIT_BUDGET_MS, closesAt - Date.now() - INSTANT_ANSWER_MARGIN_MS);

@@ -1,7 +1,7 @@
 import type AxeCore from 'axe-core';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { SHADOW_SEPARATOR, type AuditCategory, type Severity } from './types.ts';
+import { SHADOW_SEPARATOR, type AuditCategory, type Severity } from '../../lib/audits.ts';
 
 const require = createRequire(import.meta.url);
 /** axe-core's minified build, loaded into every audited page by the browser pool's warm contexts. */

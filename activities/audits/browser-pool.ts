@@ -1,8 +1,8 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.ts';
 import { AUDIT_INIT_SCRIPT } from './page-script.ts';
-import type { Viewport } from './types.ts';
-import type { UrlPolicy } from './url-guard.ts';
+import type { Viewport } from '../../lib/audits.ts';
+import type { UrlPolicy } from '../../lib/url-guard.ts';
 
 /** An audit that ran past its deadline; its context has been closed. */
 export class AuditTimeoutError extends Error {

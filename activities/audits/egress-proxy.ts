@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { checkHost, hostKey, portOf, type CheckedHost, type UrlPolicy } from './url-guard.ts';
+import { checkHost, hostKey, portOf, type CheckedHost, type UrlPolicy } from '../../lib/url-guard.ts';
 
 /**
  * The only way out of an audit's browser context: every request the page makes (the document,
@@ -36,6 +36,7 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 const REFUSED_BODY = 'Refused by the audit egress policy: the address is not publicly accessible\n';
+const FORBIDDEN = 'HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n';
 
 export async function startEgressProxy(policy: UrlPolicy): Promise<EgressProxy> {
   const checks = new Map<string, Promise<CheckedHost>>();
@@ -104,19 +105,12 @@ export async function startEgressProxy(policy: UrlPolicy): Promise<EgressProxy> 
     const target = authorityOf(request.url);
     const checked = target && (await admit(target.host, target.port));
     if (!target || !checked) {
-      client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
+      client.end(FORBIDDEN);
       return;
     }
-    const origin = connect(target.port, checked.address);
-    track(origin);
-    origin.once('connect', () => {
+    splice(client, head, checked.address, target.port, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) origin.write(head);
-      origin.pipe(client);
-      client.pipe(origin);
     });
-    origin.once('close', () => client.destroy());
-    client.once('close', () => origin.destroy());
   }
 
   /** A plain-http websocket sent to the proxy in absolute form (Chromium normally uses CONNECT). */
@@ -124,18 +118,34 @@ export async function startEgressProxy(policy: UrlPolicy): Promise<EgressProxy> 
     const target = absoluteHttpUrl(request.url);
     const checked = target && (await admit(target.hostname, portOf(target)));
     if (!target || !checked) {
-      client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
+      client.end(FORBIDDEN);
       return;
     }
-    const origin = connect(portOf(target), checked.address);
-    track(origin);
-    origin.once('connect', () => {
+    splice(client, head, checked.address, portOf(target), (origin) => {
       const lines = [`${request.method} ${target.pathname}${target.search} HTTP/1.1`];
       for (let i = 0; i < request.rawHeaders.length; i += 2) {
         if (!/^proxy-/i.test(request.rawHeaders[i]!))
           lines.push(`${request.rawHeaders[i]}: ${request.rawHeaders[i + 1]}`);
       }
       origin.write(`${lines.join('\r\n')}\r\n\r\n`);
+    });
+  }
+
+  /**
+   * Connects to the checked address and, once connected, lets `opened` write what comes first
+   * (the CONNECT answer, or the upgrade request), then joins the two sockets until either closes.
+   */
+  function splice(
+    client: Duplex,
+    head: Buffer,
+    address: string,
+    port: number,
+    opened: (origin: Socket) => void,
+  ): void {
+    const origin = connect(port, address);
+    track(origin);
+    origin.once('connect', () => {
+      opened(origin);
       if (head.length) origin.write(head);
       origin.pipe(client);
       client.pipe(origin);

@@ -18,7 +18,6 @@ export interface WalkPreparation {
   readonly candidates: Candidate[];
   readonly widgets: RawFinding[];
   readonly beforeMain: number;
-  readonly hasMain: boolean;
 }
 
 export interface SkipLink {

@@ -1,4 +1,4 @@
-import type { AuditCategory, Severity } from './types.ts';
+import type { AuditCategory, Severity } from '../../lib/audits.ts';
 
 export interface RuleInfo {
   readonly category: AuditCategory;

@@ -1,6 +1,12 @@
 import { outcomesOf } from './page-audit.ts';
 import { bySeverity, checkPenalty, gradeOf } from './score.ts';
-import { AUDIT_CATEGORIES, SEVERITIES, type AuditIssue, type Grade, type IssueCounts } from './types.ts';
+import {
+  AUDIT_CATEGORIES,
+  SEVERITIES,
+  type AuditIssue,
+  type Grade,
+  type IssueCounts,
+} from '../../lib/audits.ts';
 
 export interface ReportPage {
   readonly position: number;

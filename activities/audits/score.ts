@@ -1,5 +1,5 @@
-import type { AuditIssue, CheckOutcome, Grade, IssueCounts, Severity } from './types.ts';
-import { SEVERITIES } from './types.ts';
+import type { AuditIssue, CheckOutcome, Grade, IssueCounts, Severity } from '../../lib/audits.ts';
+import { SEVERITIES } from '../../lib/audits.ts';
 
 /**
  * The weight of a failed check by its severity: Lighthouse's impact weights (axe impacts mapped to

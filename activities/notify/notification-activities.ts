@@ -7,8 +7,9 @@ import {
   markNotificationSent,
   releaseNotification,
 } from '../../db/repositories/notification-outbox.ts';
-import { isPermanentMessagingFailure, type MessagingSender } from './messaging.ts';
-import { MissingSecret, withSecret } from './outbox-messages.ts';
+import { isPermanentMessagingFailure, type MessagingSender } from '../../clients/messaging.ts';
+import { MissingSecret, withSecret } from '../../lib/outbox-messages.ts';
+import { PERMANENT_DELIVERY_FAILURE } from '../../lib/failures.ts';
 
 export interface NotificationActivityDependencies {
   readonly db: Db;
@@ -17,7 +18,6 @@ export interface NotificationActivityDependencies {
 }
 
 /** Named so the workflow gives a message up at once instead of retrying what can never succeed. */
-export const PERMANENT_DELIVERY_FAILURE = 'PermanentDeliveryFailure';
 
 /** Delivery of the notification outbox (db/migrations/0009): one attempt per call, recorded on the row. */
 export function createNotificationActivities({

@@ -1,7 +1,11 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
-import type { EmailSender } from '../notify/email.ts';
+import {
+  claimNotification,
+  markNotificationSent,
+  queueNotificationOnce,
+} from '../../db/repositories/notification-outbox.ts';
+import type { EmailSender } from '../../clients/email.ts';
 
 export interface OnceEmail {
   /** Unique per message and recipient (`invoice:<org>:<period>:<user>`). */
@@ -19,35 +23,26 @@ export interface OnceEmail {
  * left but before it was recorded sends it again (at least once), never on every retry.
  */
 export async function sendEmailOnce(db: Db, email: EmailSender, message: OnceEmail): Promise<boolean> {
-  const row = await asSystem(db, async (tx) => {
-    await tx
-      .insertInto('notification_outbox')
-      .values({
+  const claimed = await asSystem(db, async (tx) => {
+    const id = await queueNotificationOnce(
+      tx,
+      {
         channel: 'email',
         recipient: message.to,
-        user_id: message.userId,
+        userId: message.userId,
         kind: message.kind,
-        subject: message.subject.slice(0, 500),
+        subject: message.subject,
         body: message.text,
-        dedupe_key: message.dedupeKey.slice(0, 255),
+        dedupeKey: message.dedupeKey,
         status: 'sending',
-      })
-      .onConflict((oc) => oc.column('dedupe_key').doNothing())
-      .execute();
-    return tx
-      .selectFrom('notification_outbox')
-      .select(['id', 'status'])
-      .where('dedupe_key', '=', message.dedupeKey.slice(0, 255))
-      .executeTakeFirstOrThrow();
+      },
+      new Date(),
+    );
+    // Undefined once the row is sent: this mail has already left.
+    return claimNotification(tx, id);
   });
-  if (row.status === 'sent') return false;
+  if (!claimed) return false;
   await email.send({ to: message.to, subject: message.subject, text: message.text });
-  await asSystem(db, (tx) =>
-    tx
-      .updateTable('notification_outbox')
-      .set({ status: 'sent', sent_at: new Date(), attempts: sql<number>`attempts + 1`, last_error: null })
-      .where('id', '=', row.id)
-      .execute(),
-  );
+  await asSystem(db, (tx) => markNotificationSent(tx, claimed.id, email.destination, new Date()));
   return true;
 }

@@ -1,9 +1,10 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { completedCheckoutsBetween } from '../../db/repositories/checkout-sessions.ts';
-import type { EmailSender } from '../notify/email.ts';
+import { businessMembersOf } from '../../db/repositories/contacts.ts';
+import type { EmailSender } from '../../clients/email.ts';
 import { sendEmailOnce } from './emails-once.ts';
-import { formatMinorUnits } from './money.ts';
+import { formatMinorUnits } from '../../lib/money.ts';
 
 export interface InvoiceActivityDependencies {
   readonly db: Db;
@@ -33,15 +34,7 @@ export function createInvoiceActivities({ db, email }: InvoiceActivityDependenci
       const { lines, members } = await asSystem(db, async (tx) => {
         const lines = await completedCheckoutsBetween(tx, from, to);
         const organizations = [...new Set(lines.map((line) => line.organization_id))];
-        const members = organizations.length
-          ? await tx
-              .selectFrom('organization_memberships')
-              .innerJoin('users', 'users.id', 'organization_memberships.user_id')
-              .select(['organization_memberships.organization_id', 'users.id', 'users.email'])
-              .where('organization_memberships.organization_id', 'in', organizations)
-              .where('users.role', '=', 'business')
-              .execute()
-          : [];
+        const members = await businessMembersOf(tx, organizations);
         return { lines, members };
       });
 

@@ -4,7 +4,7 @@ import {
   localProviderEventWorkflow,
   localProviderEventWorkflowId,
 } from '../../workflows/local-payment-provider.ts';
-import { postProviderEvent, type ProviderEvent } from './provider-events.ts';
+import { postProviderEvent, type ProviderEvent } from '../../clients/payments/provider-events.ts';
 
 export interface LocalProviderActivityDependencies {
   /** The webhook route the local provider posts to, and the secret it signs with. */

@@ -1,9 +1,18 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
+import {
+  adminContacts,
+  organizationOwners,
+  studyCreator,
+  testerContact,
+  type Contact,
+} from '../../db/repositories/contacts.ts';
+import { queueNotificationOnce } from '../../db/repositories/notification-outbox.ts';
 import { findPayment } from '../../db/repositories/payments.ts';
-import type { EmailSender } from '../notify/email.ts';
+import { studyCommission, studyTitle } from '../../db/repositories/studies.ts';
+import type { EmailSender } from '../../clients/email.ts';
 import { sendEmailOnce } from './emails-once.ts';
-import { formatMinorUnits, toMinorUnits } from './money.ts';
+import { formatMinorUnits, toMinorUnits } from '../../lib/money.ts';
 
 export interface NoticeActivityDependencies {
   readonly db: Db;
@@ -15,42 +24,22 @@ export interface NoticeActivityDependencies {
 /** The outbox kind of the tester's payment confirmation (spec: through the messaging channel). */
 export const PAYMENT_CONFIRMATION_KIND = 'payment_confirmation';
 
-interface Recipient {
-  readonly id: string;
-  readonly email: string;
-}
-
 /** The study's creator, or the organization's owners when the creator is gone. */
-async function studyContacts(tx: Tx, jobId: string): Promise<Recipient[]> {
-  const study = await tx
-    .selectFrom('studies')
-    .leftJoin('users', 'users.id', 'studies.created_by')
-    .select(['studies.organization_id', 'users.id as user_id', 'users.email'])
-    .where('studies.id', '=', jobId)
-    .executeTakeFirst();
+async function studyContacts(tx: Tx, jobId: string): Promise<Contact[]> {
+  const study = await studyCreator(tx, jobId);
   if (!study) return [];
   if (study.user_id && study.email) return [{ id: study.user_id, email: study.email }];
-  return tx
-    .selectFrom('organization_memberships')
-    .innerJoin('users', 'users.id', 'organization_memberships.user_id')
-    .select(['users.id', 'users.email'])
-    .where('organization_memberships.organization_id', '=', study.organization_id)
-    .where('organization_memberships.member_role', '=', 'owner')
-    .execute();
+  return organizationOwners(tx, study.organization_id);
 }
 
 /** Mail and messages the money path sends: to businesses, testers and admins. */
 export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDependencies) {
   return {
     /** The spec's "study commissioned" email, once per study and recipient. */
-    async sendStudyCommissionedEmail({ jobId }: { jobId: string }): Promise<number> {
+    async sendStudyCommissionedEmail({ studyId }: { studyId: string }): Promise<number> {
       const { study, recipients } = await asSystem(db, async (tx) => ({
-        study: await tx
-          .selectFrom('studies')
-          .select(['title', 'tester_count', 'compensation_amount', 'compensation_currency'])
-          .where('id', '=', jobId)
-          .executeTakeFirst(),
-        recipients: await studyContacts(tx, jobId),
+        study: await studyCommission(tx, studyId),
+        recipients: await studyContacts(tx, studyId),
       }));
       if (!study) return 0;
       const total =
@@ -58,7 +47,7 @@ export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDep
       let sent = 0;
       for (const recipient of recipients) {
         const delivered = await sendEmailOnce(db, email, {
-          dedupeKey: `study-commissioned:${jobId}:${recipient.id}`,
+          dedupeKey: `study-commissioned:${studyId}:${recipient.id}`,
           kind: 'study_commissioned',
           userId: recipient.id,
           to: recipient.email,
@@ -66,7 +55,7 @@ export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDep
           text: [
             `Thank you: your payment of ${formatMinorUnits(total, study.compensation_currency)} for "${study.title}" is confirmed.`,
             `The study is now active. We are matching ${study.tester_count} testers to it.`,
-            `Follow its progress at ${baseUrl}/dashboard/jobs/${jobId}`,
+            `Follow its progress at ${baseUrl}/dashboard/jobs/${studyId}`,
           ].join('\n\n'),
         });
         if (delivered) sent += 1;
@@ -86,26 +75,17 @@ export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDep
       const found = await asSystem(db, async (tx) => {
         const payment = await findPayment(tx, paymentId);
         if (!payment) return undefined;
-        const tester = await tx
-          .selectFrom('users')
-          .leftJoin('tester_profiles', 'tester_profiles.user_id', 'users.id')
-          .select(['users.email', 'tester_profiles.messaging_chat_id'])
-          .where('users.id', '=', payment.tester_id)
-          .executeTakeFirstOrThrow();
-        const study = await tx
-          .selectFrom('studies')
-          .select('title')
-          .where('id', '=', payment.study_id)
-          .executeTakeFirstOrThrow();
-        return { payment, tester, study };
+        const tester = await testerContact(tx, payment.tester_id);
+        const title = await studyTitle(tx, payment.study_id);
+        return { payment, tester, title };
       });
       if (!found) return { notificationId: null };
-      const { payment, tester, study } = found;
+      const { payment, tester, title } = found;
       const amount = formatMinorUnits(
         toMinorUnits(payment.amount, payment.currency, 'payout'),
         payment.currency,
       );
-      const text = `Your payout of ${amount} for your session on "${study.title}" has been paid to your bank account. Thank you for testing!`;
+      const text = `Your payout of ${amount} for your session on "${title}" has been paid to your bank account. Thank you for testing!`;
       const dedupeKey = `payment-paid:${paymentId}`;
       if (!tester.messaging_chat_id) {
         await sendEmailOnce(db, email, {
@@ -118,27 +98,23 @@ export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDep
         });
         return { notificationId: null };
       }
-      const row = await asSystem(db, async (tx) => {
-        await tx
-          .insertInto('notification_outbox')
-          .values({
+      const chatId = tester.messaging_chat_id;
+      const notificationId = await asSystem(db, (tx) =>
+        queueNotificationOnce(
+          tx,
+          {
             channel: 'messaging',
-            recipient: tester.messaging_chat_id!,
-            user_id: payment.tester_id,
+            recipient: chatId,
+            userId: payment.tester_id,
             kind: PAYMENT_CONFIRMATION_KIND,
             body: text,
-            payload: JSON.stringify({ paymentId, sessionId: payment.session_id }),
-            dedupe_key: dedupeKey,
-          })
-          .onConflict((oc) => oc.column('dedupe_key').doNothing())
-          .execute();
-        return tx
-          .selectFrom('notification_outbox')
-          .select('id')
-          .where('dedupe_key', '=', dedupeKey)
-          .executeTakeFirstOrThrow();
-      });
-      return { notificationId: row.id };
+            payload: { paymentId, sessionId: payment.session_id },
+            dedupeKey,
+          },
+          new Date(),
+        ),
+      );
+      return { notificationId };
     },
 
     /** Tells every admin that a payout failed, and whether and when it is tried again. */
@@ -149,7 +125,7 @@ export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDep
     }): Promise<number> {
       const { payment, admins } = await asSystem(db, async (tx) => ({
         payment: await findPayment(tx, input.paymentId),
-        admins: await tx.selectFrom('users').select(['id', 'email']).where('role', '=', 'admin').execute(),
+        admins: await adminContacts(tx),
       }));
       if (!payment) return 0;
       const attempt = input.attempt ?? payment.attempts;

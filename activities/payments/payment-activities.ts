@@ -1,13 +1,12 @@
 import type { PaymentsConfig } from '../../config/payments.ts';
 import type { Db } from '../../db/connection.ts';
-import type { EmailSender } from '../notify/email.ts';
+import type { EmailSender } from '../../clients/email.ts';
 import { createInvoiceActivities } from './invoice-activities.ts';
-import { createLocalProvider } from './local-provider.ts';
 import { createLocalProviderActivities, emitFromActivity } from './local-provider-activities.ts';
 import { createNoticeActivities } from './notice-activities.ts';
 import { createPayoutActivities } from './payout-activities.ts';
-import type { PaymentProvider } from './provider.ts';
-import { createStripeClient, createStripeProvider } from './stripe-provider.ts';
+import type { PaymentProvider } from '../../clients/payments/provider.ts';
+import { paymentProviderFor } from '../../clients/payments/configured.ts';
 
 export interface PaymentActivityDependencies {
   readonly db: Db;
@@ -33,24 +32,6 @@ export function createPaymentActivities(deps: PaymentActivityDependencies) {
 
 export type PaymentActivities = ReturnType<typeof createPaymentActivities>;
 
-/**
- * The provider the configuration names: the SDK client, or the local stand-in (whose payouts
- * settle through workflows, so it is only whole inside the worker). Disabled payments get the
- * local provider too; the API refuses billing before it is ever asked.
- */
-export function paymentProviderFor(
-  config: PaymentsConfig,
-  baseUrl: string,
-  inWorker: boolean,
-): PaymentProvider {
-  if (config.mode === 'stripe') return createStripeProvider(createStripeClient(config));
-  return createLocalProvider({
-    baseUrl,
-    secret: config.webhookSecret ?? '',
-    ...(inWorker ? { emitLater: emitFromActivity } : {}),
-  });
-}
-
 /** The dependencies of the payment activities from the configuration (the worker's entry point). */
 export function paymentActivityDependencies(
   config: { payments: PaymentsConfig; http: { baseUrl: string } },
@@ -60,7 +41,7 @@ export function paymentActivityDependencies(
   return {
     db,
     email,
-    provider: paymentProviderFor(config.payments, config.http.baseUrl, true),
+    provider: paymentProviderFor(config.payments, config.http.baseUrl, emitFromActivity),
     baseUrl: config.http.baseUrl,
     webhookUrl: config.payments.localWebhookUrl,
     webhookSecret: config.payments.webhookSecret,

@@ -11,11 +11,15 @@ import {
   type PaymentRow,
 } from '../../db/repositories/payments.ts';
 import { payoutAccountOfTester } from '../../db/repositories/payout-accounts.ts';
-import { toMinorUnits, UnrepresentableAmount } from './money.ts';
-import { PaymentProviderRefused, type MoneyMovement, type PaymentProvider } from './provider.ts';
+import { toMinorUnits, UnrepresentableAmount } from '../../lib/money.ts';
+import {
+  PaymentProviderRefused,
+  type MoneyMovement,
+  type PaymentProvider,
+} from '../../clients/payments/provider.ts';
+import { PAYMENT_NOT_FOUND } from '../../lib/failures.ts';
 
 /** Named so the workflow never retries it: the payment row is gone. */
-export const PAYMENT_NOT_FOUND = 'PaymentNotFound';
 const HEARTBEAT_MS = 2_000;
 
 export interface PayoutActivityDependencies {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
-import { flaggedVoiceSegments, saveSanitisedTranscript } from '../../db/repositories/signals.ts';
+import { flaggedVoiceSegments, saveSanitisedTranscripts } from '../../db/repositories/signals.ts';
 import { redactPii } from './sanitiser.ts';
 
 export interface PrivacyActivityDependencies {
@@ -19,19 +19,15 @@ const SANITISE_BATCH = 500;
  */
 export function createPrivacyActivities({ db, now = () => new Date() }: PrivacyActivityDependencies) {
   return {
-    /** One batch; `more` says another call has segments left to sanitise. */
-    async sanitiseVoiceSegments(
-      input: { sessionId?: string } = {},
-    ): Promise<{ sanitised: number; more: boolean }> {
+    /** One batch of the session's flagged segments; `more` says another call has some left. */
+    async sanitiseVoiceSegments(input: { sessionId: string }): Promise<{ sanitised: number; more: boolean }> {
       return asSystem(db, async (tx) => {
-        const segments = await flaggedVoiceSegments(tx, {
-          sessionId: input.sessionId,
-          limit: SANITISE_BATCH,
-        });
-        const at = now();
-        for (const segment of segments) {
-          await saveSanitisedTranscript(tx, segment.id, redactPii(segment.transcript).text, at);
-        }
+        const segments = await flaggedVoiceSegments(tx, input.sessionId, SANITISE_BATCH);
+        const redacted = segments.map(({ id, transcript }) => ({
+          id,
+          transcript: redactPii(transcript).text,
+        }));
+        await saveSanitisedTranscripts(tx, redacted, now());
         return { sanitised: segments.length, more: segments.length === SANITISE_BATCH };
       });
     },

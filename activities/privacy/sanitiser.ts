@@ -1,4 +1,4 @@
-import { detectPii, type PiiKind } from './pii-detector.ts';
+import { detectPii, type PiiKind } from '../../lib/pii-detector.ts';
 
 /** What replaces each kind of PII: the kind stays readable for analysis, the value is gone. */
 const PLACEHOLDER: Readonly<Record<PiiKind, string>> = {

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
-import { findAgentJob, updateAgentJobRow } from '../../db/repositories/agent-jobs.ts';
-import { insertAgentJob } from '../../db/repositories/reports.ts';
+import { findAgentJob, insertAgentJob, updateAgentJobRow } from '../../db/repositories/agent-jobs.ts';
 import { requireSession } from './require-session.ts';
 
 /** What a queued report job promises a caller polling POST /api/reports. */

@@ -1,18 +1,11 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
-import { insertAgentJob } from '../../db/repositories/reports.ts';
+import { insertAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { applyDecisions, type NoteDecisionInput } from '../../db/repositories/session-notes.ts';
-import {
-  confirmedAgainstTarget,
-  queuePayment,
-  refreshStudyNotesConfirmed,
-  updateSession,
-} from '../../db/repositories/sessions.ts';
+import { queuePayment, refreshStudyNotesConfirmed, updateSession } from '../../db/repositories/sessions.ts';
 import type { SessionStatus } from '../../db/schema-sessions.ts';
 import { createAgentActivities, REPORT_ESTIMATE_SECONDS } from './agent-activities.ts';
 import { requireSession } from './require-session.ts';
-
-export { SESSION_STATE_ERROR } from './require-session.ts';
 
 export interface SessionActivityDependencies {
   readonly db: Db;
@@ -98,12 +91,6 @@ export function createSessionActivities({ db, payoutsEnabled = false }: SessionA
     }): Promise<{ paymentId: string | null; payoutsEnabled: boolean }> {
       const paymentId = await asSystem(db, (tx) => queuePayment(tx, input.sessionId));
       return { paymentId, payoutsEnabled };
-    },
-
-    /** Whether the study has as many confirmed sessions as it set out to collect. */
-    async studyTargetReached(input: { jobId: string }): Promise<boolean> {
-      const { confirmed, target } = await asSystem(db, (tx) => confirmedAgainstTarget(tx, input.jobId));
-      return confirmed >= target;
     },
   };
 }

@@ -2,17 +2,16 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Db } from '../../db/connection.ts';
-import { asSystem } from '../../db/doors.ts';
+import { asSystem, type Tx } from '../../db/doors.ts';
 import {
-  markSessionWorkflowSeen,
-  markStudyWorkflowSeen,
+  markSessionWorkflowsSeen,
+  markStudyWorkflowsSeen,
   sessionsWithUnseenWorkflow,
   studiesWithUnseenWorkflow,
 } from '../../db/repositories/lifecycle.ts';
 import { sessionWorkflowId } from '../../workflows/session.ts';
 import { studyWorkflowId } from '../../workflows/study.ts';
-import { ensureSessionWorkflow } from '../sessions/session-workflow-start.ts';
-import { ensureStudyWorkflow } from './study-workflow-start.ts';
+import { ensureSessionWorkflow, ensureStudyWorkflow } from '../../clients/temporal.ts';
 
 /**
  * A row younger than this is left alone: its request may still be starting the workflow. Older,
@@ -22,8 +21,6 @@ export const RECONCILE_AFTER_MS = 2 * 60_000;
 
 export interface ReconcileDependencies {
   readonly db: Db;
-  /** The clock that decides a row's age; default the system's. */
-  readonly now?: () => Date;
 }
 
 /** What one batch did: rows looked at, and workflows started because there was none. */
@@ -39,47 +36,60 @@ export interface ReconcileBatch {
  * racing the API's own changes nothing). Either way the row is marked (`workflow_seen_at`) and
  * never looked at again, so a run costs nothing per healthy row.
  */
-export function createReconcileActivities({ db, now = () => new Date() }: ReconcileDependencies) {
-  const cutoff = () => new Date(now().getTime() - RECONCILE_AFTER_MS);
+export function createReconcileActivities({ db }: ReconcileDependencies) {
+  const cutoff = () => new Date(Date.now() - RECONCILE_AFTER_MS);
+
+  /** One batch of rows of one kind: each one's workflow looked for and started when missing, then all marked. */
+  async function reconcile<R extends { readonly id: string; readonly status: string }>(kind: {
+    readonly name: 'study' | 'session';
+    readonly unseen: (tx: Tx) => Promise<R[]>;
+    readonly workflowId: (id: string) => string;
+    readonly start: (client: Client, taskQueue: string, row: R) => Promise<void>;
+    readonly markSeen: (tx: Tx, ids: readonly string[], at: Date) => Promise<void>;
+  }): Promise<ReconcileBatch> {
+    const rows = await asSystem(db, kind.unseen);
+    const { client, info, log } = Context.current();
+    let started = 0;
+    for (const row of rows) {
+      if (await missing(client, kind.workflowId(row.id))) {
+        await kind.start(client, info.taskQueue, row);
+        log.warn(`Started the workflow of a ${kind.name} that had none`, {
+          [kind.name === 'study' ? 'studyId' : 'sessionId']: row.id,
+          status: row.status,
+        });
+        started += 1;
+      }
+      Context.current().heartbeat();
+    }
+    // A retry after a failure midway looks at the batch again: the rows found then are left alone.
+    await asSystem(db, (tx) =>
+      kind.markSeen(
+        tx,
+        rows.map((row) => row.id),
+        new Date(),
+      ),
+    );
+    return { checked: rows.length, started };
+  }
 
   return {
-    async reconcileStudyWorkflows(input: { limit: number }): Promise<ReconcileBatch> {
-      const studies = await asSystem(db, (tx) => studiesWithUnseenWorkflow(tx, cutoff(), input.limit));
-      const { client, info, log } = Context.current();
-      let started = 0;
-      for (const study of studies) {
-        if (await missing(client, studyWorkflowId(study.id))) {
-          await ensureStudyWorkflow(client, info.taskQueue, study);
-          log.warn('Started the workflow of a study that had none', {
-            jobId: study.id,
-            status: study.status,
-          });
-          started += 1;
-        }
-        await asSystem(db, (tx) => markStudyWorkflowSeen(tx, study.id, now()));
-        Context.current().heartbeat();
-      }
-      return { checked: studies.length, started };
-    },
+    reconcileStudyWorkflows: ({ limit }: { limit: number }): Promise<ReconcileBatch> =>
+      reconcile({
+        name: 'study',
+        unseen: (tx) => studiesWithUnseenWorkflow(tx, cutoff(), limit),
+        workflowId: studyWorkflowId,
+        start: ensureStudyWorkflow,
+        markSeen: markStudyWorkflowsSeen,
+      }),
 
-    async reconcileSessionWorkflows(input: { limit: number }): Promise<ReconcileBatch> {
-      const sessions = await asSystem(db, (tx) => sessionsWithUnseenWorkflow(tx, cutoff(), input.limit));
-      const { client, info, log } = Context.current();
-      let started = 0;
-      for (const session of sessions) {
-        if (await missing(client, sessionWorkflowId(session.id))) {
-          await ensureSessionWorkflow(client, info.taskQueue, session);
-          log.warn('Started the workflow of a session that had none', {
-            sessionId: session.id,
-            status: session.status,
-          });
-          started += 1;
-        }
-        await asSystem(db, (tx) => markSessionWorkflowSeen(tx, session.id, now()));
-        Context.current().heartbeat();
-      }
-      return { checked: sessions.length, started };
-    },
+    reconcileSessionWorkflows: ({ limit }: { limit: number }): Promise<ReconcileBatch> =>
+      reconcile({
+        name: 'session',
+        unseen: (tx) => sessionsWithUnseenWorkflow(tx, cutoff(), limit),
+        workflowId: sessionWorkflowId,
+        start: ensureSessionWorkflow,
+        markSeen: markSessionWorkflowsSeen,
+      }),
   };
 }
 

@@ -3,10 +3,11 @@ import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
 import { unpaidPaymentsOfStudy } from '../../db/repositories/payments.ts';
+import { confirmedAgainstTarget } from '../../db/repositories/sessions.ts';
 import { setStudyStatus } from '../../db/repositories/studies.ts';
 import type { StudyStatus } from '../../db/schema.ts';
 import { createReconcileActivities } from './reconcile-activities.ts';
-import { signalStudyWithStart, type StudySignal } from './study-workflow-start.ts';
+import { signalStudyWithStart, type StudySignal } from '../../clients/temporal.ts';
 
 export type { StudySignal };
 
@@ -21,14 +22,20 @@ export function createStudyActivities({ db, payoutsEnabled }: StudyActivityDepen
   return {
     ...createReconcileActivities({ db }),
 
-    async recordStudyStatus(input: { jobId: string; status: StudyStatus }): Promise<void> {
-      await asSystem(db, (tx) => setStudyStatus(tx, input.jobId, input.status));
+    async recordStudyStatus(input: { studyId: string; status: StudyStatus }): Promise<void> {
+      await asSystem(db, (tx) => setStudyStatus(tx, input.studyId, input.status));
+    },
+
+    /** Whether the study has as many confirmed sessions as it set out to collect. */
+    async studyTargetReached(input: { studyId: string }): Promise<boolean> {
+      const { confirmed, target } = await asSystem(db, (tx) => confirmedAgainstTarget(tx, input.studyId));
+      return confirmed >= target;
     },
 
     /** The payments of the study's confirmed sessions that are not paid yet (none without payouts). */
-    async paymentsToPayOut(input: { jobId: string }): Promise<string[]> {
+    async paymentsToPayOut(input: { studyId: string }): Promise<string[]> {
       if (!payoutsEnabled) return [];
-      const payments = await asSystem(db, (tx) => unpaidPaymentsOfStudy(tx, input.jobId));
+      const payments = await asSystem(db, (tx) => unpaidPaymentsOfStudy(tx, input.studyId));
       return payments.map((payment) => payment.id);
     },
 
@@ -38,7 +45,7 @@ export function createStudyActivities({ db, payoutsEnabled }: StudyActivityDepen
      * signal being dropped. False when the study is gone or archived (its life is over).
      */
     async signalStudy(input: StudySignal): Promise<boolean> {
-      const study = await asSystem(db, (tx) => studyStatusOf(tx, input.jobId));
+      const study = await asSystem(db, (tx) => studyStatusOf(tx, input.studyId));
       if (!study) return false;
       const { client, info } = Context.current();
       const taken = await signalStudyWithStart(client, info.taskQueue, study, input);

@@ -14,8 +14,6 @@ export const listTestersQuery = paginationQuery.extend({
   minSessions: queryInteger({ min: 0 }).optional(),
 });
 
-export type ListTestersQuery = z.output<typeof listTestersQuery>;
-
 export const testerRecord = z.object({
   testerId: z.uuid(),
   email: z.string(),

@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
-import { insertAgentJob } from '../../db/repositories/reports.ts';
+import { insertAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { agent1Workflow, agent1WorkflowId } from '../../workflows/agents.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, invalid } from '../http/errors.ts';
-import { visibleSession } from '../sessions/session-workflow.ts';
+import { requireVisibleSession } from '../sessions/session-workflow.ts';
 import { SIGNAL_KINDS, type AnalysisRequest } from './ai.schema.ts';
 import { toAnalysisJob } from './ai-view.ts';
 
@@ -36,12 +36,12 @@ export async function requestAnalysis(
     throw invalid('snapshotAt: Must not be in the future');
   }
   const snapshotAt = requested.getTime() > now.getTime() ? now : requested;
-  const session = await visibleSession(deps.db, principal, body.sessionId);
-  if (session.status !== 'active') {
-    throw conflict(`Session must be active for live analysis (it is ${session.status})`);
-  }
-  const row = await asUser(deps.db, principal.claims, (tx) =>
-    insertAgentJob(tx, {
+  const row = await asUser(deps.db, principal.claims, async (tx) => {
+    const session = await requireVisibleSession(tx, body.sessionId);
+    if (session.status !== 'active') {
+      throw conflict(`Session must be active for live analysis (it is ${session.status})`);
+    }
+    return insertAgentJob(tx, {
       kind: 'agent1',
       organization_id: session.organization_id,
       study_id: session.study_id,
@@ -54,8 +54,8 @@ export async function requestAnalysis(
       },
       estimated_completion_seconds: deps.estimateSeconds,
       queued_at: now,
-    }),
-  );
+    });
+  });
   await deps.temporal.workflow.start(agent1Workflow, {
     taskQueue: deps.taskQueue,
     workflowId: agent1WorkflowId(row.id),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, TimeoutFailure, type Client } from '@temporalio/client';
-import { AUDIT_FAILURES } from '../../activities/audits/audit-activities.ts';
-import { assertAuditableUrl, BlockedUrlError } from '../../activities/audits/url-guard.ts';
+import { AUDIT_FAILURES } from '../../lib/failures.ts';
+import { assertAuditableUrl, BlockedUrlError } from '../../lib/url-guard.ts';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import { findUserEmail, insertAuditJob, insertInstantAudit } from '../../db/repositories/audits.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_CATEGORIES, SEVERITIES } from '../../activities/audits/types.ts';
+import { AUDIT_CATEGORIES, SEVERITIES } from '../../lib/audits.ts';
 
 export const MAX_PAGES_LIMIT = 50;
 export const MAX_RECIPIENTS = 20;

@@ -1,4 +1,11 @@
 import type { Claims, Tx } from '../../db/doors.ts';
+import { insertMembership, insertOrganization } from '../../db/repositories/organizations.ts';
+import {
+  findAccountRowByEmail,
+  findAccountRowById,
+  insertUser,
+  type AccountRow,
+} from '../../db/repositories/users.ts';
 import type { UserRole } from '../../db/schema.ts';
 
 /** A user as authentication sees it: who they are and what goes into their session's claims. */
@@ -17,27 +24,6 @@ export function claimsOf(account: AccountView): Claims {
   return { sub: account.id, role: account.role, organization_id: account.organizationId };
 }
 
-function accountQuery(tx: Tx) {
-  return tx.selectFrom('users').select((eb) => [
-    'users.id',
-    'users.email',
-    'users.role',
-    'users.display_name',
-    'users.status',
-    'users.password_hash',
-    // Business users belong to one organization; the oldest membership decides if there are more.
-    eb
-      .selectFrom('organization_memberships as m')
-      .select('m.organization_id')
-      .whereRef('m.user_id', '=', 'users.id')
-      .orderBy('m.created_at')
-      .limit(1)
-      .as('organization_id'),
-  ]);
-}
-
-type AccountRow = Awaited<ReturnType<ReturnType<typeof accountQuery>['executeTakeFirstOrThrow']>>;
-
 function toView(row: AccountRow): AccountView {
   return {
     id: row.id,
@@ -53,12 +39,12 @@ export async function findAccountByEmail(
   tx: Tx,
   email: string,
 ): Promise<(AccountView & { passwordHash: string | null }) | undefined> {
-  const row = await accountQuery(tx).where('users.email', '=', normalizeEmail(email)).executeTakeFirst();
+  const row = await findAccountRowByEmail(tx, normalizeEmail(email));
   return row && { ...toView(row), passwordHash: row.password_hash };
 }
 
 export async function findAccountById(tx: Tx, id: string): Promise<AccountView | undefined> {
-  const row = await accountQuery(tx).where('users.id', '=', id).executeTakeFirst();
+  const row = await findAccountRowById(tx, id);
   return row && toView(row);
 }
 
@@ -72,26 +58,18 @@ export interface NewAccount {
 }
 
 export async function createAccount(tx: Tx, account: NewAccount): Promise<AccountView> {
-  const user = await tx
-    .insertInto('users')
-    .values({
-      email: normalizeEmail(account.email),
-      role: account.role,
-      display_name: account.displayName,
-      password_hash: account.passwordHash,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const userId = await insertUser(tx, {
+    email: normalizeEmail(account.email),
+    role: account.role,
+    display_name: account.displayName,
+    password_hash: account.passwordHash,
+  });
   if (account.role === 'business') {
-    const organization = await tx
-      .insertInto('organizations')
-      .values({ name: account.organizationName ?? `${account.displayName ?? account.email}'s organization` })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await tx
-      .insertInto('organization_memberships')
-      .values({ organization_id: organization.id, user_id: user.id, member_role: 'owner' })
-      .execute();
+    const organizationId = await insertOrganization(
+      tx,
+      account.organizationName ?? `${account.displayName ?? account.email}'s organization`,
+    );
+    await insertMembership(tx, organizationId, userId, 'owner');
   }
-  return (await findAccountById(tx, user.id))!;
+  return (await findAccountById(tx, userId))!;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
-import { findLiveApiToken } from './api-tokens.ts';
+import { recordApiTokenUse } from '../../db/repositories/api-tokens.ts';
 import type { ApiTokenPrincipal } from './principal.ts';
 import { sha256Hex } from './secrets.ts';
 
@@ -28,7 +28,7 @@ export class ApiTokenVerifier {
     const cached = this.cache.get(key);
     if (cached && cached.until > now.getTime()) return cached.principal;
     await beforeLookup?.();
-    const row = await asSystem(this.db, (tx) => findLiveApiToken(tx, secret, now));
+    const row = await asSystem(this.db, (tx) => recordApiTokenUse(tx, key, now));
     const principal: ApiTokenPrincipal | null = row
       ? {
           kind: 'api_token',

@@ -1,11 +1,10 @@
-import type { Selectable } from 'kysely';
 import { asUser, type Tx } from '../../db/doors.ts';
-import type { ApiTokensTable } from '../../db/schema-auth.ts';
+import { listApiTokens, revokeApiToken, type ApiTokenRow } from '../../db/repositories/api-tokens.ts';
+import { memberRoleOf } from '../../db/repositories/organizations.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import { offsetOf, pageMetadata, paginationQuery } from '../http/pagination.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import type { Principal } from './principal.ts';
-import { issueApiToken, listApiTokens, revokeApiToken } from './api-tokens.ts';
+import { issueApiToken } from './api-tokens.ts';
 import {
   apiTokenIdParams,
   apiTokenView,
@@ -14,10 +13,11 @@ import {
   revokedApiTokenView,
 } from './api-tokens.schema.ts';
 import type { AuthDependencies } from './dependencies.ts';
+import type { Principal } from './principal.ts';
 
 const TAG = 'API tokens';
 
-const toView = (row: Selectable<ApiTokensTable>) => ({
+const toView = (row: ApiTokenRow) => ({
   tokenId: row.id,
   name: row.name,
   scope: row.scope,
@@ -30,15 +30,7 @@ const toView = (row: Selectable<ApiTokensTable>) => ({
 /** Token management is for the organization's owners (row-level security says the same). */
 async function ownedOrganization(tx: Tx, principal: Principal): Promise<string> {
   const organizationId = principal.organizationId;
-  const membership =
-    organizationId &&
-    (await tx
-      .selectFrom('organization_memberships')
-      .select('member_role')
-      .where('organization_id', '=', organizationId)
-      .where('user_id', '=', principal.claims.sub)
-      .executeTakeFirst());
-  if (!membership || membership.member_role !== 'owner') {
+  if (!organizationId || (await memberRoleOf(tx, organizationId, principal.claims.sub)) !== 'owner') {
     throw forbidden("Only the organization's owners manage its API tokens");
   }
   return organizationId;

@@ -1,4 +1,5 @@
 import { asSystem, asUser } from '../../db/doors.ts';
+import { revokeRefreshFamily } from '../../db/repositories/refresh-tokens.ts';
 import { conflict, unauthenticated } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { createAccount, findAccountByEmail, findAccountById } from './accounts.ts';
@@ -7,7 +8,7 @@ import { REFRESH_COOKIE } from './cookies.ts';
 import type { AuthDependencies } from './dependencies.ts';
 import { hashPassword } from './password-hash.ts';
 import { checkPassword } from './password-login.ts';
-import { RefreshRefused, revokeFamily, revokeFamilyOf, rotateRefreshToken } from './refresh-tokens.ts';
+import { RefreshRefused, revokeFamilyOf, rotateRefreshToken } from './refresh-tokens.ts';
 import { clearSessionCookies, openSession, writeSession } from './session-issuer.ts';
 import type { SessionClaims } from './session-jwt.ts';
 
@@ -101,7 +102,7 @@ export function authRoutes(deps: AuthDependencies): RouteDefinition[] {
         const fromCookie = presented && (await asSystem(deps.db, (tx) => revokeFamilyOf(tx, presented, now)));
         // Bearer clients have no refresh cookie: their JWT names the login.
         const sid = principal?.kind === 'session' ? (principal.claims as SessionClaims).sid : undefined;
-        if (sid && sid !== fromCookie) await asSystem(deps.db, (tx) => revokeFamily(tx, sid, now));
+        if (sid && sid !== fromCookie) await asSystem(deps.db, (tx) => revokeRefreshFamily(tx, sid, now));
         for (const login of [fromCookie, sid]) if (login) deps.revokedLogins.markRevoked(login);
         clearSessionCookies(deps, ctx);
         return { data: { loggedOut: true } };

@@ -1,4 +1,4 @@
-import type { EmailSender } from '../../activities/notify/email.ts';
+import type { EmailSender } from '../../clients/email.ts';
 import type { Config } from '../../config/index.ts';
 import type { Db } from '../../db/connection.ts';
 import type { ApiTokenVerifier } from './api-token-verifier.ts';

@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/doors.ts';
+import { lockLoginFailures, updateLoginFailures } from '../../db/repositories/login-failures.ts';
 
 /** Failures allowed before the first lock. */
 export const LOCKOUT_THRESHOLD = 5;
@@ -23,17 +24,7 @@ export type LoginAttempt =
  * later request, and no more than the threshold are ever verified. A success clears the count.
  */
 export async function reserveLoginAttempt(tx: Tx, email: string, now: Date): Promise<LoginAttempt> {
-  await tx
-    .insertInto('login_failures')
-    .values({ email, failure_count: 0, last_failure_at: now, locked_until: null })
-    .onConflict((oc) => oc.column('email').doNothing())
-    .execute();
-  const previous = await tx
-    .selectFrom('login_failures')
-    .select(['failure_count', 'last_failure_at', 'locked_until'])
-    .where('email', '=', email)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
+  const previous = await lockLoginFailures(tx, email, now);
   if (previous.locked_until && previous.locked_until > now) {
     const lockedSeconds = Math.ceil((previous.locked_until.getTime() - now.getTime()) / 1000);
     return { reserved: false, lockedSeconds };
@@ -41,18 +32,10 @@ export async function reserveLoginAttempt(tx: Tx, email: string, now: Date): Pro
   const remembered = now.getTime() - previous.last_failure_at.getTime() < FAILURE_MEMORY_MS;
   const failures = (remembered ? previous.failure_count : 0) + 1;
   const lockMs = lockDurationMs(failures);
-  await tx
-    .updateTable('login_failures')
-    .set({
-      failure_count: failures,
-      last_failure_at: now,
-      locked_until: lockMs ? new Date(now.getTime() + lockMs) : null,
-    })
-    .where('email', '=', email)
-    .execute();
+  await updateLoginFailures(tx, email, {
+    failure_count: failures,
+    last_failure_at: now,
+    locked_until: lockMs ? new Date(now.getTime() + lockMs) : null,
+  });
   return { reserved: true };
-}
-
-export async function clearLoginFailures(tx: Tx, email: string): Promise<void> {
-  await tx.deleteFrom('login_failures').where('email', '=', email).execute();
 }

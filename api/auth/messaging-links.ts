@@ -1,11 +1,8 @@
 import type { Tx } from '../../db/doors.ts';
+import { voidOneTimeTokens } from '../../db/repositories/one-time-tokens.ts';
+import { hasTesterProfile, linkChatToTester } from '../../db/repositories/tester-profiles.ts';
 import { conflict } from '../http/errors.ts';
-import {
-  consumeOneTimeToken,
-  issueOneTimeToken,
-  ONE_TIME_TOKEN_LIFETIME_MS,
-  voidOneTimeTokens,
-} from './one-time-tokens.ts';
+import { consumeOneTimeToken, issueOneTimeToken, ONE_TIME_TOKEN_LIFETIME_MS } from './one-time-tokens.ts';
 
 // Linking a tester's chat with the messaging bot: the tester asks for a one-time code, sends
 // `/start <code>` to the bot, and the bot API's update (POST /api/webhooks/messaging) names the
@@ -21,12 +18,9 @@ export interface IssuedLinkCode {
 
 /** A fresh code for the tester; any earlier unused one stops working. Needs a tester profile. */
 export async function issueMessagingLinkCode(tx: Tx, userId: string, now: Date): Promise<IssuedLinkCode> {
-  const profile = await tx
-    .selectFrom('tester_profiles')
-    .select('user_id')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (!profile) throw conflict('A chat is linked to a tester profile: create the profile first');
+  if (!(await hasTesterProfile(tx, userId))) {
+    throw conflict('A chat is linked to a tester profile: create the profile first');
+  }
   await voidOneTimeTokens(tx, userId, ['messaging_link'], now);
   // 32 random bytes in base64url: 43 characters, within the bot API's 64.
   const code = await issueOneTimeToken(tx, userId, 'messaging_link', now);
@@ -46,16 +40,6 @@ export async function linkMessagingChat(
   if (!LINK_CODE_FORMAT.test(code)) return undefined;
   const userId = await consumeOneTimeToken(tx, code, 'messaging_link', now);
   if (!userId) return undefined;
-  await tx
-    .updateTable('tester_profiles')
-    .set({ messaging_chat_id: null, updated_at: now })
-    .where('messaging_chat_id', '=', chatId)
-    .where('user_id', '<>', userId)
-    .execute();
-  await tx
-    .updateTable('tester_profiles')
-    .set({ messaging_chat_id: chatId, updated_at: now })
-    .where('user_id', '=', userId)
-    .execute();
+  await linkChatToTester(tx, userId, chatId, now);
   return userId;
 }

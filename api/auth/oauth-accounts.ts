@@ -1,4 +1,6 @@
 import type { Tx } from '../../db/doors.ts';
+import { findIdentity, insertIdentity, updateIdentityEmail } from '../../db/repositories/user-identities.ts';
+import { setDisplayName } from '../../db/repositories/users.ts';
 import { forbidden } from '../http/errors.ts';
 import { createAccount, findAccountByEmail, findAccountById, type AccountView } from './accounts.ts';
 import type { ProviderProfile } from './oauth-client.ts';
@@ -16,25 +18,10 @@ export async function upsertOAuthAccount(
   signupRole: 'business' | 'tester',
   now: Date,
 ): Promise<AccountView> {
-  const identity = await tx
-    .selectFrom('user_identities')
-    .select(['id', 'user_id'])
-    .where('provider', '=', provider)
-    .where('subject', '=', profile.subject)
-    .executeTakeFirst();
+  const identity = await findIdentity(tx, provider, profile.subject);
   if (identity) {
-    await tx
-      .updateTable('user_identities')
-      .set({ email: profile.email, updated_at: now })
-      .where('id', '=', identity.id)
-      .execute();
-    if (profile.name) {
-      await tx
-        .updateTable('users')
-        .set({ display_name: profile.name })
-        .where('id', '=', identity.user_id)
-        .execute();
-    }
+    await updateIdentityEmail(tx, identity.id, profile.email, now);
+    if (profile.name) await setDisplayName(tx, identity.user_id, profile.name);
     return (await findAccountById(tx, identity.user_id))!;
   }
   if (!profile.email || !profile.emailVerified) {
@@ -48,9 +35,6 @@ export async function upsertOAuthAccount(
       displayName: profile.name,
       passwordHash: null,
     }));
-  await tx
-    .insertInto('user_identities')
-    .values({ user_id: account.id, provider, subject: profile.subject, email: profile.email })
-    .execute();
+  await insertIdentity(tx, { userId: account.id, provider, subject: profile.subject, email: profile.email });
   return account;
 }

@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/doors.ts';
+import { insertOneTimeToken, spendOneTimeToken } from '../../db/repositories/one-time-tokens.ts';
 import type { OneTimeTokenPurpose } from '../../db/schema-auth.ts';
 import { randomSecret, sha256Hex } from './secrets.ts';
 
@@ -16,56 +17,25 @@ export async function issueOneTimeToken(
   now: Date,
 ): Promise<string> {
   const secret = randomSecret();
-  await tx
-    .insertInto('one_time_tokens')
-    .values({
-      user_id: userId,
-      purpose,
-      token_hash: sha256Hex(secret),
-      created_at: now,
-      expires_at: new Date(now.getTime() + ONE_TIME_TOKEN_LIFETIME_MS[purpose]),
-    })
-    .execute();
+  await insertOneTimeToken(tx, {
+    user_id: userId,
+    purpose,
+    token_hash: sha256Hex(secret),
+    created_at: now,
+    expires_at: new Date(now.getTime() + ONE_TIME_TOKEN_LIFETIME_MS[purpose]),
+  });
   return secret;
 }
 
 /**
- * Marks the token used and returns its user, in one statement, so two concurrent uses cannot
- * both succeed. Unknown, expired, used and other-purpose tokens all give undefined.
+ * Uses the token once and returns its user; unknown, expired, used and other-purpose tokens all
+ * give undefined (one statement decides, so two concurrent uses cannot both succeed).
  */
-export async function consumeOneTimeToken(
+export function consumeOneTimeToken(
   tx: Tx,
   secret: string,
   purpose: OneTimeTokenPurpose,
   now: Date,
 ): Promise<string | undefined> {
-  const row = await tx
-    .updateTable('one_time_tokens')
-    .set({ used_at: now })
-    .where('token_hash', '=', sha256Hex(secret))
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning('user_id')
-    .executeTakeFirst();
-  return row?.user_id;
-}
-
-/**
- * Spends every outstanding token of the user for these purposes: after a password reset, a sign-in
- * link mailed earlier (perhaps to whoever had the mailbox) must not open the account any more.
- */
-export async function voidOneTimeTokens(
-  tx: Tx,
-  userId: string,
-  purposes: readonly OneTimeTokenPurpose[],
-  now: Date,
-): Promise<void> {
-  await tx
-    .updateTable('one_time_tokens')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('purpose', 'in', purposes)
-    .where('used_at', 'is', null)
-    .execute();
+  return spendOneTimeToken(tx, sha256Hex(secret), purpose, now);
 }

@@ -1,9 +1,10 @@
 import { asSystem } from '../../db/doors.ts';
+import { clearLoginFailures } from '../../db/repositories/login-failures.ts';
 import { ApiError, unauthenticated } from '../http/errors.ts';
 import { normalizeEmail, type AccountView } from './accounts.ts';
 import { findAccountByEmail } from './accounts.ts';
 import type { AuthDependencies } from './dependencies.ts';
-import { clearLoginFailures, reserveLoginAttempt } from './login-lockout.ts';
+import { reserveLoginAttempt } from './login-lockout.ts';
 import { decoyHash, verifyPassword } from './password-hash.ts';
 
 /** One message for an unknown email, a wrong password and an account without a password. */

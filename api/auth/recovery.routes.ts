@@ -1,5 +1,9 @@
 import type { Logger } from 'pino';
 import { asSystem } from '../../db/doors.ts';
+import { clearLoginFailures } from '../../db/repositories/login-failures.ts';
+import { voidOneTimeTokens } from '../../db/repositories/one-time-tokens.ts';
+import { revokeAllRefreshTokens } from '../../db/repositories/refresh-tokens.ts';
+import { setPasswordHash } from '../../db/repositories/users.ts';
 import { unauthenticated } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { findAccountByEmail, findAccountById, normalizeEmail } from './accounts.ts';
@@ -12,10 +16,8 @@ import {
   sessionResponse,
 } from './auth.schema.ts';
 import type { AuthDependencies } from './dependencies.ts';
-import { clearLoginFailures } from './login-lockout.ts';
-import { consumeOneTimeToken, issueOneTimeToken, voidOneTimeTokens } from './one-time-tokens.ts';
+import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens.ts';
 import { hashPassword } from './password-hash.ts';
-import { revokeAllRefreshTokens } from './refresh-tokens.ts';
 import { sendRecoveryMail, type RecoveryKind } from './recovery-mail.ts';
 import { openSession } from './session-issuer.ts';
 
@@ -89,13 +91,8 @@ export function recoveryRoutes(deps: AuthDependencies): RouteDefinition[] {
         const endedLogins = await asSystem(deps.db, async (tx) => {
           const userId = await consumeOneTimeToken(tx, body.token, 'password_reset', now);
           if (!userId) return undefined;
-          const user = await tx
-            .updateTable('users')
-            .set({ password_hash: passwordHash })
-            .where('id', '=', userId)
-            .returning('email')
-            .executeTakeFirstOrThrow();
-          await clearLoginFailures(tx, normalizeEmail(user.email));
+          const email = await setPasswordHash(tx, userId, passwordHash);
+          await clearLoginFailures(tx, normalizeEmail(email));
           await voidOneTimeTokens(tx, userId, ['magic_link', 'password_reset'], now);
           return revokeAllRefreshTokens(tx, userId, now);
         });

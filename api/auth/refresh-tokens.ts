@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/doors.ts';
+import {
+  insertRefreshToken,
+  lockRefreshToken,
+  markRefreshTokenRotated,
+  refreshFamilyOf,
+  revokeRefreshFamily,
+} from '../../db/repositories/refresh-tokens.ts';
 import { randomSecret, sha256Hex } from './secrets.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -37,17 +44,14 @@ async function insertToken(
 ): Promise<IssuedRefreshToken> {
   const secret = randomSecret();
   const expiresAt = new Date(Math.min(now.getTime() + REFRESH_IDLE_MS, familyExpiresAt.getTime()));
-  await tx
-    .insertInto('refresh_tokens')
-    .values({
-      user_id: userId,
-      family_id: familyId,
-      token_hash: sha256Hex(secret),
-      created_at: now,
-      expires_at: expiresAt,
-      family_expires_at: familyExpiresAt,
-    })
-    .execute();
+  await insertRefreshToken(tx, {
+    user_id: userId,
+    family_id: familyId,
+    token_hash: sha256Hex(secret),
+    created_at: now,
+    expires_at: expiresAt,
+    family_expires_at: familyExpiresAt,
+  });
   return { secret, userId, familyId, expiresAt };
 }
 
@@ -61,65 +65,23 @@ export function startRefreshFamily(tx: Tx, userId: string, now: Date): Promise<I
  * replayed copy: the whole family is revoked, so neither the thief nor the victim keeps a session.
  */
 export async function rotateRefreshToken(tx: Tx, secret: string, now: Date): Promise<IssuedRefreshToken> {
-  const token = await tx
-    .selectFrom('refresh_tokens')
-    .selectAll()
-    .where('token_hash', '=', sha256Hex(secret))
-    .forUpdate()
-    .executeTakeFirst();
+  const token = await lockRefreshToken(tx, sha256Hex(secret));
   if (!token || token.revoked_at) throw new RefreshRefused('Invalid refresh token');
   if (token.rotated_at) {
-    await revokeFamily(tx, token.family_id, now);
+    await revokeRefreshFamily(tx, token.family_id, now);
     throw new RefreshRefused(
       'Refresh token reuse detected: every session of this login is revoked',
       token.family_id,
     );
   }
   if (token.expires_at <= now) throw new RefreshRefused('Refresh token expired');
-  await tx.updateTable('refresh_tokens').set({ rotated_at: now }).where('id', '=', token.id).execute();
+  await markRefreshTokenRotated(tx, token.id, now);
   return insertToken(tx, token.user_id, token.family_id, token.family_expires_at, now);
-}
-
-export async function revokeFamily(tx: Tx, familyId: string, now: Date): Promise<void> {
-  await tx
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: now })
-    .where('family_id', '=', familyId)
-    .where('revoked_at', 'is', null)
-    .execute();
 }
 
 /** Logout: revokes the family the presented token belongs to and returns it (unknown tokens are ignored). */
 export async function revokeFamilyOf(tx: Tx, secret: string, now: Date): Promise<string | undefined> {
-  const token = await tx
-    .selectFrom('refresh_tokens')
-    .select('family_id')
-    .where('token_hash', '=', sha256Hex(secret))
-    .executeTakeFirst();
-  if (token) await revokeFamily(tx, token.family_id, now);
-  return token?.family_id;
-}
-
-/** After a password reset every existing login of the user ends; returns the logins it ended. */
-export async function revokeAllRefreshTokens(tx: Tx, userId: string, now: Date): Promise<string[]> {
-  const rows = await tx
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .returning('family_id')
-    .execute();
-  return [...new Set(rows.map((row) => row.family_id))];
-}
-
-/** Whether the login was ended (logout, reuse detection, password reset). */
-export async function isFamilyRevoked(tx: Tx, familyId: string): Promise<boolean> {
-  const row = await tx
-    .selectFrom('refresh_tokens')
-    .select('id')
-    .where('family_id', '=', familyId)
-    .where('revoked_at', 'is not', null)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  const familyId = await refreshFamilyOf(tx, sha256Hex(secret));
+  if (familyId) await revokeRefreshFamily(tx, familyId, now);
+  return familyId;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
-import { isFamilyRevoked } from './refresh-tokens.ts';
+import { isFamilyRevoked } from '../../db/repositories/refresh-tokens.ts';
 
 /** Like API tokens, an ended login may keep its session JWT working this long on other instances. */
 export const REVOKED_LOGIN_CACHE_MS = 60_000;

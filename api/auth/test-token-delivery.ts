@@ -1,8 +1,10 @@
 import type { Client } from '@temporalio/client';
-import { TEST_TOKEN_KIND, testTokenMessageBody } from '../../activities/notify/outbox-messages.ts';
+import { TEST_TOKEN_KIND, testTokenMessageBody } from '../../lib/outbox-messages.ts';
 import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
 import { queueNotification, supersedeNotifications } from '../../db/repositories/notification-outbox.ts';
+import { messagingChatOf } from '../../db/repositories/tester-profiles.ts';
+import { lockSessionForTestToken, sessionHoldingTestToken } from '../../db/repositories/test-tokens.ts';
 import { notificationWorkflow, notificationWorkflowId } from '../../workflows/notification.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { sha256Hex } from './secrets.ts';
@@ -40,17 +42,13 @@ interface TokenMessage {
  */
 async function queueTestTokenMessage(tx: Tx, message: TokenMessage, now: Date): Promise<string | null> {
   await supersedeNotifications(tx, TEST_TOKEN_KIND, message.sessionId);
-  const profile = await tx
-    .selectFrom('tester_profiles')
-    .select('messaging_chat_id')
-    .where('user_id', '=', message.testerId)
-    .executeTakeFirst();
-  if (!profile?.messaging_chat_id) return null;
+  const chatId = await messagingChatOf(tx, message.testerId);
+  if (!chatId) return null;
   return queueNotification(
     tx,
     {
       channel: 'messaging',
-      recipient: profile.messaging_chat_id,
+      recipient: chatId,
       userId: message.testerId,
       kind: TEST_TOKEN_KIND,
       body: testTokenMessageBody(message.expiresAt),
@@ -82,12 +80,7 @@ export async function deliverTestToken(
 ): Promise<boolean> {
   const now = deps.now();
   const notificationId = await asSystem(deps.db, async (tx) => {
-    const session = await tx
-      .selectFrom('sessions')
-      .select(['tester_id', 'test_token_expires_at'])
-      .where('id', '=', sessionId)
-      .where('test_token_hash', '=', sha256Hex(token))
-      .executeTakeFirst();
+    const session = await sessionHoldingTestToken(tx, sessionId, sha256Hex(token));
     if (!session?.test_token_expires_at) return null;
     const expiresAt = session.test_token_expires_at;
     return queueTestTokenMessage(tx, { sessionId, testerId: session.tester_id, token, expiresAt }, now);
@@ -106,13 +99,7 @@ export async function reissueTestToken(
 ): Promise<IssuedTestToken> {
   const now = deps.now();
   const issued = await asSystem(deps.db, async (tx) => {
-    const session = await tx
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.tester_id')
-      .select(['sessions.tester_id', 'sessions.status', 'users.status as tester_status'])
-      .where('sessions.id', '=', sessionId)
-      .forUpdate('sessions')
-      .executeTakeFirst();
+    const session = await lockSessionForTestToken(tx, sessionId);
     if (!session) throw notFound('Session');
     if (!TOKEN_STATUSES.includes(session.status)) {
       throw conflict(`Session must be active or paused to issue a test token (it is ${session.status})`);

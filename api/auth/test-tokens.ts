@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
+import { sessionOfTestToken, setTestToken } from '../../db/repositories/test-tokens.ts';
 import type { TestTokenPrincipal } from './principal.ts';
 import { sha256Hex } from './secrets.ts';
 
@@ -21,10 +21,8 @@ export async function issueTestToken(
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(24).toString('hex');
   const expiresAt = new Date(now.getTime() + TEST_TOKEN_LIFETIME_MS);
-  const updated = await sql`
-    update sessions set test_token_hash = ${sha256Hex(token)}, test_token_expires_at = ${expiresAt}
-    where id = ${sessionId}`.execute(tx);
-  if (!updated.numAffectedRows) throw new Error(`session ${sessionId} not found`);
+  const stored = await setTestToken(tx, sessionId, sha256Hex(token), expiresAt);
+  if (!stored) throw new Error(`session ${sessionId} not found`);
   return { token, expiresAt };
 }
 
@@ -37,13 +35,7 @@ export const isTestTokenShaped = (token: string): boolean => TEST_TOKEN_FORMAT.t
  */
 export async function verifyTestToken(db: Db, token: string, now: Date): Promise<TestTokenPrincipal | null> {
   if (!isTestTokenShaped(token)) return null;
-  const { rows } = await asSystem(db, (tx) =>
-    sql<{ id: string; tester_id: string }>`
-      select s.id, s.tester_id from sessions s join users u on u.id = s.tester_id
-      where s.test_token_hash = ${sha256Hex(token)} and s.test_token_expires_at > ${now}
-        and s.status <> 'cancelled' and u.status <> 'suspended'`.execute(tx),
-  );
-  const session = rows[0];
+  const session = await asSystem(db, (tx) => sessionOfTestToken(tx, sha256Hex(token), now));
   if (!session) return null;
   return {
     kind: 'test_token',

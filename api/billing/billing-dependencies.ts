@@ -3,7 +3,7 @@ import {
   PaymentProviderRefused,
   PaymentProviderUnavailable,
   type PaymentProvider,
-} from '../../activities/payments/provider.ts';
+} from '../../clients/payments/provider.ts';
 import type { PaymentsConfig } from '../../config/payments.ts';
 import type { Db } from '../../db/connection.ts';
 import { ApiError, invalid } from '../http/errors.ts';

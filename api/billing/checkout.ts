@@ -1,11 +1,13 @@
-import { toMinorUnits, UnrepresentableAmount } from '../../activities/payments/money.ts';
+import { toMinorUnits, UnrepresentableAmount } from '../../lib/money.ts';
 import { asSystem, asUser } from '../../db/doors.ts';
 import {
   checkoutCountOf,
   insertCheckoutSession,
   openCheckoutOf,
+  studyForCheckout,
   type CheckoutSessionRow,
 } from '../../db/repositories/checkout-sessions.ts';
+import { findUserEmail } from '../../db/repositories/users.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, invalid, notFound } from '../http/errors.ts';
 import { askProvider, requirePayments, type BillingDependencies } from './billing-dependencies.ts';
@@ -40,22 +42,7 @@ function payableUnitAmount(amount: string, currency: string): number {
  */
 export async function startCheckout(deps: BillingDependencies, principal: Principal, jobId: string) {
   requirePayments(deps);
-  const study = await asUser(deps.db, principal.claims, (tx) =>
-    tx
-      .selectFrom('studies')
-      .select([
-        'id',
-        'organization_id',
-        'title',
-        'status',
-        'paid_at',
-        'tester_count',
-        'compensation_amount',
-        'compensation_currency',
-      ])
-      .where('id', '=', jobId)
-      .executeTakeFirst(),
-  );
+  const study = await asUser(deps.db, principal.claims, (tx) => studyForCheckout(tx, jobId));
   if (!study) throw notFound('Study');
   if (study.paid_at) throw conflict('Study is already paid');
   if (study.status !== 'draft') throw conflict(`Study must be draft to check out (it is ${study.status})`);
@@ -66,9 +53,7 @@ export async function startCheckout(deps: BillingDependencies, principal: Princi
   const { open, count, email } = await asSystem(deps.db, async (tx) => ({
     open: await openCheckoutOf(tx, jobId, now),
     count: await checkoutCountOf(tx, jobId),
-    email: (
-      await tx.selectFrom('users').select('email').where('id', '=', principal.claims.sub).executeTakeFirst()
-    )?.email,
+    email: await findUserEmail(tx, principal.claims.sub),
   }));
   if (open) return view(open);
 

@@ -1,5 +1,6 @@
 import { asSystem } from '../../db/doors.ts';
 import { insertPayoutAccount, payoutAccountOfTester } from '../../db/repositories/payout-accounts.ts';
+import { userEmail } from '../../db/repositories/users.ts';
 import type { Principal } from '../auth/principal.ts';
 import { isAllowedOrigin } from '../http/cors.ts';
 import { invalid } from '../http/errors.ts';
@@ -20,13 +21,11 @@ export async function startOnboarding(deps: BillingDependencies, principal: Prin
   const testerId = principal.claims.sub;
   let account = await asSystem(deps.db, (tx) => payoutAccountOfTester(tx, testerId));
   if (!account) {
-    const user = await asSystem(deps.db, (tx) =>
-      tx.selectFrom('users').select('email').where('id', '=', testerId).executeTakeFirstOrThrow(),
-    );
+    const email = await asSystem(deps.db, (tx) => userEmail(tx, testerId));
     const { accountId } = await askProvider('returnUrl', () =>
       deps.provider.createConnectedAccount({
         testerId,
-        email: user.email,
+        email,
         idempotencyKey: `connect:${testerId}`,
       }),
     );

@@ -1,10 +1,7 @@
-import {
-  localEvent,
-  postProviderEvent,
-  type ProviderEvent,
-} from '../../activities/payments/provider-events.ts';
+import { localEvent, postProviderEvent, type ProviderEvent } from '../../clients/payments/provider-events.ts';
 import { asSystem } from '../../db/doors.ts';
 import { findCheckoutSession } from '../../db/repositories/checkout-sessions.ts';
+import { payoutAccountByProviderId } from '../../db/repositories/payout-accounts.ts';
 import { ApiError, conflict, notFound } from '../http/errors.ts';
 import type { BillingDependencies } from './billing-dependencies.ts';
 
@@ -60,13 +57,7 @@ export async function completeLocalOnboarding(
   returnUrl?: string,
 ) {
   requireLocal(deps, 'Payout account');
-  const account = await asSystem(deps.db, (tx) =>
-    tx
-      .selectFrom('payout_accounts')
-      .select('id')
-      .where('provider_account_id', '=', accountId)
-      .executeTakeFirst(),
-  );
+  const account = await asSystem(deps.db, (tx) => payoutAccountByProviderId(tx, accountId));
   if (!account) throw notFound('Payout account');
   await post(
     deps,

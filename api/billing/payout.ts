@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { asSystem, asUser } from '../../db/doors.ts';
+import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
 import { unpaidPaymentsOfStudy } from '../../db/repositories/payments.ts';
 import { payoutWorkflow, payoutWorkflowId } from '../../workflows/payout.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -16,9 +17,7 @@ const PAYABLE_STATUSES: readonly string[] = ['completed', 'archived'];
  */
 export async function queuePayouts(deps: BillingDependencies, principal: Principal, jobId: string) {
   requirePayments(deps);
-  const study = await asUser(deps.db, principal.claims, (tx) =>
-    tx.selectFrom('studies').select(['id', 'status']).where('id', '=', jobId).executeTakeFirst(),
-  );
+  const study = await asUser(deps.db, principal.claims, (tx) => studyStatusOf(tx, jobId));
   if (!study) throw notFound('Study');
   if (!PAYABLE_STATUSES.includes(study.status)) {
     throw conflict(`Study must be completed to pay out (it is ${study.status})`);

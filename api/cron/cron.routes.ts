@@ -19,10 +19,12 @@ export const CRON_JOBS = {
 
 type CronJob = keyof typeof CRON_JOBS;
 
-const cronParams = z.object({ job: z.enum(Object.keys(CRON_JOBS) as [CronJob, ...CronJob[]]) });
+const cronJob = z.enum(Object.keys(CRON_JOBS) as [CronJob, ...CronJob[]]);
+
+const cronParams = z.object({ job: cronJob });
 
 const triggeredResponse = z.object({
-  job: z.enum(Object.keys(CRON_JOBS) as [CronJob, ...CronJob[]]),
+  job: cronJob,
   scheduleId: z.string(),
   triggeredAt: z.iso.datetime(),
 });

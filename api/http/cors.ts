@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { TEST_TOKEN_HEADER } from '../auth/test-tokens.ts';
 import { ApiError } from './errors.ts';
 import { success } from './envelope.ts';
 import type { RequestState } from './state.ts';
@@ -48,7 +49,7 @@ export function cors(policy: CorsPolicy): Middleware<RequestState> {
   return async (ctx, next) => {
     const origin = ctx.get('Origin');
     ctx.vary('Origin');
-    if (!origin || (EXTENSION_ORIGIN.test(origin) && ctx.get('X-Test-Token'))) {
+    if (!origin || (EXTENSION_ORIGIN.test(origin) && ctx.get(TEST_TOKEN_HEADER))) {
       await next();
       return;
     }

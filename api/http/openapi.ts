@@ -1,7 +1,7 @@
 import { z, type ZodType } from 'zod';
 import { testTokenSessionOf } from '../auth/credential-scope.ts';
 import { TEST_TOKEN_HEADER } from '../auth/test-tokens.ts';
-import { documentedErrors, ERROR_DESCRIPTIONS } from './documented-errors.ts';
+import { documentedErrors, ERROR_DESCRIPTIONS, type ErrorShape } from './documented-errors.ts';
 import type { RouteDefinition, ServiceCredentialScheme } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -96,7 +96,7 @@ function operation(route: RouteDefinition): JsonSchema {
   };
 }
 
-function errorResponses(route: Parameters<typeof documentedErrors>[0]): Record<string, JsonSchema> {
+function errorResponses(route: ErrorShape): Record<string, JsonSchema> {
   return Object.fromEntries(
     documentedErrors(route).map((code) => [code, { $ref: `#/components/responses/Error${code}` }]),
   );

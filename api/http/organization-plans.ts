@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
+import { organizationPlan } from '../../db/repositories/organizations.ts';
 import type { Plan } from '../../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 
@@ -17,10 +18,8 @@ export function organizationPlans(db: Db, now: () => number = Date.now) {
       if (!organizationId) return 'free';
       const cached = cache.get(organizationId);
       if (cached && cached.until > now()) return cached.plan;
-      const row = await asUser(db, principal.claims, (tx) =>
-        tx.selectFrom('organizations').select('plan').where('id', '=', organizationId).executeTakeFirst(),
-      );
-      const plan = row?.plan ?? 'free';
+      const plan =
+        (await asUser(db, principal.claims, (tx) => organizationPlan(tx, organizationId))) ?? 'free';
       cache.set(organizationId, { plan, until: now() + CACHE_MS });
       return plan;
     },

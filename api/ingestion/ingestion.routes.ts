@@ -1,17 +1,18 @@
 import { invalid } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import type { RequestState } from '../http/state.ts';
-import { batchResponse, dataBatchBody, sessionBatchBody, sessionIdParams } from './ingestion.schema.ts';
-import { recordBatch, type IngestionDependencies, type SignalKind } from './record-batch.ts';
+import { sessionIdParams } from '../sessions/sessions.schema.ts';
+import { batchResponse, dataBatchBody, sessionBatchBody, type BatchKind } from './ingestion.schema.ts';
+import { recordBatch, type IngestionDependencies } from './record-batch.ts';
 
-const ITEM_NAMES: Readonly<Record<SignalKind, string>> = {
+const ITEM_NAMES: Readonly<Record<BatchKind, string>> = {
   events: 'browser interaction events',
   facial: 'facial analysis frames (pre-processed scores)',
   voice: 'voice segments (transcripts and metrics)',
   snapshots: 'facial snapshots (images for the facial analysis engine, never stored)',
 };
 
-const describe = (kind: SignalKind) =>
+const describe = (kind: BatchKind) =>
   `Record a batch of ${ITEM_NAMES[kind]}: each item is checked alone, invalid ones are listed in ` +
   'rejections, the rest are stored; repeats of stored items count as accepted. ' +
   'At most 1,000 items (413); the session must be active or paused (409).';

@@ -35,8 +35,6 @@ export const dataBatchBody = (kind: BatchKind) => z.object({ sessionId: z.uuid()
 export const sessionBatchBody = (kind: BatchKind) =>
   z.object({ sessionId: z.uuid().optional(), batch: batchOf(kind) });
 
-export const sessionIdParams = z.object({ id: z.uuid() });
-
 export const batchResponse = z.object({
   sessionId: z.string(),
   accepted: z.number().int().describe('valid items, stored now or by an earlier try of the same batch'),

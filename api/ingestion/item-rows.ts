@@ -1,6 +1,6 @@
-import { dominantEmotion } from '../../activities/facial/dominant-emotion.ts';
-import type { FacialAnalysis } from '../../activities/facial/facial-engine-client.ts';
-import { containsPii } from '../../activities/privacy/pii-detector.ts';
+import { dominantEmotion } from '../../lib/dominant-emotion.ts';
+import type { FacialAnalysis } from '../../clients/facial/facial-engine-client.ts';
+import { containsPii } from '../../lib/pii-detector.ts';
 import type { EventRow, FacialRow, VoiceRow } from '../../db/repositories/signals.ts';
 import type { EventItem, FacialItem, SnapshotItem, VoiceItem } from './items.schema.ts';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { FacialEngine } from '../../activities/facial/facial-engine-client.ts';
+import type { FacialEngine } from '../../clients/facial/facial-engine-client.ts';
 import type { Db } from '../../db/connection.ts';
 import { asUser, type Tx } from '../../db/doors.ts';
 import {
@@ -13,7 +13,7 @@ import {
 } from '../../db/repositories/signals.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
-import { MAX_BATCH_ITEMS, type BatchResponse } from './ingestion.schema.ts';
+import { MAX_BATCH_ITEMS, type BatchKind, type BatchResponse } from './ingestion.schema.ts';
 import { toEventRow, toFacialRow, toSnapshotRow, toVoiceRow } from './item-rows.ts';
 import { eventItem, facialItem, snapshotItem, voiceItem } from './items.schema.ts';
 import { checkBatch, type Rejection } from './validate-batch.ts';
@@ -30,12 +30,10 @@ export interface BatchRequest {
   readonly log: Logger;
 }
 
-export type SignalKind = 'events' | 'facial' | 'voice' | 'snapshots';
-
 /** Records one batch of a signal: every item checked alone, the valid ones written in one statement. */
 export async function recordBatch(
   deps: IngestionDependencies,
-  kind: SignalKind,
+  kind: BatchKind,
   request: BatchRequest,
 ): Promise<BatchResponse> {
   const { batch } = request;

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { estimateLaunchDate } from '../../activities/studies/launch-estimate.ts';
-import { ensureStudyWorkflow as startStudyWorkflowOnce } from '../../activities/studies/study-workflow-start.ts';
+import { estimateLaunchDate } from '../../lib/launch-estimate.ts';
+import { ensureStudyWorkflow as startStudyWorkflowOnce } from '../../clients/temporal.ts';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import {

@@ -10,7 +10,7 @@ export function requestHashOf(input: unknown): string {
   return createHash('sha256').update(canonicalJson(input)).digest('hex');
 }
 
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, nested: unknown) =>
     nested !== null && typeof nested === 'object' && !Array.isArray(nested)
       ? Object.fromEntries(

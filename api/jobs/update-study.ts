@@ -1,18 +1,17 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { asUser } from '../../db/doors.ts';
 import { studyHasReports } from '../../db/repositories/reports.ts';
 import { findStudy, lockStudy, updateStudyRow, type StudyRecord } from '../../db/repositories/studies.ts';
 import type { StudyStatus } from '../../db/schema.ts';
+import { INVALID_STUDY_TRANSITION } from '../../lib/failures.ts';
 import {
   changeStudyStatusUpdate,
-  INVALID_TRANSITION,
   nextStudyStatus,
   studyWorkflowId,
   type StudyStatusAction,
 } from '../../workflows/study.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, notFound } from '../http/errors.ts';
+import { updateOrConflict } from '../http/update-or-conflict.ts';
 import { ensureStudyWorkflow, type StudyCommandDependencies } from './create-study.ts';
 import type { UpdateStudyInput } from './jobs.schema.ts';
 
@@ -80,18 +79,9 @@ async function changeStatus(
 ): Promise<void> {
   // Only a live study's (draft to completed) is started; an archived study's life is over.
   await ensureStudyWorkflow(deps, study);
-  try {
-    await deps.temporal.workflow
+  await updateOrConflict(INVALID_STUDY_TRANSITION, () =>
+    deps.temporal.workflow
       .getHandle(studyWorkflowId(study.id))
-      .executeUpdate(changeStudyStatusUpdate, { args: [action] });
-  } catch (error) {
-    if (
-      error instanceof WorkflowUpdateFailedError &&
-      error.cause instanceof ApplicationFailure &&
-      error.cause.type === INVALID_TRANSITION
-    ) {
-      throw conflict(error.cause.message);
-    }
-    throw error;
-  }
+      .executeUpdate(changeStudyStatusUpdate, { args: [action] }),
+  );
 }

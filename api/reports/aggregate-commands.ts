@@ -2,8 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import { hasVariants, reportGate } from '../../db/repositories/agent-inputs.ts';
-import { latestStudyAgentJob, type AgentJobRow } from '../../db/repositories/agent-jobs.ts';
-import { insertAgentJob } from '../../db/repositories/reports.ts';
+import { insertAgentJob, latestStudyAgentJob, type AgentJobRow } from '../../db/repositories/agent-jobs.ts';
+import { studyReportOfJob } from '../../db/repositories/reports.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
 import { agent4Workflow, agent4WorkflowId } from '../../workflows/agents.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -78,11 +78,7 @@ export async function readAggregate(
     if (!study) throw notFound('Study');
     const job = await latestStudyAgentJob(tx, study.id, 'agent4');
     if (!job) throw notFound('Aggregate report');
-    const report = await tx
-      .selectFrom('study_reports')
-      .selectAll()
-      .where('agent_job_id', '=', job.id)
-      .executeTakeFirst();
+    const report = await studyReportOfJob(tx, job.id);
     return {
       ...jobView(job),
       aggregateReportId: report?.id ?? null,

@@ -2,7 +2,7 @@ import type {
   ReportFinding,
   ReportPattern,
   SessionReportContent,
-} from '../../activities/analysis/session-report.ts';
+} from '../../lib/analysis/session-report.ts';
 import type { ReportRow } from '../../db/repositories/reports.ts';
 
 export type ReportFormat = 'structured' | 'narrative';

@@ -1,10 +1,10 @@
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
-import { findAgentJob } from '../../db/repositories/agent-jobs.ts';
-import { findReport, latestAgentJob } from '../../db/repositories/reports.ts';
+import { findAgentJob, latestAgentJob } from '../../db/repositories/agent-jobs.ts';
+import { findReport } from '../../db/repositories/reports.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { visibleSession } from '../sessions/session-workflow.ts';
+import { requireVisibleSession } from '../sessions/session-workflow.ts';
 import { toReportJob } from './report-job-view.ts';
 import { renderReport } from './report-rendering.ts';
 import {
@@ -36,14 +36,16 @@ export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
       status: 202,
       errors: [404, 409],
       handler: async ({ body, principal }) => {
-        const session = await visibleSession(db, principal, body.sessionId);
-        if (!session.notes_confirmed) {
-          throw conflict(
-            `Session findings must be confirmed by the tester before a report (the session is ${session.status})`,
-          );
-        }
-        // The confirmation queues the job in the same transaction, so a confirmed session has one.
-        const job = await asUser(db, principal.claims, (tx) => latestAgentJob(tx, session.id, 'agent3'));
+        const job = await asUser(db, principal.claims, async (tx) => {
+          const session = await requireVisibleSession(tx, body.sessionId);
+          if (!session.notes_confirmed) {
+            throw conflict(
+              `Session findings must be confirmed by the tester before a report (the session is ${session.status})`,
+            );
+          }
+          // The confirmation queues the job in the same transaction, so a confirmed session has one.
+          return latestAgentJob(tx, session.id, 'agent3');
+        });
         if (!job) throw conflict('The report for this session is still being generated');
         const { reportJobId, sessionId, status, estimatedCompletionSeconds, reportId, usedFallback } =
           toReportJob(job);

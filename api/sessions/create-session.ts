@@ -7,6 +7,7 @@ import {
   insertSession,
   liveSessionOf,
   lockStudyForAssignment,
+  refreshStudyNotesConfirmed,
   testerStanding,
   variantCounts,
   type SessionRow,
@@ -17,7 +18,8 @@ import { issueTestToken } from '../auth/test-tokens.ts';
 import { ApiError, conflict, invalid, notFound } from '../http/errors.ts';
 import { ensureStudyWorkflow } from '../jobs/create-study.ts';
 import { assignVariant } from './assign-variant.ts';
-import { ensureSessionWorkflow, startSessionWorkflow } from './session-workflow.ts';
+import { ensureSessionWorkflow as startRecordedSession } from '../../clients/temporal.ts';
+import { ensureSessionWorkflow } from './session-workflow.ts';
 import type { CreateSessionInput } from './sessions.schema.ts';
 
 export interface SessionCommandDependencies {
@@ -67,6 +69,8 @@ export async function createSession(
       }
       throw error;
     });
+    // A study whose every session was confirmed has its notes confirmed no longer.
+    await refreshStudyNotesConfirmed(tx, record.study.id);
     const { token } = await issueTestToken(tx, session.id, now);
     return { session, testToken: token, maxDurationMinutes: record.study.max_duration_minutes };
   });
@@ -77,26 +81,28 @@ export async function createSession(
     throw error;
   });
 
-  await startSessionWorkflow(deps, {
-    sessionId: session.id,
-    jobId: session.study_id,
-    startedAt: session.started_at,
-    maxDurationMinutes,
+  await startRecordedSession(deps.temporal, deps.taskQueue, {
+    id: session.id,
+    study_id: session.study_id,
+    status: 'active',
+    started_at: session.started_at,
+    max_duration_minutes: maxDurationMinutes,
   });
   await deliverTestToken(deps, session.id, testToken);
   return { session, testToken };
 }
 
 /**
- * The study's workflow, started from its recorded status when it has none. Only an active study
- * takes sessions; any other answer (404, 409) is the insert's to give.
+ * The study's workflow, started from its recorded status when it has none, before anything is
+ * committed: a failed start leaves no session behind. Only an active study takes sessions; any
+ * other answer (404, 409) is the insert's to give.
  */
 async function ensureWorkflowOfActiveStudy(
   deps: SessionCommandDependencies,
   principal: Principal,
-  jobId: string,
+  studyId: string,
 ): Promise<void> {
-  const study = await asUser(deps.db, principal.claims, (tx) => studyStatusOf(tx, jobId));
+  const study = await asUser(deps.db, principal.claims, (tx) => studyStatusOf(tx, studyId));
   if (study?.status === 'active') await ensureStudyWorkflow(deps, study);
 }
 

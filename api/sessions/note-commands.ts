@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import { conflict, forbidden, notFound } from '../http/errors.ts';
 import type { SessionCommandDependencies } from './create-session.ts';
 import type { FeedbackInput, UpdateNotesInput } from './sessions.schema.ts';
-import { visibleSession } from './session-workflow.ts';
+import { requireVisibleSession } from './session-workflow.ts';
 
 const AFTER_COMPLETION = new Set(['completed', 'analyzing', 'analyzed', 'confirmed']);
 
@@ -19,13 +19,13 @@ export async function updateNotes(
   id: string,
   input: UpdateNotesInput,
 ) {
-  const session = await visibleSession(deps.db, principal, id);
-  if (session.status === 'confirmed' || session.status === 'cancelled') {
-    throw conflict(`Notes can change only until the session is confirmed (it is ${session.status})`);
-  }
   const now = deps.now();
   const me = principal.claims.sub;
   return asUser(deps.db, principal.claims, async (tx) => {
+    const session = await requireVisibleSession(tx, id);
+    if (session.status === 'confirmed' || session.status === 'cancelled') {
+      throw conflict(`Notes can change only until the session is confirmed (it is ${session.status})`);
+    }
     const notes = new Map((await noteIdsOf(tx, id)).map((note) => [note.id, note]));
     let updatedCount = 0;
     const created = [];
@@ -53,14 +53,14 @@ export async function submitFeedback(
   id: string,
   input: FeedbackInput,
 ) {
-  const session = await visibleSession(deps.db, principal, id);
-  if (session.tester_id !== principal.claims.sub)
-    throw forbidden("Only the session's tester can give feedback");
-  if (!AFTER_COMPLETION.has(session.status)) {
-    throw conflict(`Session must be completed to give feedback (it is ${session.status})`);
-  }
-  const stored = await asUser(deps.db, principal.claims, (tx) =>
-    insertFeedback(tx, {
+  const stored = await asUser(deps.db, principal.claims, async (tx) => {
+    const session = await requireVisibleSession(tx, id);
+    if (session.tester_id !== principal.claims.sub)
+      throw forbidden("Only the session's tester can give feedback");
+    if (!AFTER_COMPLETION.has(session.status)) {
+      throw conflict(`Session must be completed to give feedback (it is ${session.status})`);
+    }
+    return insertFeedback(tx, {
       session_id: id,
       tester_id: principal.claims.sub,
       clarity: input.clarity,
@@ -68,8 +68,8 @@ export async function submitFeedback(
       technical_issues: input.technicalIssues,
       comment: input.comment ?? null,
       submitted_at: deps.now(),
-    }),
-  );
+    });
+  });
   if (!stored) throw conflict('Feedback was already submitted for this session');
   return { sessionId: id, feedbackId: stored.id, submittedAt: stored.submitted_at.toISOString() };
 }

@@ -13,7 +13,7 @@ import type { Principal } from '../auth/principal.ts';
 import { conflict, forbidden, invalid } from '../http/errors.ts';
 import type { SessionCommandDependencies } from './create-session.ts';
 import type { ConfirmSessionInput } from './sessions.schema.ts';
-import { updateSessionWorkflow, visibleSession } from './session-workflow.ts';
+import { requireVisibleSession, updateSessionWorkflow, visibleSession } from './session-workflow.ts';
 
 // Every command reads the state from the database to answer 409 early, then changes it only
 // through the session workflow, which judges the transition again.
@@ -61,15 +61,16 @@ export async function confirmSession(
   id: string,
   input: ConfirmSessionInput,
 ) {
-  const session = await visibleSession(deps.db, principal, id);
-  if (session.tester_id !== principal.claims.sub) {
-    throw forbidden("Only the session's tester can confirm its findings");
-  }
-  const refusal = confirmRefusal(session.status);
-  if (refusal) throw conflict(refusal);
-  const known = new Map(
-    (await asUser(deps.db, principal.claims, (tx) => noteIdsOf(tx, id))).map((n) => [n.id, n.author_kind]),
-  );
+  const notes = await asUser(deps.db, principal.claims, async (tx) => {
+    const session = await requireVisibleSession(tx, id);
+    if (session.tester_id !== principal.claims.sub) {
+      throw forbidden("Only the session's tester can confirm its findings");
+    }
+    const refusal = confirmRefusal(session.status);
+    if (refusal) throw conflict(refusal);
+    return noteIdsOf(tx, id);
+  });
+  const known = new Map(notes.map((n) => [n.id, n.author_kind]));
   const unknown = input.notes.findIndex((note) => !known.has(note.noteId));
   if (unknown >= 0) throw invalid(`notes[${unknown}].noteId: Not a note of this session`);
   // Human notes (the tester's own, the business's) never enter a report, so there is nothing to decide.

@@ -3,23 +3,23 @@ import type { SessionRow } from '../../db/repositories/sessions.ts';
 
 /** The spec's create response: exactly its six fields. */
 export function toCreatedSession(row: SessionRow) {
+  return { ...sessionIdentity(row), createdAt: row.created_at.toISOString() };
+}
+
+/** Who and what a session is, as every answer about it begins. */
+function sessionIdentity(row: SessionRow) {
   return {
     sessionId: row.id,
     jobId: row.study_id,
     testerId: row.tester_id,
     variant: row.variant,
     status: row.status,
-    createdAt: row.created_at.toISOString(),
   };
 }
 
 export function toSession(row: SessionRow) {
   return {
-    sessionId: row.id,
-    jobId: row.study_id,
-    testerId: row.tester_id,
-    variant: row.variant,
-    status: row.status,
+    ...sessionIdentity(row),
     startedAt: row.started_at.toISOString(),
     completedAt: row.completed_at?.toISOString() ?? null,
     durationSeconds: row.duration_seconds,

@@ -1,13 +1,15 @@
-import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
-import { ensureSessionWorkflow as startSessionWorkflowOnce } from '../../activities/sessions/session-workflow-start.ts';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { ensureSessionWorkflow as startRecordedSession } from '../../clients/temporal.ts';
 import type { Db } from '../../db/connection.ts';
-import { asUser } from '../../db/doors.ts';
-import { isStartableSessionStatus, type StartableSessionStatus } from '../../db/repositories/lifecycle.ts';
-import { findSession, workflowStartOf, type SessionRow } from '../../db/repositories/sessions.ts';
-import { INVALID_SESSION_TRANSITION, sessionWorkflowId } from '../../workflows/session.ts';
+import { asUser, type Tx } from '../../db/doors.ts';
+import { startableSessionOf } from '../../db/repositories/lifecycle.ts';
+import { findSession, type SessionRow } from '../../db/repositories/sessions.ts';
+import { INVALID_SESSION_TRANSITION } from '../../lib/failures.ts';
+import { sessionWorkflowId } from '../../workflows/session.ts';
 import type { Principal } from '../auth/principal.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
+import { updateOrConflict } from '../http/update-or-conflict.ts';
 
 export interface SessionWorkflowDependencies {
   readonly db: Db;
@@ -15,37 +17,16 @@ export interface SessionWorkflowDependencies {
   readonly taskQueue: string;
 }
 
-export interface SessionWorkflowStart {
-  readonly sessionId: string;
-  readonly jobId: string;
-  readonly startedAt: Date;
-  readonly maxDurationMinutes: number;
-  /** Where the session stands: active when it is created; paused when a paused one is repaired. */
-  readonly status?: StartableSessionStatus;
-}
-
-/** The session as the caller may see it (row-level security decides), or 404. */
-export async function visibleSession(db: Db, principal: Principal, id: string): Promise<SessionRow> {
-  const session = await asUser(db, principal.claims, (tx) => findSession(tx, id));
+/** The session as the caller's transaction may see it (row-level security decides), or 404. */
+export async function requireVisibleSession(tx: Tx, id: string): Promise<SessionRow> {
+  const session = await findSession(tx, id);
   if (!session) throw notFound('Session');
   return session;
 }
 
-/**
- * Starts the session's workflow unless it runs already. A finished one (a confirmed session's
- * life is over) is not started again. Safe to call as often as needed: the workflow id decides.
- */
-export function startSessionWorkflow(
-  { temporal, taskQueue }: Pick<SessionWorkflowDependencies, 'temporal' | 'taskQueue'>,
-  start: SessionWorkflowStart,
-): Promise<void> {
-  return startSessionWorkflowOnce(temporal, taskQueue, {
-    id: start.sessionId,
-    study_id: start.jobId,
-    status: start.status ?? 'active',
-    started_at: start.startedAt,
-    max_duration_minutes: start.maxDurationMinutes,
-  });
+/** The session as the caller may see it (row-level security decides), or 404. */
+export function visibleSession(db: Db, principal: Principal, id: string): Promise<SessionRow> {
+  return asUser(db, principal.claims, (tx) => requireVisibleSession(tx, id));
 }
 
 /**
@@ -58,15 +39,9 @@ export async function ensureSessionWorkflow(
   principal: Principal,
   sessionId: string,
 ): Promise<boolean> {
-  const row = await asUser(deps.db, principal.claims, (tx) => workflowStartOf(tx, sessionId));
-  if (!row || !isStartableSessionStatus(row.status)) return false;
-  await startSessionWorkflow(deps, {
-    sessionId: row.id,
-    jobId: row.study_id,
-    startedAt: row.started_at,
-    maxDurationMinutes: row.max_duration_minutes,
-    status: row.status,
-  });
+  const session = await asUser(deps.db, principal.claims, (tx) => startableSessionOf(tx, sessionId));
+  if (!session) return false;
+  await startRecordedSession(deps.temporal, deps.taskQueue, session);
   return true;
 }
 
@@ -82,7 +57,7 @@ export async function updateSessionWorkflow<T>(
   send: (handle: WorkflowHandle) => Promise<T>,
 ): Promise<T> {
   const handle = () => deps.temporal.workflow.getHandle(sessionWorkflowId(sessionId));
-  try {
+  return updateOrConflict(INVALID_SESSION_TRANSITION, async () => {
     try {
       return await send(handle());
     } catch (error) {
@@ -90,14 +65,5 @@ export async function updateSessionWorkflow<T>(
       if (!(await ensureSessionWorkflow(deps, principal, sessionId))) throw error;
       return await send(handle());
     }
-  } catch (error) {
-    if (
-      error instanceof WorkflowUpdateFailedError &&
-      error.cause instanceof ApplicationFailure &&
-      error.cause.type === INVALID_SESSION_TRANSITION
-    ) {
-      throw conflict(error.cause.message);
-    }
-    throw error;
-  }
+  });
 }

@@ -8,7 +8,7 @@ import { insightsVisible } from './insights-visibility.ts';
 import { submitFeedback, updateNotes } from './note-commands.ts';
 import { analyzeSession, changeSessionStatus, confirmSession } from './session-commands.ts';
 import { passesGate, toCreatedSession, toNote, toSession } from './session-view.ts';
-import { visibleSession } from './session-workflow.ts';
+import { requireVisibleSession, visibleSession } from './session-workflow.ts';
 import {
   analyzeSessionResponse,
   completeSessionBody,
@@ -58,10 +58,13 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
         'Read a session, with the insights of its latest completed live analysis (Agent 1): for everyone who sees the session while it is active or paused, then for its tester until confirmation',
       response: sessionReadResponse,
       handler: async ({ params, principal }) => {
-        const session = await visibleSession(deps.db, principal, params.id);
-        const agent1 = insightsVisible(principal, session)
-          ? await asUser(deps.db, principal.claims, (tx) => latestCompleteAgentJob(tx, session.id, 'agent1'))
-          : undefined;
+        const { session, agent1 } = await asUser(deps.db, principal.claims, async (tx) => {
+          const session = await requireVisibleSession(tx, params.id);
+          const agent1 = insightsVisible(principal, session)
+            ? await latestCompleteAgentJob(tx, session.id, 'agent1')
+            : undefined;
+          return { session, agent1 };
+        });
         return { data: { ...toSession(session), insights: sessionInsightsOf(agent1) } };
       },
     }),
@@ -122,8 +125,10 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
         "A session's notes; findings the tester has not confirmed are the tester's alone, and rejected ones nobody's",
       response: notesResponse,
       handler: async ({ params, principal }) => {
-        const session = await visibleSession(deps.db, principal, params.id);
-        const notes = await asUser(deps.db, principal.claims, (tx) => listNotes(tx, params.id));
+        const { session, notes } = await asUser(deps.db, principal.claims, async (tx) => ({
+          session: await requireVisibleSession(tx, params.id),
+          notes: await listNotes(tx, params.id),
+        }));
         const shown = notes.filter((note) => passesGate(note, session, principal.claims.sub));
         return { data: { sessionId: params.id, notes: shown.map(toNote) } };
       },

@@ -6,7 +6,7 @@ import {
   markStudyPaid,
 } from '../../db/repositories/checkout-sessions.ts';
 import { markPaymentPaid, paymentOfPayout, recordPayoutFailed } from '../../db/repositories/payments.ts';
-import { applyAccountState } from '../../db/repositories/payout-accounts.ts';
+import { applyAccountState, payoutAccountByProviderId } from '../../db/repositories/payout-accounts.ts';
 import type { PaymentFollowUp } from '../../workflows/payment-events.ts';
 
 /** The parts of a verified provider event the service reads. */
@@ -71,7 +71,7 @@ const checkoutCompleted: Handler = async (tx, event, at, apply) => {
     await completeCheckoutSession(tx, id, at);
     await markStudyPaid(tx, session.study_id, at);
   }
-  return { followUp: { kind: 'study_paid', jobId: session.study_id } };
+  return { followUp: { kind: 'study_paid', studyId: session.study_id } };
 };
 
 /** The account's state as of the event; an event older than the last one applied changes nothing. */
@@ -86,15 +86,11 @@ const accountUpdated: Handler = async (tx, event, _at, apply) => {
     currentlyDue: account.requirements?.currently_due ?? [],
     eventuallyDue: account.requirements?.eventually_due ?? [],
   };
+  // Without `apply` (a repeat whose workflow never started) only the account's tester is needed.
   const row = apply
     ? await applyAccountState(tx, account.id, state, new Date(event.created * 1000))
-    : await tx
-        .selectFrom('payout_accounts')
-        .selectAll()
-        .where('provider_account_id', '=', account.id)
-        .executeTakeFirst()
-        .then((found) => ({ outcome: found ? 'applied' : 'unknown', account: found }));
-  if (row.outcome === 'unknown' || !row.account) return { note: `unknown payout account ${account.id}` };
+    : { outcome: 'applied' as const, account: await payoutAccountByProviderId(tx, account.id) };
+  if (!row.account) return { note: `unknown payout account ${account.id}` };
   if (row.outcome === 'stale') return { note: 'older than the account.updated already applied' };
   return state.payoutsEnabled
     ? { followUp: { kind: 'payout_account_ready', testerId: row.account.tester_id } }

@@ -1,6 +1,9 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
+import { cancelBooking, upsertBooking } from '../../db/repositories/bookings.ts';
+import { studyWithPlan } from '../../db/repositories/organizations.ts';
 import { insertProviderEvent, markEventProcessed } from '../../db/repositories/provider-events.ts';
+import { organizationOfStudy } from '../../db/repositories/studies.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import type { SchedulingEvent } from './webhooks.schema.ts';
 
@@ -12,12 +15,7 @@ import type { SchedulingEvent } from './webhooks.schema.ts';
 export async function recordSchedulingEvent(db: Db, event: SchedulingEvent, at: Date): Promise<void> {
   await asSystem(db, async (tx) => {
     if (event.type === 'booking.created') {
-      const study = await tx
-        .selectFrom('studies')
-        .innerJoin('organizations', 'organizations.id', 'studies.organization_id')
-        .select(['studies.id', 'studies.organization_id', 'organizations.plan'])
-        .where('studies.id', '=', event.data.jobId)
-        .executeTakeFirst();
+      const study = await studyWithPlan(tx, event.data.jobId);
       if (!study) throw notFound('Study');
       if (study.plan !== 'pro') {
         throw forbidden(
@@ -39,23 +37,13 @@ export async function recordSchedulingEvent(db: Db, event: SchedulingEvent, at: 
     if (!fresh) return;
 
     if (event.type === 'booking.cancelled') {
-      const cancelled = await tx
-        .updateTable('review_call_bookings')
-        .set({ status: 'cancelled', updated_at: at })
-        .where('provider_booking_id', '=', event.data.bookingId)
-        .returning('id')
-        .executeTakeFirst();
+      const cancelled = await cancelBooking(tx, event.data.bookingId, at);
       await markEventProcessed(tx, 'scheduling', event.id, at, cancelled ? null : 'unknown booking');
       return;
     }
     const { data } = event;
-    const study = await tx
-      .selectFrom('studies')
-      .select('organization_id')
-      .where('id', '=', data.jobId)
-      .executeTakeFirstOrThrow();
     const booking = {
-      organization_id: study.organization_id,
+      organization_id: await organizationOfStudy(tx, data.jobId),
       study_id: data.jobId,
       provider_event_id: event.id,
       invitee_email: data.invitee.email.toLowerCase(),
@@ -67,11 +55,7 @@ export async function recordSchedulingEvent(db: Db, event: SchedulingEvent, at: 
       updated_at: at,
     };
     // A rescheduled booking arrives as a new event for the same booking id.
-    await tx
-      .insertInto('review_call_bookings')
-      .values({ ...booking, provider_booking_id: data.bookingId, created_at: at })
-      .onConflict((oc) => oc.column('provider_booking_id').doUpdateSet(booking))
-      .execute();
+    await upsertBooking(tx, data.bookingId, booking, at);
     await markEventProcessed(tx, 'scheduling', event.id, at);
   });
 }

@@ -2,7 +2,7 @@ import {
   PAYMENT_SIGNATURE_HEADER,
   SignatureRejected,
   verifyProviderEvent,
-} from '../../activities/payments/provider-events.ts';
+} from '../../clients/payments/provider-events.ts';
 import type { PaymentsConfig } from '../../config/payments.ts';
 import {
   SCHEDULING_SIGNATURE_HEADER,

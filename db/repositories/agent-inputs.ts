@@ -43,22 +43,48 @@ export function testerProfiles(tx: Tx, testerIds: readonly string[]) {
     .execute();
 }
 
-/** How many tester reports a study has, and how many confirmed sessions still lack theirs. */
-export async function reportGate(tx: Tx, studyId: string): Promise<{ reports: number; waiting: number }> {
+/**
+ * A study's tester reports against its confirmed sessions, in one read: how many reports exist,
+ * how many confirmed sessions lack theirs, and how many of those are still being generated
+ * (their Agent 3 job is queued; a failed job writes no report).
+ */
+async function reportCounts(tx: Tx, studyId: string) {
   const row = await tx
     .selectFrom('sessions')
     .leftJoin('reports', 'reports.session_id', 'sessions.id')
-    .select((eb) => [
-      eb.fn.count<string>('reports.id').as('reports'),
-      eb.fn
-        .count<string>('sessions.id')
-        .filterWhere((w) => w.and([w('sessions.status', '=', 'confirmed'), w('reports.id', 'is', null)]))
-        .as('waiting'),
-    ])
+    .select((eb) => {
+      const lacking = [eb('sessions.status', '=', 'confirmed'), eb('reports.id', 'is', null)];
+      return [
+        eb.fn.count<string>('reports.id').as('reports'),
+        eb.fn.count<string>('sessions.id').filterWhere(eb.and(lacking)).as('missing'),
+        eb.fn
+          .count<string>('sessions.id')
+          .filterWhere(
+            eb.and([
+              ...lacking,
+              eb.exists(
+                eb
+                  .selectFrom('agent_jobs')
+                  .select('agent_jobs.id')
+                  .whereRef('agent_jobs.session_id', '=', 'sessions.id')
+                  .where('agent_jobs.kind', '=', 'agent3')
+                  .where('agent_jobs.status', '=', 'queued'),
+              ),
+            ]),
+          )
+          .as('generating'),
+      ];
+    })
     .where('sessions.study_id', '=', studyId)
     .where('sessions.status', '<>', 'cancelled')
     .executeTakeFirstOrThrow();
-  return { reports: Number(row.reports), waiting: Number(row.waiting) };
+  return { reports: Number(row.reports), missing: Number(row.missing), generating: Number(row.generating) };
+}
+
+/** How many tester reports a study has, and how many confirmed sessions still lack theirs (Agent 4's gate). */
+export async function reportGate(tx: Tx, studyId: string): Promise<{ reports: number; waiting: number }> {
+  const { reports, missing } = await reportCounts(tx, studyId);
+  return { reports, waiting: missing };
 }
 
 /** Whether the study runs an A/B test (variants exist). */
@@ -81,31 +107,6 @@ export async function studyReportProgress(
   tx: Tx,
   studyId: string,
 ): Promise<{ reports: number; waiting: number }> {
-  const row = await tx
-    .selectFrom('sessions')
-    .leftJoin('reports', 'reports.session_id', 'sessions.id')
-    .select((eb) => [
-      eb.fn.count<string>('reports.id').as('reports'),
-      eb.fn
-        .count<string>('sessions.id')
-        .filterWhere((w) =>
-          w.and([
-            w('sessions.status', '=', 'confirmed'),
-            w('reports.id', 'is', null),
-            w.exists(
-              w
-                .selectFrom('agent_jobs')
-                .select('agent_jobs.id')
-                .whereRef('agent_jobs.session_id', '=', 'sessions.id')
-                .where('agent_jobs.kind', '=', 'agent3')
-                .where('agent_jobs.status', '=', 'queued'),
-            ),
-          ]),
-        )
-        .as('waiting'),
-    ])
-    .where('sessions.study_id', '=', studyId)
-    .where('sessions.status', '<>', 'cancelled')
-    .executeTakeFirstOrThrow();
-  return { reports: Number(row.reports), waiting: Number(row.waiting) };
+  const { reports, generating } = await reportCounts(tx, studyId);
+  return { reports, waiting: generating };
 }

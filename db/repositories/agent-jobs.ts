@@ -1,8 +1,21 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { AgentJobsTable, AgentKind } from '../schema-sessions.ts';
 
 export type AgentJobRow = Selectable<AgentJobsTable>;
+
+export function insertAgentJob(tx: Tx, job: Insertable<AgentJobsTable>): Promise<AgentJobRow> {
+  return tx.insertInto('agent_jobs').values(job).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Inserts the job unless one with its id exists, so a retried activity queues it once. */
+export async function insertAgentJobOnce(tx: Tx, job: Insertable<AgentJobsTable>): Promise<void> {
+  await tx
+    .insertInto('agent_jobs')
+    .values(job)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
 
 export function findAgentJob(tx: Tx, id: string): Promise<AgentJobRow | undefined> {
   return tx.selectFrom('agent_jobs').selectAll().where('id', '=', id).executeTakeFirst();
@@ -19,6 +32,18 @@ export async function updateAgentJobRow(
   change: Updateable<AgentJobsTable>,
 ): Promise<void> {
   await tx.updateTable('agent_jobs').set(change).where('id', '=', id).execute();
+}
+
+/** A session's latest job of a kind (Agent 3's report job for POST /api/reports). */
+export function latestAgentJob(tx: Tx, sessionId: string, kind: AgentKind): Promise<AgentJobRow | undefined> {
+  return tx
+    .selectFrom('agent_jobs')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('kind', '=', kind)
+    .orderBy('queued_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** A study's latest job of a kind (Agent 4 is per study). */

@@ -21,10 +21,8 @@ export function findAuditJob(tx: Tx, id: string): Promise<AuditJobRow | undefine
   return tx.selectFrom('audit_jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findUserEmail(tx: Tx, userId: string): Promise<string | undefined> {
-  const row = await tx.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
-  return row?.email;
-}
+// Kept here for the audit commands that import it; the users repository holds the query.
+export { findUserEmail } from './users.ts';
 
 /** queued -> running; a retried activity finds it running already and changes nothing. */
 export async function markAuditJobRunning(tx: Tx, id: string, at: Date): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { CheckoutSessionsTable } from '../schema-payments.ts';
+import type { StudyRow } from './studies.ts';
 
 // Checkout sessions of studies (0019). Written through the system door; the organization reads them.
 
@@ -64,6 +65,40 @@ export function completeCheckoutSession(
     .where('id', '=', id)
     .where('status', '<>', 'complete')
     .returningAll()
+    .executeTakeFirst();
+}
+
+/** What a checkout charges for: the study's status, payment and compensation, as the caller may see it. */
+export function studyForCheckout(
+  tx: Tx,
+  studyId: string,
+): Promise<
+  | Pick<
+      StudyRow,
+      | 'id'
+      | 'organization_id'
+      | 'title'
+      | 'status'
+      | 'paid_at'
+      | 'tester_count'
+      | 'compensation_amount'
+      | 'compensation_currency'
+    >
+  | undefined
+> {
+  return tx
+    .selectFrom('studies')
+    .select([
+      'id',
+      'organization_id',
+      'title',
+      'status',
+      'paid_at',
+      'tester_count',
+      'compensation_amount',
+      'compensation_currency',
+    ])
+    .where('id', '=', studyId)
     .executeTakeFirst();
 }
 

@@ -56,13 +56,9 @@ export function studiesWithUnseenWorkflow(
     .execute();
 }
 
-/** Active or paused sessions created before `createdBefore` whose workflow nobody has looked for yet. */
-export async function sessionsWithUnseenWorkflow(
-  tx: Tx,
-  createdBefore: Date,
-  limit: number,
-): Promise<RecordedSession[]> {
-  const rows = await tx
+/** A session with its study's time limit: what its workflow starts from. */
+function recordedSessions(tx: Tx) {
+  return tx
     .selectFrom('sessions')
     .innerJoin('studies', 'studies.id', 'sessions.study_id')
     .select([
@@ -71,20 +67,42 @@ export async function sessionsWithUnseenWorkflow(
       'sessions.status as status',
       'sessions.started_at as started_at',
       'studies.max_duration_minutes as max_duration_minutes',
-    ])
+    ]);
+}
+
+const startable = <R extends { status: SessionStatus }>(row: R): row is R & RecordedSession =>
+  isStartableSessionStatus(row.status);
+
+/** The session as its workflow starts from, when it is active or paused (every later status is reached through the workflow). */
+export async function startableSessionOf(tx: Tx, sessionId: string): Promise<RecordedSession | undefined> {
+  const row = await recordedSessions(tx).where('sessions.id', '=', sessionId).executeTakeFirst();
+  return row && startable(row) ? row : undefined;
+}
+
+/** Active or paused sessions created before `createdBefore` whose workflow nobody has looked for yet. */
+export async function sessionsWithUnseenWorkflow(
+  tx: Tx,
+  createdBefore: Date,
+  limit: number,
+): Promise<RecordedSession[]> {
+  const rows = await recordedSessions(tx)
     .where('sessions.workflow_seen_at', 'is', null)
     .where('sessions.status', 'in', STARTABLE_SESSION_STATUSES)
     .where('sessions.created_at', '<', createdBefore)
     .orderBy('sessions.created_at')
     .limit(limit)
     .execute();
-  return rows.filter((row): row is RecordedSession => isStartableSessionStatus(row.status));
+  return rows.filter(startable);
 }
 
-export async function markStudyWorkflowSeen(tx: Tx, id: string, at: Date): Promise<void> {
-  await tx.updateTable('studies').set({ workflow_seen_at: at }).where('id', '=', id).execute();
+/** Marks the studies' workflows as looked for (found, or started because there was none). */
+export async function markStudyWorkflowsSeen(tx: Tx, ids: readonly string[], at: Date): Promise<void> {
+  if (ids.length)
+    await tx.updateTable('studies').set({ workflow_seen_at: at }).where('id', 'in', ids).execute();
 }
 
-export async function markSessionWorkflowSeen(tx: Tx, id: string, at: Date): Promise<void> {
-  await tx.updateTable('sessions').set({ workflow_seen_at: at }).where('id', '=', id).execute();
+/** Marks the sessions' workflows as looked for (found, or started because there was none). */
+export async function markSessionWorkflowsSeen(tx: Tx, ids: readonly string[], at: Date): Promise<void> {
+  if (ids.length)
+    await tx.updateTable('sessions').set({ workflow_seen_at: at }).where('id', 'in', ids).execute();
 }

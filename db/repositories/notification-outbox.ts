@@ -17,21 +17,55 @@ export interface NewNotification {
   readonly payload?: Record<string, unknown>;
 }
 
+/** The columns every queued message fills the same way. */
+function outboxRow(message: Omit<NewNotification, 'secret'>, payload: Record<string, unknown>, now: Date) {
+  return {
+    channel: message.channel,
+    recipient: message.recipient,
+    user_id: message.userId,
+    kind: message.kind,
+    body: message.body,
+    payload: JSON.stringify(payload),
+    available_at: now,
+    created_at: now,
+  };
+}
+
 export async function queueNotification(tx: Tx, message: NewNotification, now: Date): Promise<string> {
   const payload = { ...message.payload, ...(message.secret === undefined ? {} : { secret: message.secret }) };
   const row = await tx
     .insertInto('notification_outbox')
-    .values({
-      channel: message.channel,
-      recipient: message.recipient,
-      user_id: message.userId,
-      kind: message.kind,
-      body: message.body,
-      payload: JSON.stringify(payload),
-      available_at: now,
-      created_at: now,
-    })
+    .values(outboxRow(message, payload, now))
     .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface OnceNotification extends Omit<NewNotification, 'secret'> {
+  /** Unique per message and recipient: a repeat (a retried activity) finds the first row. */
+  readonly dedupeKey: string;
+  readonly subject?: string;
+  /** `sending`: the caller sends it itself (mail), so it never looks queued for delivery. */
+  readonly status?: 'pending' | 'sending';
+}
+
+/** Queues a message once per `dedupeKey` and returns the row's id, whichever call queued it. */
+export async function queueNotificationOnce(tx: Tx, message: OnceNotification, now: Date): Promise<string> {
+  const dedupeKey = message.dedupeKey.slice(0, 255);
+  await tx
+    .insertInto('notification_outbox')
+    .values({
+      ...outboxRow(message, message.payload ?? {}, now),
+      subject: message.subject?.slice(0, 500) ?? null,
+      dedupe_key: dedupeKey,
+      status: message.status ?? 'pending',
+    })
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .execute();
+  const row = await tx
+    .selectFrom('notification_outbox')
+    .select('id')
+    .where('dedupe_key', '=', dedupeKey)
     .executeTakeFirstOrThrow();
   return row.id;
 }

@@ -155,7 +155,7 @@ export function markPaymentPaid(
     .executeTakeFirst();
 }
 
-/** What a payout carries in its metadata (activities/payments/provider.ts, MoneyMovement). */
+/** What a payout carries in its metadata (clients/payments/provider.ts, MoneyMovement). */
 export interface PayoutMetadata {
   readonly paymentId?: string | undefined;
   readonly attempt?: number | undefined;

@@ -10,6 +10,18 @@ export function payoutAccountOfTester(tx: Tx, testerId: string): Promise<PayoutA
   return tx.selectFrom('payout_accounts').selectAll().where('tester_id', '=', testerId).executeTakeFirst();
 }
 
+/** The account the provider's id names (its events and hosted pages name accounts by it). */
+export function payoutAccountByProviderId(
+  tx: Tx,
+  providerAccountId: string,
+): Promise<PayoutAccountRow | undefined> {
+  return tx
+    .selectFrom('payout_accounts')
+    .selectAll()
+    .where('provider_account_id', '=', providerAccountId)
+    .executeTakeFirst();
+}
+
 /** One account per tester: a concurrent second insert keeps the first and returns it. */
 export async function insertPayoutAccount(
   tx: Tx,
@@ -70,10 +82,6 @@ export async function applyAccountState(
     .returningAll()
     .executeTakeFirst();
   if (applied) return { outcome: 'applied', account: applied };
-  const account = await tx
-    .selectFrom('payout_accounts')
-    .selectAll()
-    .where('provider_account_id', '=', providerAccountId)
-    .executeTakeFirst();
+  const account = await payoutAccountByProviderId(tx, providerAccountId);
   return { outcome: account ? 'stale' : 'unknown', account };
 }

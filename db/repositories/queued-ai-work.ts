@@ -68,8 +68,8 @@ export function claimDueAiWork(
     .execute();
 }
 
-export function lockAiWork(tx: Tx, id: string): Promise<QueuedAiWorkRow | undefined> {
-  return tx.selectFrom('queued_ai_work').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+export function findAiWork(tx: Tx, id: string): Promise<QueuedAiWorkRow | undefined> {
+  return tx.selectFrom('queued_ai_work').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Done (or failed for good): the item leaves the queue. */

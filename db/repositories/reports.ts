@@ -1,25 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { ReportsTable } from '../schema-reports.ts';
-import type { AgentJobsTable, AgentKind } from '../schema-sessions.ts';
-import type { AgentJobRow } from './agent-jobs.ts';
+import type { ReportsTable, StudyReportsTable } from '../schema-reports.ts';
 
 export type ReportRow = Selectable<ReportsTable>;
-
-export function insertAgentJob(tx: Tx, job: Insertable<AgentJobsTable>): Promise<AgentJobRow> {
-  return tx.insertInto('agent_jobs').values(job).returningAll().executeTakeFirstOrThrow();
-}
-
-export function latestAgentJob(tx: Tx, sessionId: string, kind: AgentKind): Promise<AgentJobRow | undefined> {
-  return tx
-    .selectFrom('agent_jobs')
-    .selectAll()
-    .where('session_id', '=', sessionId)
-    .where('kind', '=', kind)
-    .orderBy('queued_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
 
 /** One report per session: a repeated Agent 3 run replaces the content (the gate trigger re-checks). */
 export function upsertReport(tx: Tx, report: Insertable<ReportsTable>): Promise<ReportRow> {
@@ -56,6 +39,16 @@ export async function studyHasReports(tx: Tx, studyId: string): Promise<boolean>
   return row !== undefined;
 }
 
-export function findReportOfSession(tx: Tx, sessionId: string): Promise<ReportRow | undefined> {
-  return tx.selectFrom('reports').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
+/** Stores a study-level report (Agent 4); returns its id. */
+export async function insertStudyReport(tx: Tx, report: Insertable<StudyReportsTable>): Promise<string> {
+  const row = await tx.insertInto('study_reports').values(report).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The study-level report an Agent 4 job stored, once it has. */
+export function studyReportOfJob(
+  tx: Tx,
+  agentJobId: string,
+): Promise<Selectable<StudyReportsTable> | undefined> {
+  return tx.selectFrom('study_reports').selectAll().where('agent_job_id', '=', agentJobId).executeTakeFirst();
 }

@@ -31,11 +31,7 @@ export async function replaceAgentFindings(
     .where('author_kind', '=', 'agent')
     .where('decision', 'is', null)
     .execute();
-  if (notes.length)
-    await tx
-      .insertInto('session_notes')
-      .values([...notes])
-      .execute();
+  await insertNotes(tx, notes);
 }
 
 export interface NoteDecisionInput {
@@ -92,6 +88,25 @@ export function confirmedFindings(tx: Tx, sessionId: string): Promise<NoteRow[]>
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+}
+
+/**
+ * The confirmed findings as Agent 3 and the seed read them, in the shape of a report's input
+ * (ConfirmedNote, lib/analysis/session-report.ts): all a report is built from.
+ */
+export async function confirmedNotes(tx: Tx, sessionId: string) {
+  return (await confirmedFindings(tx, sessionId)).map((note) => ({
+    noteId: note.id,
+    content: note.content,
+    annotation: note.annotation,
+    severity: note.severity,
+    wcagCriterion: note.wcag_criterion,
+    wcagLevel: note.wcag_level,
+    at: note.noted_at ?? note.created_at,
+    target: note.target_selector,
+    pattern: note.pattern,
+    patternNoteId: note.pattern_note_id,
+  }));
 }
 
 export function noteIdsOf(

@@ -79,13 +79,20 @@ export async function confirmedAgainstTarget(
   return { confirmed: Number(row.confirmed ?? 0), target: row.tester_count };
 }
 
-/** True once every live session of the study has its notes confirmed (DESIGN.md, notes_confirmed). */
+/**
+ * True once every live session of the study has its notes confirmed (DESIGN.md, notes_confirmed):
+ * set by a confirmation, cleared by a new session. Writes the study only when the flag changes.
+ */
 export async function refreshStudyNotesConfirmed(tx: Tx, studyId: string): Promise<void> {
   await sql`
-    update studies set notes_confirmed = not exists (
-      select 1 from sessions s where s.study_id = studies.id and s.status <> 'cancelled' and not s.notes_confirmed
-    ), updated_at = now()
-    where id = ${studyId}`.execute(tx);
+    with flag as (
+      select not exists (
+        select 1 from sessions s where s.study_id = ${studyId} and s.status <> 'cancelled' and not s.notes_confirmed
+      ) as confirmed
+    )
+    update studies set notes_confirmed = flag.confirmed, updated_at = now()
+    from flag
+    where id = ${studyId} and notes_confirmed is distinct from flag.confirmed`.execute(tx);
 }
 
 export function insertFeedback(
@@ -100,8 +107,10 @@ export function insertFeedback(
     .executeTakeFirst();
 }
 
-/** One payment per confirmed session, queued at the study's flat compensation; a retry adds nothing. */
-/** Queues the confirmed session's payment (once); returns its id, or null without one. */
+/**
+ * Queues the confirmed session's payment at the study's flat compensation, once (a retry adds
+ * nothing); returns its id, or null for a session that is not confirmed.
+ */
 export async function queuePayment(tx: Tx, sessionId: string): Promise<string | null> {
   await sql`
     insert into payments (organization_id, study_id, session_id, tester_id, amount, currency)
@@ -125,33 +134,5 @@ export function liveSessionOf(tx: Tx, studyId: string, testerId: string): Promis
     .where('study_id', '=', studyId)
     .where('tester_id', '=', testerId)
     .where('status', '<>', 'cancelled')
-    .executeTakeFirst();
-}
-
-/** What the session's workflow starts from: the session and its study's time limit. */
-export function workflowStartOf(
-  tx: Tx,
-  sessionId: string,
-): Promise<
-  | {
-      id: string;
-      study_id: string;
-      status: SessionRow['status'];
-      started_at: Date;
-      max_duration_minutes: number;
-    }
-  | undefined
-> {
-  return tx
-    .selectFrom('sessions')
-    .innerJoin('studies', 'studies.id', 'sessions.study_id')
-    .select([
-      'sessions.id as id',
-      'sessions.study_id as study_id',
-      'sessions.status as status',
-      'sessions.started_at as started_at',
-      'studies.max_duration_minutes as max_duration_minutes',
-    ])
-    .where('sessions.id', '=', sessionId)
     .executeTakeFirst();
 }

@@ -244,27 +244,29 @@ export function facialSnapshotsForAnalysis(tx: Tx, sessionId: string) {
     .execute();
 }
 
-/** Segments still flagged as holding PII, oldest first; `sessionId` narrows to one session. */
-export function flaggedVoiceSegments(tx: Tx, options: { sessionId?: string; limit: number }) {
-  let query = tx
+/** A session's segments still flagged as holding PII, oldest first. */
+export function flaggedVoiceSegments(tx: Tx, sessionId: string, limit: number) {
+  return tx
     .selectFrom('voice_segments')
-    .select(['id', 'session_id', 'transcript'])
-    .where('contains_pii', '=', true);
-  if (options.sessionId) query = query.where('session_id', '=', options.sessionId);
-  return query.orderBy('id').limit(options.limit).execute();
+    .select(['id', 'transcript'])
+    .where('session_id', '=', sessionId)
+    .where('contains_pii', '=', true)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
-/** Stores the redacted transcript and clears the flag, so the segment becomes analysable. */
-export async function saveSanitisedTranscript(
+/** Stores the redacted transcripts and clears their flags in one statement, so the segments become analysable. */
+export async function saveSanitisedTranscripts(
   tx: Tx,
-  id: string,
-  transcript: string,
+  segments: readonly { readonly id: string; readonly transcript: string }[],
   at: Date,
 ): Promise<void> {
-  await tx
-    .updateTable('voice_segments')
-    .set({ transcript, contains_pii: false, sanitised: true, sanitised_at: at })
-    .where('id', '=', id)
-    .where('contains_pii', '=', true)
-    .execute();
+  if (!segments.length) return;
+  await sql`
+    update voice_segments v
+    set transcript = u.transcript, contains_pii = false, sanitised = true, sanitised_at = ${at}
+    from unnest(${segments.map((s) => s.id)}::bigint[], ${segments.map((s) => s.transcript)}::text[])
+      as u (id, transcript)
+    where v.id = u.id and v.contains_pii`.execute(tx);
 }

@@ -1,6 +1,12 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { StudiesTable, StudyStatus, StudyTasksTable, StudyVariantsTable } from '../schema.ts';
+import type {
+  StudiesTable,
+  StudyStatus,
+  StudyTasksTable,
+  StudyVariantsTable,
+  ToneProfile,
+} from '../schema.ts';
 
 export type StudyRow = Selectable<StudiesTable>;
 export type StudyTaskRow = Selectable<StudyTasksTable>;
@@ -125,4 +131,52 @@ export async function updateStudyRow(tx: Tx, id: string, change: Updateable<Stud
 
 export async function setStudyStatus(tx: Tx, id: string, status: StudyStatus): Promise<void> {
   await tx.updateTable('studies').set({ status, updated_at: new Date() }).where('id', '=', id).execute();
+}
+
+/** The study's organization, or undefined when there is no such study. */
+export function findStudyOrganization(
+  tx: Tx,
+  id: string,
+): Promise<{ id: string; organization_id: string } | undefined> {
+  return tx.selectFrom('studies').select(['id', 'organization_id']).where('id', '=', id).executeTakeFirst();
+}
+
+/** The organization of a study that must exist (a missing one throws). */
+export async function organizationOfStudy(tx: Tx, id: string): Promise<string> {
+  const study = await tx
+    .selectFrom('studies')
+    .select('organization_id')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return study.organization_id;
+}
+
+/** The tone a study's reports are written in (the study must exist). */
+export async function toneProfileOf(tx: Tx, id: string): Promise<ToneProfile> {
+  const study = await tx
+    .selectFrom('studies')
+    .select('tone_profile')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return study.tone_profile;
+}
+
+/** The study's title (the study must exist). */
+export async function studyTitle(tx: Tx, id: string): Promise<string> {
+  const study = await tx.selectFrom('studies').select('title').where('id', '=', id).executeTakeFirstOrThrow();
+  return study.title;
+}
+
+/** What the business commissioned: the study's title, tester count and compensation per session. */
+export function studyCommission(
+  tx: Tx,
+  id: string,
+): Promise<
+  Pick<StudyRow, 'title' | 'tester_count' | 'compensation_amount' | 'compensation_currency'> | undefined
+> {
+  return tx
+    .selectFrom('studies')
+    .select(['title', 'tester_count', 'compensation_amount', 'compensation_currency'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { loadConfirmedNotes } from '../../activities/ai/load-agent-inputs.ts';
-import { buildSessionReport } from '../../activities/analysis/session-report.ts';
+import { buildSessionReport } from '../../lib/analysis/session-report.ts';
 import type { Tx } from '../doors.ts';
-import { insertAgentJob, upsertReport } from '../repositories/reports.ts';
-import { insertNotes } from '../repositories/session-notes.ts';
+import { insertAgentJob } from '../repositories/agent-jobs.ts';
+import { upsertReport } from '../repositories/reports.ts';
+import { confirmedNotes, insertNotes } from '../repositories/session-notes.ts';
 import {
   insertSession,
   liveSessionOf,
@@ -31,16 +31,14 @@ export async function seedDemoStudy(
   const study =
     (await findStudyByIdempotencyKey(tx, organizationId, DEMO_STUDY.idempotencyKey)) ??
     (await createStudy(tx, organizationId, createdBy));
-  let added = 0;
   for (const session of DEMO_SESSIONS) {
     const testerId = testerIds.get(session.testerEmail);
     if (!testerId) throw new Error(`the demo session's tester ${session.testerEmail} is not seeded`);
     if (await liveSessionOf(tx, study.id, testerId)) continue;
     await seedConfirmedSession(tx, study, testerId, session);
-    added += 1;
   }
-  // Only after a change: the refresh stamps the study's updated_at.
-  if (added) await refreshStudyNotesConfirmed(tx, study.id);
+  // Writes only when the flag changes, so a second run leaves the study as it was.
+  await refreshStudyNotesConfirmed(tx, study.id);
   return { studyId: study.id, sessions: DEMO_SESSIONS.length };
 }
 
@@ -141,7 +139,7 @@ async function seedConfirmedSession(tx: Tx, study: StudyRow, testerId: string, d
       updated_at: demo.confirmedAt,
     })),
   );
-  const content = buildSessionReport(await loadConfirmedNotes(tx, session.id), [], study.tone_profile);
+  const content = buildSessionReport(await confirmedNotes(tx, session.id), [], study.tone_profile);
   const reporting = await job('agent3', demo.confirmedAt, { findingCount: content.findings.length });
   await upsertReport(tx, {
     organization_id: study.organization_id,

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
 import { createAgents, LOCAL_ANALYST } from '../../activities/ai/agents.ts';
-import { AGENT_INPUT_ERROR, createAiActivities } from '../../activities/ai/ai-activities.ts';
-import { configuredProviders } from '../../activities/ai/providers/configured.ts';
-import { PROVIDER_NAMES, type ProviderName } from '../../activities/ai/providers/types.ts';
+import { createAiActivities } from '../../activities/ai/ai-activities.ts';
+import { AGENT_INPUT_ERROR } from '../../lib/failures.ts';
+import { configuredProviders } from '../../clients/ai/configured.ts';
+import { PROVIDER_NAMES, type ProviderName } from '../../clients/ai/types.ts';
 import { asSystem } from '../../db/doors.ts';
 import { enqueueAiWork } from '../../db/repositories/queued-ai-work.ts';
 import { applyDecisions } from '../../db/repositories/session-notes.ts';

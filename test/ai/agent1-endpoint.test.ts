@@ -8,10 +8,10 @@ import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import {
   activeStudy,
+  pollJob,
   recordStruggle,
   startSession,
   testTokenFor,
-  waitFor,
   type TesterSession,
 } from '../sessions/fixtures.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
@@ -44,16 +44,7 @@ describe('Agent 1: POST /api/ai and GET /api/ai/:analysisJobId', () => {
 
   const request = (body: unknown, token: string, headers: Record<string, string> = {}) =>
     api.request('POST', '/api/ai', { body, token, headers });
-  const poll = async (id: string, token: string): Promise<AnalysisJob> => {
-    let job: AnalysisJob | undefined;
-    await waitFor(async () => {
-      const read = await api.request('GET', `/api/ai/${id}`, { token });
-      assert.equal(read.status, 200, read.text);
-      job = read.body.data as AnalysisJob;
-      return job.status !== 'queued';
-    });
-    return job!;
-  };
+  const poll = (id: string, token: string) => pollJob<AnalysisJob>(api, `/api/ai/${id}`, token);
 
   before(async () => {
     api = await startTestApi();

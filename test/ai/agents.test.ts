@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
 import { createAgents, LOCAL_ANALYST, type Agents } from '../../activities/ai/agents.ts';
-import { configuredProviders } from '../../activities/ai/providers/configured.ts';
-import type { ReportSummary, TesterProfileSummary } from '../../activities/analysis/aggregate.ts';
-import type { ConfirmedNote, SessionReportContent } from '../../activities/analysis/session-report.ts';
-import type { EventSignal, FacialSignal } from '../../activities/analysis/signals.ts';
-import { WCAG_CATALOG } from '../../activities/analysis/wcag-catalog.ts';
+import { configuredProviders } from '../../clients/ai/configured.ts';
+import type { ReportSummary, TesterProfileSummary } from '../../lib/analysis/aggregate.ts';
+import type { ConfirmedNote, SessionReportContent } from '../../lib/analysis/session-report.ts';
+import type { FacialSignal } from '../../lib/analysis/signals.ts';
+import { WCAG_CATALOG } from '../../lib/analysis/wcag-catalog.ts';
 import type { ToneProfile } from '../../db/schema.ts';
 import { testConfig } from '../support/config.ts';
 import { fakeModel } from './fake-model.ts';
 import { startLocalProvider, type LocalProvider } from './provider-servers.ts';
+import { event, session, speech, t } from './signal-builders.ts';
 
 const TONES: readonly ToneProfile[] = ['standard', 'supportive', 'moderate', 'restorative'];
-const t = (s: number) => new Date(Date.parse('2026-03-01T10:00:00Z') + s * 1000);
-const event = (type: EventSignal['type'], s: number, target: string): EventSignal => ({
-  type,
-  target,
-  at: t(s),
-  scrollY: null,
-});
 
 const notes: ConfirmedNote[] = [
   {
@@ -317,6 +311,28 @@ describe('agents on the analysis core', () => {
       );
       assert.deepEqual(eventsOnly.result.attentionDropTimestamps, []);
       assert.match(eventsOnly.result.summary, /^2 candidate barrier moments so far/);
+    });
+
+    it('criticalMoments keeps the 50 most severe moments of a longer list, in time order', async () => {
+      // 55 hesitant voice segments (low), then 5 errors on five elements (high).
+      const hesitations = Array.from({ length: 55 }, (_, i) => speech(i * 10, 0, 3));
+      const errors = [1000, 1010, 1020, 1030, 1040].map((s, i) => event('error', s, `#field-${i}`));
+      const { result } = await local.agent1Insights({
+        signals: session({ events: errors, voice: hesitations }),
+      });
+      assert.deepEqual(
+        result.criticalMoments.map((m) => m.type),
+        [...Array<string>(45).fill('hesitation'), ...Array<string>(5).fill('error')],
+      );
+      // The least severe are dropped latest first: the 45 kept hesitations are the earliest.
+      assert.deepEqual(
+        result.criticalMoments.slice(0, 45).map((m) => m.timestamp),
+        hesitations.slice(0, 45).map((segment) => segment.startedAt.toISOString()),
+      );
+      assert.deepEqual(
+        result.criticalMoments.slice(45).map((m) => m.timestamp),
+        errors.map((e) => e.at.toISOString()),
+      );
     });
   });
 });

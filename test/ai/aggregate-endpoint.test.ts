@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { LOCAL_ANALYST } from '../../activities/ai/agents.ts';
 import { asSystem } from '../../db/doors.ts';
 import { agent4WorkflowId } from '../../workflows/agents.ts';
-import { activeStudy, waitFor } from '../sessions/fixtures.ts';
+import { activeStudy, pollJob } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
@@ -40,16 +40,7 @@ describe('Agent 4: POST /api/reports/job/:id and GET /api/reports/job/:id', () =
 
   const post = (id: string, body: unknown, token = business) =>
     api.request('POST', `/api/reports/job/${id}`, { body, token });
-  const poll = async (id: string, token = business): Promise<AggregateRead> => {
-    let read: AggregateRead | undefined;
-    await waitFor(async () => {
-      const response = await api.request('GET', `/api/reports/job/${id}`, { token });
-      assert.equal(response.status, 200, response.text);
-      read = response.body.data as AggregateRead;
-      return read.status !== 'queued';
-    });
-    return read!;
-  };
+  const poll = (id: string, token = business) => pollJob<AggregateRead>(api, `/api/reports/job/${id}`, token);
 
   before(async () => {
     api = await startTestApi();

@@ -1,7 +1,7 @@
 import type { ScheduleHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { createAgents } from '../../activities/ai/agents.ts';
-import { configuredProviders } from '../../activities/ai/providers/configured.ts';
+import { configuredProviders } from '../../clients/ai/configured.ts';
 import { ensureAiRetrySchedule } from '../../workers/ai-retry-schedule.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
 import type { AiRetrySummary, aiRetryWorkflow } from '../../workflows/ai-retry.ts';

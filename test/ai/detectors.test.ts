@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict';
-import { findBarrierMoments } from '../../activities/analysis/barrier-moments.ts';
-import {
-  deadClickMoments,
-  errorMoments,
-  rageClickMoments,
-} from '../../activities/analysis/detectors/clicks.ts';
-import { facialMoments } from '../../activities/analysis/detectors/facial.ts';
+import { findBarrierMoments } from '../../lib/analysis/barrier-moments.ts';
+import { deadClickMoments, errorMoments, rageClickMoments } from '../../lib/analysis/detectors/clicks.ts';
+import { facialMoments } from '../../lib/analysis/detectors/facial.ts';
 import {
   fieldStruggleMoments,
   focusCyclingMoments,
   formAbandonmentMoments,
   inputCorrectionMoments,
-} from '../../activities/analysis/detectors/forms.ts';
-import { navigationMoments, scrollHuntingMoments } from '../../activities/analysis/detectors/navigation.ts';
-import { longHesitationMoments } from '../../activities/analysis/detectors/pauses.ts';
-import { voiceMoments } from '../../activities/analysis/detectors/voice.ts';
-import { analyseSignals } from '../../activities/analysis/signal-analysis.ts';
-import type { SessionSignals } from '../../activities/analysis/signals.ts';
-import { buildTimeline } from '../../activities/analysis/timeline.ts';
+} from '../../lib/analysis/detectors/forms.ts';
+import { navigationMoments, scrollHuntingMoments } from '../../lib/analysis/detectors/navigation.ts';
+import { longHesitationMoments } from '../../lib/analysis/detectors/pauses.ts';
+import { voiceMoments } from '../../lib/analysis/detectors/voice.ts';
+import { analyseSignals } from '../../lib/analysis/signal-analysis.ts';
+import type { SessionSignals } from '../../lib/analysis/signals.ts';
+import { buildTimeline } from '../../lib/analysis/timeline.ts';
 import { event, frame, session, speech, t } from './signal-builders.ts';
 import { calmSession } from './synthetic-session.ts';
 

@@ -1,24 +1,18 @@
 import assert from 'node:assert/strict';
 import { createAgents, LOCAL_ANALYST } from '../../activities/ai/agents.ts';
 import { AllProvidersUnavailableError } from '../../activities/ai/errors.ts';
-import { configuredProviders } from '../../activities/ai/providers/configured.ts';
-import { PROVIDER_NAMES, type ProviderName } from '../../activities/ai/providers/types.ts';
-import type { SessionSignals } from '../../activities/analysis/signals.ts';
+import { configuredProviders } from '../../clients/ai/configured.ts';
+import { PROVIDER_NAMES, type ProviderName } from '../../clients/ai/types.ts';
 import { ConfigError } from '../../config/index.ts';
 import { testConfig } from '../support/config.ts';
 import { fakeModel } from './fake-model.ts';
 import { envOf, startLocalProvider, type LocalProvider, type ProviderMode } from './provider-servers.ts';
+import { event, session, t } from './signal-builders.ts';
 
-const at = (s: number) => new Date(Date.parse('2026-03-01T10:00:00Z') + s * 1000);
 /** Rage clicks and an error: two moments for the model to word. */
-export const struggle: SessionSignals = {
-  events: [
-    ...[0, 0.4, 0.8, 1.2].map((s) => ({ type: 'click' as const, target: '#pay', at: at(s), scrollY: null })),
-    { type: 'error', target: '#card', at: at(30), scrollY: null },
-  ],
-  facial: [],
-  voice: [],
-};
+const struggle = session({
+  events: [...[0, 0.4, 0.8, 1.2].map((s) => event('click', s, '#pay')), event('error', 30, '#card')],
+});
 
 describe('AI providers: one interface, failover in the configured order', () => {
   const servers = {} as Record<ProviderName, LocalProvider>;
@@ -151,8 +145,8 @@ describe('AI providers: one interface, failover in the configured order', () => 
   it('no credentials: the deterministic local analyst answers, named local-analyst', async () => {
     const agents = createAgents({ providers: configuredProviders(testConfig().ai) });
     assert.equal(agents.local, true);
-    const first = await agents.agent1Insights({ signals: struggle, snapshotAt: at(60) });
-    const again = await agents.agent1Insights({ signals: struggle, snapshotAt: at(60) });
+    const first = await agents.agent1Insights({ signals: struggle, snapshotAt: t(60) });
+    const again = await agents.agent1Insights({ signals: struggle, snapshotAt: t(60) });
     assert.equal(first.provider, LOCAL_ANALYST);
     assert.equal(first.usedFallback, false);
     assert.deepEqual(first, again);

@@ -4,6 +4,7 @@ import type { AgentKind } from '../../db/schema-sessions.ts';
 import type { AccessNeed } from '../../db/schema-testers.ts';
 import type { Device } from '../../db/schema.ts';
 import { testDatabase } from '../support/database.ts';
+import { createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 
 /** An admin with a user row (agent jobs record who requested them). */
@@ -27,25 +28,21 @@ export interface ProfileInput {
 
 /** A tester with an active profile, as an admin would have qualified them. */
 export async function profiledTester(profile: ProfileInput): Promise<Claims> {
-  return asSystem(testDatabase(), async (tx) => {
-    const user = await tx
-      .insertInto('users')
-      .values({ email: `tester-${randomUUID()}@example.com`, role: 'tester', display_name: 'Tester' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await tx
+  const tester = await createTester();
+  await asSystem(testDatabase(), (tx) =>
+    tx
       .insertInto('tester_profiles')
       .values({
-        user_id: user.id,
+        user_id: tester.sub,
         country: profile.country,
         devices: profile.devices,
         access_needs: profile.accessNeeds ?? [],
         birth_year: profile.birthYear ?? null,
         status: 'active',
       })
-      .execute();
-    return { sub: user.id, role: 'tester' as const, organization_id: null };
-  });
+      .execute(),
+  );
+  return tester;
 }
 
 export interface ReportedFinding {

@@ -64,7 +64,7 @@ describe('a session waiting for the AI retry schedule whose completion signal ne
       const handle = await env.client.workflow.start(sessionWorkflow, {
         workflowId: `session-lost-signal:${sessionId}`,
         taskQueue,
-        args: [{ sessionId, jobId, startedAt: startedAt.toISOString(), maxDurationMinutes: 60 }],
+        args: [{ sessionId, studyId: jobId, startedAt: startedAt.toISOString(), maxDurationMinutes: 60 }],
       });
       await handle.executeUpdate(changeSessionStatusUpdate, { args: [{ action: 'complete' }] });
       let agent2Id = '';

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProviderName } from '../../activities/ai/providers/types.ts';
+import type { ProviderName } from '../../clients/ai/types.ts';
 
 /** How a local provider behaves: answers, or one of the failures failover must survive. */
 export type ProviderMode = 'ok' | 'error500' | 'timeout' | 'rateLimited' | 'notJson' | 'unknownIds';

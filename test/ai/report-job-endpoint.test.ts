@@ -5,12 +5,12 @@ import { asSystem } from '../../db/doors.ts';
 import {
   agentJobsOf,
   analyzedSession,
-  businessWithStudy,
+  apiWithStudy,
   completedReportJob,
   eligibleTester,
   startSession,
 } from '../sessions/fixtures.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import type { TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
@@ -21,10 +21,7 @@ describe('GET /api/reports/jobs/:reportJobId (polling an Agent 3 job)', () => {
   let business: string;
   let jobId: string;
 
-  before(async () => {
-    api = await startTestApi();
-    ({ business, jobId } = await businessWithStudy(api));
-  });
+  before(async () => ({ api, business, jobId } = await apiWithStudy()));
   after(() => api.stop());
 
   const poll = (reportJobId: string, token: string) =>

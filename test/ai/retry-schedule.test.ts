@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '@temporalio/client';
 import { REQUEUE_DELAY_MS } from '../../activities/ai/ai-activities.ts';
 import { STRANDED_AFTER_MS } from '../../activities/ai/job-recovery-activities.ts';
-import { PROVIDER_NAMES, type ProviderName } from '../../activities/ai/providers/types.ts';
+import { PROVIDER_NAMES, type ProviderName } from '../../clients/ai/types.ts';
 import { asSystem } from '../../db/doors.ts';
 import { claimDueAiWork, enqueueAiWork } from '../../db/repositories/queued-ai-work.ts';
 import { ensureAiRetrySchedule } from '../../workers/ai-retry-schedule.ts';
@@ -271,7 +271,7 @@ describe('all AI providers down: queued AI work and the 15-minute retry schedule
     assert.ok(signals.includes('aiWorkCompleted'), signals.join(', '));
   });
 
-  it('an agent job is queued once however often it is enqueued, and concurrent claims never share an item', async () => {
+  it('an agent job is queued once however often it is enqueued, concurrent claims never share an item, and a dead claim comes due again when its lease ends', async () => {
     const jobId = await activeStudy(api, business);
     const { sessionId } = await startSession(api, business, jobId);
     const jobs = await Promise.all(
@@ -310,6 +310,23 @@ describe('all AI providers down: queued AI work and the 15-minute retry schedule
     );
     await putBack(others(again));
     assert.deepEqual(mine(again), []);
+    // The run that claimed them died: once the lease has run out, the next claim takes them again.
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .updateTable('queued_ai_work')
+        .set({ next_attempt_at: new Date(Date.now() - 1000) })
+        .where('id', 'in', [...a, ...b])
+        .execute(),
+    );
+    const afterLease = await asSystem(testDatabase(), (tx) =>
+      claimDueAiWork(tx, { now: new Date(), leaseMs: 600_000, limit: 100 }),
+    );
+    await putBack(others(afterLease));
+    const retaken = afterLease.filter((row) => jobs.some((j) => j.id === row.agent_job_id));
+    assert.deepEqual(
+      retaken.map((row) => [row.id, row.attempts]).sort(),
+      [...a, ...b].sort().map((id) => [id, 2]),
+    );
     await asSystem(testDatabase(), (tx) =>
       tx
         .updateTable('queued_ai_work')

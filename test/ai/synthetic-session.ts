@@ -1,9 +1,4 @@
-import type {
-  EventSignal,
-  FacialSignal,
-  SessionSignals,
-  VoiceSignal,
-} from '../../activities/analysis/signals.ts';
+import type { EventSignal, FacialSignal, SessionSignals, VoiceSignal } from '../../lib/analysis/signals.ts';
 
 export interface SyntheticOptions {
   readonly start?: Date;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { RECOMMENDATION_FOR } from '../../activities/analysis/recommendations.ts';
-import { MOMENT_KINDS } from '../../activities/analysis/signals.ts';
-import { CRITERION_FOR, WCAG_FOR } from '../../activities/analysis/wcag.ts';
-import { currentCriterion, WCAG_CATALOG } from '../../activities/analysis/wcag-catalog.ts';
+import { RECOMMENDATION_FOR } from '../../lib/analysis/recommendations.ts';
+import { MOMENT_KINDS } from '../../lib/analysis/signals.ts';
+import { CRITERION_FOR, WCAG_FOR } from '../../lib/analysis/wcag.ts';
+import { currentCriterion, WCAG_CATALOG } from '../../lib/analysis/wcag-catalog.ts';
 
 describe('WCAG 2.2 catalog', () => {
   const current = [...WCAG_CATALOG.values()].filter((c) => !c.obsolete);

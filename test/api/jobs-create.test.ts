@@ -6,7 +6,7 @@ import { studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness, createTester, type BusinessFixture } from '../support/factories.ts';
-import { abStudyBody, validStudyBody } from '../support/study-body.ts';
+import { abStudyBody, CREATED_STUDY_FIELDS, validStudyBody } from '../support/study-body.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
 
@@ -301,16 +301,7 @@ describe('POST /api/jobs', () => {
       assert.equal(response.body.success, true);
       assert.equal(response.body.error, null);
       const data = response.body.data as CreatedStudy;
-      assert.deepEqual(Object.keys(data).sort(), [
-        'abTestEnabled',
-        'createdAt',
-        'estimatedLaunchDate',
-        'jobId',
-        'status',
-        'testerCount',
-        'title',
-        'variants',
-      ]);
+      assert.deepEqual(Object.keys(data).sort(), CREATED_STUDY_FIELDS);
       assert.match(data.jobId, /^[0-9a-f-]{36}$/);
       assert.equal(data.title, 'Checkout flow study');
       assert.equal(data.status, 'draft');

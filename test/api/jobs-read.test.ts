@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { paymentConfirmedSignal, studyWorkflowId } from '../../workflows/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness, createTester } from '../support/factories.ts';
-import { abStudyBody, validStudyBody } from '../support/study-body.ts';
+import { abStudyBody, CREATED_STUDY_FIELDS, validStudyBody } from '../support/study-body.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
 
@@ -69,16 +69,7 @@ describe('GET /api/jobs and GET /api/jobs/:id', () => {
     it('lists items in the create response shape, newest first', async () => {
       const response = await api.request('GET', '/api/jobs', { token });
       const [newest] = response.body.data as Record<string, unknown>[];
-      assert.deepEqual(Object.keys(newest!).sort(), [
-        'abTestEnabled',
-        'createdAt',
-        'estimatedLaunchDate',
-        'jobId',
-        'status',
-        'testerCount',
-        'title',
-        'variants',
-      ]);
+      assert.deepEqual(Object.keys(newest!).sort(), CREATED_STUDY_FIELDS);
       assert.equal(newest!.jobId, activeId);
       assert.deepEqual(newest!.variants, ['A', 'B']);
     });

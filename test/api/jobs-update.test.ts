@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { asSystem } from '../../db/doors.ts';
 import type { StudyStatus } from '../../db/schema.ts';
 import { paymentConfirmedSignal, studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { insertStudy } from '../auth/helpers.ts';
-import { testDatabase } from '../support/database.ts';
 import { createBusiness, createTester, type BusinessFixture } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
@@ -43,13 +41,8 @@ describe('PATCH /api/jobs/:id', () => {
   };
 
   /** A study written straight to the database, as the seed writes its demo study: no workflow. */
-  const storedWithoutWorkflow = async (status: StudyStatus) => {
-    const jobId = await insertStudy(business.organizationId);
-    await asSystem(testDatabase(), (tx) =>
-      tx.updateTable('studies').set({ status, paid_at: new Date() }).where('id', '=', jobId).execute(),
-    );
-    return jobId;
-  };
+  const storedWithoutWorkflow = (status: StudyStatus) =>
+    insertStudy(business.organizationId, { status, paid_at: new Date() });
 
   before(async () => {
     api = await startTestApi();

@@ -36,42 +36,25 @@ async function statuses(count: number, send: () => Promise<{ status: number }>):
   return out;
 }
 
-/** A GET from a chosen loopback address, so the API sees another client. */
-function getFrom(url: string, path: string, localAddress: string): Promise<number> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const outgoing = request({ hostname, port, path, localAddress, agent: false }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
-
-/** A POST from a chosen loopback address; answers the status. */
-function postFrom(
+/** A request from a chosen loopback address, so the API sees another client; answers the status. */
+function sendFrom(
   url: string,
-  path: string,
   localAddress: string,
-  body: string,
-  headers: Record<string, string>,
-): Promise<{ status: number }> {
+  path: string,
+  {
+    method = 'GET',
+    body,
+    headers = {},
+  }: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<number> {
   const { hostname, port } = new URL(url);
+  const sent = body === undefined ? headers : { 'Content-Type': 'application/json', ...headers };
   return new Promise((resolve, reject) => {
     const outgoing = request(
-      {
-        hostname,
-        port,
-        path,
-        method: 'POST',
-        localAddress,
-        agent: false,
-        headers: { 'Content-Type': 'application/json', ...headers },
-      },
+      { hostname, port, path, method, localAddress, agent: false, headers: sent },
       (response) => {
         response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? 0 }));
+        response.on('end', () => resolve(response.statusCode ?? 0));
       },
     );
     outgoing.on('error', reject);
@@ -142,12 +125,12 @@ describe('rate limiting', () => {
 
     it('unauthenticated callers are counted by client address, not by a forwarded header', async () => {
       await statuses(30, () => api.request('GET', '/api/nowhere'));
-      assert.equal(await getFrom(api.url, '/api/nowhere', '127.0.0.1'), 429);
+      assert.equal(await sendFrom(api.url, '127.0.0.1', '/api/nowhere'), 429);
       const spoofed = await api.request('GET', '/api/nowhere', {
         headers: { 'X-Forwarded-For': '203.0.113.9' },
       });
       assert.equal(spoofed.status, 429);
-      assert.equal(await getFrom(api.url, '/api/nowhere', '127.0.0.2'), 404);
+      assert.equal(await sendFrom(api.url, '127.0.0.2', '/api/nowhere'), 404);
     });
 
     it('an authenticated free-tier caller gets 120 requests per minute', async () => {
@@ -207,7 +190,7 @@ describe('rate limiting', () => {
       assert.equal(throttled.status, 429);
       assert.equal(throttled.headers.get('RateLimit-Limit'), '30');
       // Another address has a budget of its own.
-      assert.equal((await postFrom(api.url, path, '127.0.0.2', '{}', {})).status, 401);
+      assert.equal(await sendFrom(api.url, '127.0.0.2', path, { method: 'POST', body: '{}' }), 401);
 
       // The provider's signed deliveries are untouched by the junk, even from the same address.
       const first = await api.request('POST', path, signedEvent());
@@ -224,8 +207,11 @@ describe('rate limiting', () => {
       assert.equal(over.status, 429);
       assert.equal(over.headers.get('RateLimit-Limit'), '1000');
       const { rawBody, headers } = signedEvent();
-      assert.equal((await postFrom(api.url, path, '127.0.0.3', rawBody, headers)).status, 429);
-      assert.notEqual(await getFrom(api.url, '/api/webhooks/scheduling', '127.0.0.3'), 429);
+      assert.equal(
+        await sendFrom(api.url, '127.0.0.3', path, { method: 'POST', body: rawBody, headers }),
+        429,
+      );
+      assert.notEqual(await sendFrom(api.url, '127.0.0.3', '/api/webhooks/scheduling'), 429);
     });
   });
 

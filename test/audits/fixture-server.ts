@@ -23,7 +23,8 @@ export interface FixtureServer {
  * - `{{CROSS_ORIGIN}}` in a page becomes `http://localhost:<port>`: the same server, another origin;
  * - `/redirect?to=<url>` answers 302 to that URL; `/hang-up` closes the connection unanswered;
  * - `/never-responds` never answers; any page with `?hold=<gate>` waits until `release(gate)`;
- * - `/many-links.html?count=<n>` is a page with n links after a skip link, ending with JUMPED_PAST.
+ * - `/many-links.html?count=<n>` is a page with n links after a skip link, ending with JUMPED_PAST;
+ * - `/many-issues.html?count=<n>` is a page with n images without alt (critical) and minor issues.
  */
 export async function startFixtureServer(): Promise<FixtureServer> {
   const waiting = new Map<string, (() => void)[]>();
@@ -43,6 +44,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     }
     if (url.pathname === '/many-links.html') {
       html(response, manyLinks(Number(url.searchParams.get('count') ?? 200)));
+      return;
+    }
+    if (url.pathname === '/many-issues.html') {
+      html(response, manyIssues(Number(url.searchParams.get('count') ?? 60)));
       return;
     }
     const gate = url.searchParams.get('hold');
@@ -121,5 +126,24 @@ ${links}
 <main id="content"><h1>A page with ${count} links</h1>
 <h2 id="section-0">One</h2><h2 id="section-1">Two</h2><h2 id="section-2">Three</h2>
 ${JUMPED_PAST.html}</main>
+</body></html>`;
+}
+
+/**
+ * n critical issues (images without alt, axe's image-alt) and two minor ones: an empty heading
+ * (axe's empty-heading, which axe lists before image-alt) and an alt starting "Image of".
+ */
+function manyIssues(count: number): string {
+  const images = Array.from(
+    { length: count },
+    (_, i) =>
+      `<img id="photo-${i}" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20" />`,
+  ).join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8" /><title>Many issues</title></head><body>
+<main><h1>A page with ${count} images without alt</h1>
+<h2 id="empty-heading"></h2>
+<p><img id="image-of" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="Image of a lake" width="20" height="20" /></p>
+<p>${images}</p></main>
 </body></html>`;
 }

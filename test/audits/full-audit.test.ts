@@ -16,6 +16,8 @@ interface AuditJob {
   reportDeliveredTo: string[];
   queuedAt: string;
   progress?: { pagesDone: number; pagesPlanned: number };
+  startedAt?: string | null;
+  completedAt?: string | null;
   error?: string | null;
   result?: { score: number; grade: string; pages: { url: string }[]; remediation: unknown[] } | null;
 }
@@ -70,7 +72,8 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
         crawl: true,
         maxPages: 3,
         reportTitle: 'Site audit',
-        recipientEmails: ['Lead@Example.com'],
+        // Lower-cased and deduplicated, the requester's own address included.
+        recipientEmails: ['Lead@Example.com', 'lead@example.com', requesterEmail.toUpperCase()],
       },
     });
     assert.equal(response.status, 202, response.text);
@@ -78,12 +81,14 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
     assert.equal(queued.status, 'queued');
     assert.deepEqual(queued.reportDeliveredTo, [requesterEmail, 'lead@example.com']);
     assert.equal(queued.maxPages, 3);
+    assert.equal(queued.estimatedCompletionMinutes, 3, 'crawling: min(5, 2 + ceil(maxPages / 10))');
 
     const seen = new Set<string>(['queued']);
     const done = await waitUntilDone(queued.auditJobId, seen);
     assert.equal(done.status, 'complete', JSON.stringify(done));
     assert.deepEqual(done.progress, { pagesDone: 3, pagesPlanned: 3 });
     assert.equal(done.result?.pages.length, 3);
+    assert.ok(done.startedAt && done.completedAt && done.startedAt <= done.completedAt, JSON.stringify(done));
     assert.ok(done.result && done.result.remediation.length > 0);
 
     const mail = await harness.mail.waitFor('lead@example.com', 30_000);
@@ -159,6 +164,34 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
     });
     const done = await waitUntilDone((response.body.data as AuditJob).auditJobId, new Set());
     assert.deepEqual(done.progress, { pagesDone: 1, pagesPlanned: 1 });
+    assert.equal(done.estimatedCompletionMinutes, 2, 'one page whatever maxPages says');
+  });
+
+  it('a crawled page that cannot be loaded is skipped but counted; the job completes with the others', async () => {
+    const response = await harness.api.request('POST', '/api/audits/full', {
+      token,
+      body: { url: `${harness.fixtures.url}/partial/start.html`, crawl: true, maxPages: 3 },
+    });
+    assert.equal(response.status, 202, response.text);
+    const done = await waitUntilDone((response.body.data as AuditJob).auditJobId, new Set());
+    assert.equal(done.status, 'complete', JSON.stringify(done));
+    assert.deepEqual(done.progress, { pagesDone: 3, pagesPlanned: 3 });
+    assert.deepEqual(
+      done.result?.pages.map((page) => page.url),
+      ['partial/start.html', 'site/page-8.html'].map((path) => `${harness.fixtures.url}/${path}`),
+    );
+  });
+
+  it('more than 20 recipients answer 422 naming recipientEmails', async () => {
+    const response = await harness.api.request('POST', '/api/audits/full', {
+      token,
+      body: {
+        url: `${harness.fixtures.url}/clean.html`,
+        recipientEmails: Array.from({ length: 21 }, (_, i) => `reader-${i}@example.com`),
+      },
+    });
+    assert.equal(response.status, 422, response.text);
+    assert.match(response.body.error ?? '', /^recipientEmails: /);
   });
 
   it('maxPages above 50 answers 422', async () => {

@@ -101,6 +101,24 @@ describe('POST /api/audits/instant', function () {
     expectIssue(result, { criterion: '1.3.5', category: 'forms', element: '#email' });
   });
 
+  it('topIssues lists the 50 most severe issues; issueCounts counts every issue', async () => {
+    const result = await audit('many-issues.html?count=60');
+    assert.equal(result.topIssues.length, 50);
+    assert.deepEqual(
+      result.topIssues.filter((issue) => issue.severity !== 'critical'),
+      [],
+      'the minor issues are left out, never a critical one',
+    );
+    assert.equal(result.issueCounts.critical, 60);
+    assert.ok((result.issueCounts.minor ?? 0) >= 2, JSON.stringify(result.issueCounts));
+  });
+
+  it('a page that cannot be loaded answers 422 naming url', async () => {
+    const response = await client.request({ url: `${harness.fixtures.url}/hang-up` });
+    assert.equal(response.status, 422, response.text);
+    assert.match(response.body.error ?? '', /^url: The page could not be loaded/);
+  });
+
   it('checkCategories limits the audit to the categories asked for', async () => {
     const result = await audit('images.html', { checkCategories: ['headings'] });
     assert.deepEqual(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createBusiness } from '../support/factories.ts';
 import type { TestResponse } from '../support/api.ts';
 import { sessionToken } from '../support/tokens.ts';
-import type { AuditHarness } from './harness.ts';
+import { acquireAuditHarness, type AuditHarness } from './harness.ts';
 
 export interface Issue {
   issueId: string;
@@ -43,6 +43,12 @@ export async function instantClient(harness: AuditHarness): Promise<InstantClien
       return response.body.data as InstantResult;
     },
   };
+}
+
+/** The shared audit harness, acquired (release it with releaseAuditHarness), and a client of its instant audits. */
+export async function acquireInstantClient(): Promise<{ harness: AuditHarness; client: InstantClient }> {
+  const harness = await acquireAuditHarness();
+  return { harness, client: await instantClient(harness) };
 }
 
 /** The issue with this WCAG criterion and these fields; fails listing every issue when there is none. */

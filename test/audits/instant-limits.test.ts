@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { INSTANT_TIMEOUT_MESSAGE } from '../../activities/audits/types.ts';
+import { INSTANT_TIMEOUT_MESSAGE } from '../../lib/audits.ts';
 import { INSTANT_AUDIT_LIMIT_MS } from '../../api/audits/audit-commands.ts';
 import { instantAuditTaskQueue } from '../../workflows/audit.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
-import {
-  acquireAuditHarness,
-  AUDIT_TEST_QUEUE,
-  HARNESS_SLOTS,
-  releaseAuditHarness,
-  type AuditHarness,
-} from './harness.ts';
-import { instantClient, type InstantClient } from './instant-client.ts';
+import { AUDIT_TEST_QUEUE, HARNESS_SLOTS, releaseAuditHarness, type AuditHarness } from './harness.ts';
+import { acquireInstantClient, type InstantClient } from './instant-client.ts';
 import { eventually } from './polling.ts';
 
 // The spec gives instant audits under 10 seconds, counted from the request's arrival: the API
@@ -26,10 +20,7 @@ describe('POST /api/audits/instant within the 10-second limit', function () {
   let harness: AuditHarness;
   let client: InstantClient;
 
-  before(async () => {
-    harness = await acquireAuditHarness();
-    client = await instantClient(harness);
-  });
+  before(async () => ({ harness, client } = await acquireInstantClient()));
   after(() => releaseAuditHarness());
 
   it('a page that never responds answers 422 with the documented timeout error, and the next audit succeeds', async () => {

@@ -1,16 +1,12 @@
-import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './harness.ts';
-import { expectIssue, instantClient, type InstantClient } from './instant-client.ts';
+import { releaseAuditHarness } from './harness.ts';
+import { acquireInstantClient, expectIssue, type InstantClient } from './instant-client.ts';
 
 // The project's own form and heading checks that no other suite covers.
 describe('instant audit own form and heading checks', function () {
   this.timeout(60_000);
-  let harness: AuditHarness;
   let client: InstantClient;
 
-  before(async () => {
-    harness = await acquireAuditHarness();
-    client = await instantClient(harness);
-  });
+  before(async () => ({ client } = await acquireInstantClient()));
   after(() => releaseAuditHarness());
 
   it('a field marked aria-invalid with no message tied to it is a forms issue under 3.3.1', async () => {

@@ -1,5 +1,5 @@
 import type { Browser } from 'puppeteer-core';
-import { SHADOW_SEPARATOR } from '../../activities/audits/types.ts';
+import { RESOLVE_SELECTOR } from '../../activities/audits/page-script.ts';
 
 /** One defect: a WCAG criterion failed by one element (selector '' when pa11y names no element). */
 export interface Defect {
@@ -60,19 +60,8 @@ export const PA11Y_EXCEPTIONS: readonly Pa11yException[] = [
 // Runs in the page: for each pa11y defect, whether one of ours has its criterion and names the
 // same element (both selectors resolved in the same document; ours may cross shadow roots), else
 // the name of the exception that excuses it, else null.
-const MATCH_IN_PAGE = `(theirs, ours, exceptions, separator) => {
-  const resolve = (selector) => {
-    let root = document;
-    const parts = selector.split(separator);
-    for (let i = 0; i < parts.length; i++) {
-      let el = null;
-      try { el = root.querySelector(parts[i]); } catch (e) { return null; }
-      if (!el || i === parts.length - 1) return el;
-      root = el.shadowRoot;
-      if (!root) return null;
-    }
-    return null;
-  };
+const MATCH_IN_PAGE = `(theirs, ours, exceptions) => {
+  ${RESOLVE_SELECTOR}
   const rules = exceptions.map((exception) => ({ name: exception.name, codes: new RegExp(exception.codes), applies: (0, eval)('(' + exception.applies + ')') }));
   return theirs.map((defect) => {
     const same = ours.filter((mine) => mine.criterion === defect.criterion);
@@ -112,7 +101,7 @@ export async function compareFindings(
       applies: e.applies,
     }));
     const verdicts = (await page.evaluate(
-      `(${MATCH_IN_PAGE})(${JSON.stringify(theirs)}, ${JSON.stringify(ours)}, ${JSON.stringify(exceptions)}, ${JSON.stringify(SHADOW_SEPARATOR)})`,
+      `(${MATCH_IN_PAGE})(${JSON.stringify(theirs)}, ${JSON.stringify(ours)}, ${JSON.stringify(exceptions)})`,
     )) as { found: boolean; exception?: string | null }[];
     const outcome: { missed: Defect[]; excused: (Defect & { exception: string })[] } = {
       missed: [],

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { BrowserPool } from '../../activities/audits/browser-pool.ts';
 import { annotatedScreenshots, auditPage } from '../../activities/audits/page-audit.ts';
-import { AUDIT_CATEGORIES } from '../../activities/audits/types.ts';
+import { AUDIT_CATEGORIES } from '../../lib/audits.ts';
 import { testConfig } from '../support/config.ts';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
 

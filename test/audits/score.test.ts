@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { summarize, type ReportPage } from '../../activities/audits/report.ts';
 import { checkPenalty, gradeOf, scoreOf } from '../../activities/audits/score.ts';
-import type { CheckOutcome, Severity } from '../../activities/audits/types.ts';
+import type { CheckOutcome, Severity } from '../../lib/audits.ts';
 
 const failed = (severity: Severity, elements = 1): CheckOutcome => ({
   ruleId: `rule-${severity}-${elements}`,
@@ -52,5 +53,20 @@ describe('audit score and grade', () => {
   it('more failing elements weigh more, but a check never weighs more than twice its severity', () => {
     assert.ok(checkPenalty('serious', 4) > checkPenalty('serious', 1));
     assert.equal(checkPenalty('serious', 10_000), 2 * checkPenalty('serious', 1));
+  });
+
+  it("a full audit's score is the mean of its page scores, graded by the same bands", () => {
+    const page = (position: number, score: number): ReportPage => ({
+      position,
+      url: `https://example.com/${position}`,
+      score,
+      grade: gradeOf(score),
+      issueCounts: { critical: 0, serious: 0, moderate: 0, minor: 0 },
+      issues: [],
+      fixes: {},
+    });
+    const summary = summarize([page(1, 100), page(2, 78), page(3, 61)]);
+    assert.equal(summary.score, 80);
+    assert.equal(summary.grade, 'B');
   });
 });

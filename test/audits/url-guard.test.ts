@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { assertAuditableUrl, BlockedUrlError, isBlockedAddress } from '../../activities/audits/url-guard.ts';
+import { isBlockedAddress } from '../../lib/blocked-addresses.ts';
+import { assertAuditableUrl, BlockedUrlError } from '../../lib/url-guard.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';

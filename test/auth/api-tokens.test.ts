@@ -20,9 +20,13 @@ describe('API bearer tokens (POST, GET /api/auth/tokens, DELETE /api/auth/tokens
   });
   after(() => api.stop());
 
-  async function issue(scope: 'read' | 'read_write' | 'admin'): Promise<{ token: string; tokenId: string }> {
+  /** Issues a token of `scope` as `issuerJwt` (the suite's pro-plan owner unless given). */
+  async function issue(
+    scope: 'read' | 'read_write' | 'admin',
+    issuerJwt = ownerJwt,
+  ): Promise<{ token: string; tokenId: string }> {
     const response = await api.request('POST', '/api/auth/tokens', {
-      token: ownerJwt,
+      token: issuerJwt,
       body: { name: `${scope} token`, scope },
     });
     assert.equal(response.status, 201, response.text);
@@ -172,12 +176,7 @@ describe('API bearer tokens (POST, GET /api/auth/tokens, DELETE /api/auth/tokens
 
   it('stops working within 60 seconds once its issuer is no longer an owner of the organization', async () => {
     const organization = await createBusiness();
-    const issuerJwt = await sessionToken(organization.claims, clock.now());
-    const issued = await api.request('POST', '/api/auth/tokens', {
-      token: issuerJwt,
-      body: { name: 'integration', scope: 'read' },
-    });
-    const { token } = issued.body.data as { token: string };
+    const { token } = await issue('read', await sessionToken(organization.claims, clock.now()));
     assert.equal((await api.request('GET', '/api/jobs', { token })).status, 200); // cached here
     await asSystem(testDatabase(), (tx) =>
       tx
@@ -206,12 +205,7 @@ describe('API bearer tokens (POST, GET /api/auth/tokens, DELETE /api/auth/tokens
 
   it("stops working when its issuer's account is suspended", async () => {
     const organization = await createBusiness();
-    const issuerJwt = await sessionToken(organization.claims, clock.now());
-    const issued = await api.request('POST', '/api/auth/tokens', {
-      token: issuerJwt,
-      body: { name: 'integration', scope: 'read' },
-    });
-    const { token } = issued.body.data as { token: string };
+    const { token } = await issue('read', await sessionToken(organization.claims, clock.now()));
     await asSystem(testDatabase(), (tx) =>
       tx.updateTable('users').set({ status: 'suspended' }).where('id', '=', organization.userId).execute(),
     );

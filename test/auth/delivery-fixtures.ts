@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Worker } from '@temporalio/worker';
 import { sql } from 'kysely';
-import type { MessagingSender } from '../../activities/notify/messaging.ts';
-import { TEST_TOKEN_KIND } from '../../activities/notify/outbox-messages.ts';
+import type { MessagingSender } from '../../clients/messaging.ts';
+import { TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
 import { asSystem } from '../../db/doors.ts';
 import type { NotificationRow } from '../../db/repositories/notification-outbox.ts';
-import { createServiceWorker } from '../../workers/service-worker.ts';
-import { serviceDatabase, testDatabase } from '../support/database.ts';
-import { createTester, type BusinessFixture } from '../support/factories.ts';
-import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
-import { insertStudy } from './helpers.ts';
+import { testDatabase } from '../support/database.ts';
+import type { BusinessFixture } from '../support/factories.ts';
+import { createTestServiceWorker } from '../support/temporal.ts';
+import { insertStudy, testerWithProfile } from './helpers.ts';
 
 /** A test token inside a message text. */
 export const TOKEN_IN_TEXT = /\b([0-9a-f]{48})\b/;
@@ -24,15 +22,7 @@ export async function startWorker(
   taskQueue: string,
   messaging: MessagingSender,
 ): Promise<() => Promise<void>> {
-  const env = await temporalEnvironment();
-  const worker: Worker = await createServiceWorker({
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    taskQueue,
-    workflowBundle: await workflowBundle(),
-    db: serviceDatabase(),
-    messaging,
-  });
+  const worker = await createTestServiceWorker(taskQueue, { messaging });
   const running = worker.run();
   return async () => {
     worker.shutdown();
@@ -40,31 +30,12 @@ export async function startWorker(
   };
 }
 
-/** An eligible tester; `chatId` is where the messaging channel reaches them (null: not linked). */
-export async function testerWithChat(chatId: string | null): Promise<string> {
-  const tester = await createTester();
-  await asSystem(testDatabase(), (tx) =>
-    tx
-      .insertInto('tester_profiles')
-      .values({
-        user_id: tester.sub,
-        country: 'GB',
-        devices: ['desktop'],
-        status: 'active',
-        messaging_chat_id: chatId,
-      })
-      .execute(),
-  );
-  return tester.sub;
-}
+/** The id of an eligible tester; `chatId` is where the messaging channel reaches them (null: not linked). */
+export const testerWithChat = async (chatId: string | null): Promise<string> =>
+  (await testerWithProfile(chatId)).sub;
 
-export async function activeStudy(business: BusinessFixture): Promise<string> {
-  const studyId = await insertStudy(business.organizationId);
-  await asSystem(testDatabase(), (tx) =>
-    tx.updateTable('studies').set({ status: 'active' }).where('id', '=', studyId).execute(),
-  );
-  return studyId;
-}
+export const activeStudy = (business: BusinessFixture): Promise<string> =>
+  insertStudy(business.organizationId, { status: 'active' });
 
 export async function storedTokenHash(sessionId: string): Promise<string | null> {
   const row = await asSystem(testDatabase(), (tx) =>

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
-import { createEmailSender } from '../../activities/notify/email.ts';
+import { createEmailSender } from '../../clients/email.ts';
 
 describe('email without SMTP_URL', () => {
   it('writes each message as an .eml file in the outbox instead', async () => {

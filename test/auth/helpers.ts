@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import { hashPassword } from '../../api/auth/password-hash.ts';
-import { asSystem } from '../../db/doors.ts';
+import { asSystem, type Claims } from '../../db/doors.ts';
+import type { StudiesTable } from '../../db/schema.ts';
 import { testDatabase } from '../support/database.ts';
+import { createTester } from '../support/factories.ts';
+import { plainStudyColumns } from '../support/study-body.ts';
 
 /** A clock the API reads instead of the wall clock; tests move it, never sleep. */
 export class TestClock {
@@ -65,42 +69,46 @@ export function tokenFromMail(text: string | undefined, page: string): string {
   return match[1]!;
 }
 
-/** A draft study of the organization, inserted directly. */
-export async function insertStudy(organizationId: string): Promise<string> {
+/** A study of the organization, inserted directly: a draft unless `fields` say otherwise. */
+export async function insertStudy(
+  organizationId: string,
+  fields: Partial<Insertable<StudiesTable>> = {},
+): Promise<string> {
   const row = await asSystem(testDatabase(), (tx) =>
     tx
       .insertInto('studies')
       .values({
+        ...plainStudyColumns(),
         organization_id: organizationId,
         title: 'Study',
         description: 'Objectives',
         prototype_url: 'https://shop.example',
-        prototype_type: 'url',
-        target_countries: ['GB'],
-        target_devices: ['desktop'],
-        tester_count: 1,
         compensation_currency: 'EUR',
         compensation_amount: 10,
-        compensation_type: 'flat',
-        require_think_aloud: false,
-        record_screen: false,
-        record_facial: false,
-        record_voice: false,
-        max_duration_minutes: 60,
-        reminder_after_hours: null,
-        tone_profile: 'moderate',
-        estimated_launch_date: new Date(),
-        target_languages: ['en'],
-        ab_test_enabled: false,
-        target_age_min: null,
-        target_age_max: null,
-        idempotency_key: null,
-        request_hash: null,
         paid_at: null,
         created_by: null,
+        ...fields,
       })
       .returning('id')
       .executeTakeFirstOrThrow(),
   );
   return row.id;
+}
+
+/** A tester with a profile; `chatId` is where the messaging channel reaches them (null: no chat linked). */
+export async function testerWithProfile(chatId: string | null = null): Promise<Claims> {
+  const tester = await createTester();
+  await asSystem(testDatabase(), (tx) =>
+    tx
+      .insertInto('tester_profiles')
+      .values({
+        user_id: tester.sub,
+        country: 'GB',
+        devices: ['desktop'],
+        status: 'active',
+        messaging_chat_id: chatId,
+      })
+      .execute(),
+  );
+  return tester;
 }

@@ -1,31 +1,23 @@
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
+import type { TestApi } from '../support/api.ts';
+import type { MailCatcher } from '../support/mail-catcher.ts';
 import { asSystem } from '../../db/doors.ts';
 import { testDatabase } from '../support/database.ts';
-import { cookieValue, createPasswordUser, MINUTE, TestClock, tokenFromMail } from './helpers.ts';
+import { cookieValue, createPasswordUser, MINUTE, TestClock } from './helpers.ts';
+import { mailedToken, startApiWithMail, stopApiWithMail } from './mailed-links.ts';
 
 describe('magic link login (POST /api/auth/magic-link, POST /api/auth/magic-link/verify)', () => {
   const clock = new TestClock();
   let mail: MailCatcher;
   let api: TestApi;
-  before(async () => {
-    mail = await startMailCatcher();
-    api = await startTestApi({ now: clock.now, worker: false, env: { SMTP_URL: mail.url } });
-  });
-  after(async () => {
-    await api.stop();
-    await mail.stop();
-  });
+  before(async () => ({ api, mail } = await startApiWithMail(clock)));
+  after(() => stopApiWithMail({ api, mail }));
 
-  async function requestLink(email: string): Promise<string> {
-    const response = await api.request('POST', '/api/auth/magic-link', { body: { email } });
-    assert.equal(response.status, 202);
-    const message = await mail.waitFor(email);
-    mail.messages.splice(mail.messages.indexOf(message), 1);
-    assert.equal(message.subject, 'Your sign-in link');
-    return tokenFromMail(message.text, '/login/magic-link');
-  }
+  const requestLink = (email: string) =>
+    mailedToken({ api, mail }, '/api/auth/magic-link', email, {
+      subject: 'Your sign-in link',
+      page: '/login/magic-link',
+    });
 
   it('emails a one-time link whose token logs the user in with session and refresh cookies', async () => {
     const user = await createPasswordUser('business');

@@ -5,21 +5,9 @@ import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness, createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
-import { MINUTE, TestClock } from './helpers.ts';
+import { MINUTE, TestClock, testerWithProfile } from './helpers.ts';
 
 const SECRET = 'messaging-webhook-secret-0123';
-
-/** A tester with a profile (a chat is linked to the profile). */
-async function testerWithProfile(): Promise<Claims> {
-  const tester = await createTester();
-  await asSystem(testDatabase(), (tx) =>
-    tx
-      .insertInto('tester_profiles')
-      .values({ user_id: tester.sub, country: 'GB', devices: ['desktop'], status: 'active' })
-      .execute(),
-  );
-  return tester;
-}
 
 const chatOf = (userId: string) =>
   asSystem(testDatabase(), async (tx) => {
@@ -214,6 +202,28 @@ describe("linking a tester's chat: POST /api/auth/messaging-link and POST /api/w
     });
     assert.equal(withoutProfile.status, 409);
     assert.equal((await api.request('POST', '/api/auth/messaging-link')).status, 401);
+  });
+
+  it("counts a verified update against the webhook route's 1,000 a minute, a refused one against the sender's 30", async () => {
+    const verified = await deliver(textUpdate('hello', 5150).body);
+    assert.equal(verified.status, 200, verified.text);
+    assert.equal(verified.headers.get('RateLimit-Limit'), '1000');
+    const next = await deliver(textUpdate('hello again', 5150).body);
+    assert.equal(
+      Number(next.headers.get('RateLimit-Remaining')),
+      Number(verified.headers.get('RateLimit-Remaining')) - 1,
+    );
+    const refused = await deliver(textUpdate('hello', 5150).body, { 'x-webhook-secret': `${SECRET}-wrong` });
+    assert.equal(refused.status, 401);
+    assert.equal(refused.headers.get('RateLimit-Limit'), '30');
+  });
+
+  it('an update over 1 MB is 413 and is not recorded', async () => {
+    const { updateId, body } = textUpdate(`/start ${'x'.repeat(1024 * 1024)}`, 6160);
+    const response = await deliver(body);
+    assert.equal(response.status, 413, response.text);
+    assert.equal(response.body.error, `Body larger than ${1024 * 1024} bytes`);
+    assert.equal(await recorded(updateId), undefined);
   });
 
   it('is off (503 naming the variable) while MESSAGING_WEBHOOK_SECRET is unset', async () => {

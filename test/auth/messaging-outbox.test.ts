@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMessagingSender } from '../../activities/notify/messaging.ts';
+import { createMessagingSender } from '../../clients/messaging.ts';
 import { sha256Hex } from '../../api/auth/secrets.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness } from '../support/factories.ts';

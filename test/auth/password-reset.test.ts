@@ -1,29 +1,21 @@
 import assert from 'node:assert/strict';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
+import type { TestApi } from '../support/api.ts';
+import type { MailCatcher } from '../support/mail-catcher.ts';
 import { cookieValue, createPasswordUser, HOUR, TestClock, tokenFromMail } from './helpers.ts';
+import { mailedToken, startApiWithMail, stopApiWithMail, takeMail } from './mailed-links.ts';
 
 describe('password reset (POST /api/auth/password-reset, POST /api/auth/password-reset/confirm)', () => {
   const clock = new TestClock();
   let mail: MailCatcher;
   let api: TestApi;
-  before(async () => {
-    mail = await startMailCatcher();
-    api = await startTestApi({ now: clock.now, worker: false, env: { SMTP_URL: mail.url } });
-  });
-  after(async () => {
-    await api.stop();
-    await mail.stop();
-  });
+  before(async () => ({ api, mail } = await startApiWithMail(clock)));
+  after(() => stopApiWithMail({ api, mail }));
 
-  async function requestReset(email: string): Promise<string> {
-    const response = await api.request('POST', '/api/auth/password-reset', { body: { email } });
-    assert.equal(response.status, 202);
-    const message = await mail.waitFor(email);
-    mail.messages.splice(mail.messages.indexOf(message), 1);
-    assert.equal(message.subject, 'Reset your password');
-    return tokenFromMail(message.text, '/reset-password');
-  }
+  const requestReset = (email: string) =>
+    mailedToken({ api, mail }, '/api/auth/password-reset', email, {
+      subject: 'Reset your password',
+      page: '/reset-password',
+    });
 
   const login = (email: string, password: string) =>
     api.request('POST', '/api/auth/login', { body: { email, password } });
@@ -91,8 +83,7 @@ describe('password reset (POST /api/auth/password-reset, POST /api/auth/password
   it('a magic-link token cannot reset a password', async () => {
     const user = await createPasswordUser('tester');
     await api.request('POST', '/api/auth/magic-link', { body: { email: user.email } });
-    const message = await mail.waitFor(user.email);
-    mail.messages.splice(mail.messages.indexOf(message), 1);
+    const message = await takeMail(mail, user.email);
     const token = tokenFromMail(message.text, '/login/magic-link');
     const response = await api.request('POST', '/api/auth/password-reset/confirm', {
       body: { token, password: 'sneaky new password' },
@@ -103,8 +94,7 @@ describe('password reset (POST /api/auth/password-reset, POST /api/auth/password
   it('voids the magic links and other reset links mailed before the reset', async () => {
     const user = await createPasswordUser('tester');
     await api.request('POST', '/api/auth/magic-link', { body: { email: user.email } });
-    const message = await mail.waitFor(user.email);
-    mail.messages.splice(mail.messages.indexOf(message), 1);
+    const message = await takeMail(mail, user.email);
     const magicLink = tokenFromMail(message.text, '/login/magic-link');
     const olderReset = await requestReset(user.email);
     const reset = await requestReset(user.email);

@@ -8,8 +8,9 @@
 // ratio (reported as ratio4xTo1x) mostly measures the memory hierarchy, not the algorithm.
 import { createAgents } from '../../activities/ai/agents.ts';
 import { createAiActivities } from '../../activities/ai/ai-activities.ts';
-import type { SessionSignals } from '../../activities/analysis/signals.ts';
+import type { SessionSignals } from '../../lib/analysis/signals.ts';
 import { asSystem } from '../../db/doors.ts';
+import { queuedAgentJob } from '../ai/fixtures.ts';
 import { syntheticSession } from '../ai/synthetic-session.ts';
 import { recordingSession } from '../ingestion/fixtures.ts';
 import { testDatabase } from '../support/database.ts';
@@ -81,23 +82,6 @@ async function storedSession(signals: SessionSignals): Promise<string> {
   return sessionId;
 }
 
-/** A queued Agent 2 job on the session, as the session workflow queues one; its id. */
-function queuedAgent2Job(sessionId: string): Promise<string> {
-  return asSystem(testDatabase(), async (tx) => {
-    const session = await tx
-      .selectFrom('sessions')
-      .select(['organization_id', 'study_id'])
-      .where('id', '=', sessionId)
-      .executeTakeFirstOrThrow();
-    const job = await tx
-      .insertInto('agent_jobs')
-      .values({ kind: 'agent2', session_id: sessionId, ...session })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return job.id;
-  });
-}
-
 export async function run() {
   const agents = createAgents({ providers: [] });
   const activities = createAiActivities({ db: testDatabase(), agents });
@@ -120,7 +104,7 @@ export async function run() {
 
     const sessionId = await storedSession(signals);
     figures[`agent2JobMs${scale}x`] = await timed(
-      () => queuedAgent2Job(sessionId),
+      () => queuedAgentJob(sessionId, 'agent2'),
       async (jobId) => {
         const outcome = await activities.runAgentJob({ jobId });
         if (outcome.status !== 'complete') throw new Error(`Agent 2 job ended ${outcome.status}`);

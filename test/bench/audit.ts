@@ -9,9 +9,8 @@ import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
 import { loadConfig } from '../../config/index.ts';
 import { acquireAuditHarness, releaseAuditHarness } from '../audits/harness.ts';
+import { instantClient, type InstantResult } from '../audits/instant-client.ts';
 import { compareFindings, criterionOfPa11yCode, distinct, type Defect } from '../audits/pa11y-parity.ts';
-import { createBusiness } from '../support/factories.ts';
-import { sessionToken } from '../support/tokens.ts';
 import { median, percentile, round } from './support/stats.ts';
 
 interface Pa11yIssue {
@@ -56,11 +55,6 @@ const PAGES = [
 const ROUNDS = 5;
 const TARGETS = { p50Ms: 2000, speedupVsPa11y: 2, instantLimitMs: 10_000 } as const;
 
-interface InstantResult {
-  readonly topIssues: { wcagCriteria: string[]; element: string }[];
-  readonly issueCounts: Record<string, number>;
-}
-
 export async function run() {
   const config = loadConfig();
   const harness = await acquireAuditHarness();
@@ -78,12 +72,12 @@ export async function run() {
   // "page: criterion at selector (exception)", over every round.
   const excused = new Set<string>();
   try {
-    const token = await sessionToken((await createBusiness('pro')).claims);
+    const client = await instantClient(harness);
     for (let round_ = 0; round_ < ROUNDS; round_++) {
       for (const page of PAGES) {
         const url = `${harness.fixtures.url}/${page}`;
         let t0 = performance.now();
-        const response = await harness.api.request('POST', '/api/audits/instant', { token, body: { url } });
+        const response = await client.request({ url });
         ours.push(performance.now() - t0);
         assert.equal(response.status, 200, response.text);
         t0 = performance.now();
@@ -118,10 +112,7 @@ export async function run() {
         }
       }
       const t0 = performance.now();
-      const gaveUp = await harness.api.request('POST', '/api/audits/instant', {
-        token,
-        body: { url: `${harness.fixtures.url}/never-responds` },
-      });
+      const gaveUp = await client.request({ url: `${harness.fixtures.url}/never-responds` });
       timeouts.push(performance.now() - t0);
       assert.equal(gaveUp.status, 422, gaveUp.text);
     }

@@ -1,20 +1,8 @@
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../config/index.ts';
+import { loadConfig } from '../../config/index.ts';
+import { assertRefused } from './refusal.ts';
 
 const SECRET = 'a-production-secret-of-enough-length-0123';
-
-/** Asserts loadConfig refuses `env` with a ConfigError naming `variable`. */
-function assertRefused(env: NodeJS.ProcessEnv, variable: string): ConfigError {
-  let caught: unknown;
-  try {
-    loadConfig(env);
-  } catch (error) {
-    caught = error;
-  }
-  assert.ok(caught instanceof ConfigError, `expected a ConfigError for ${variable}, got ${String(caught)}`);
-  assert.match(caught.message, new RegExp(`\\b${variable}\\b`));
-  return caught;
-}
 
 describe('loadConfig', () => {
   it('refuses a bad variable with a message naming it', () => {

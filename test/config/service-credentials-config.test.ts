@@ -1,15 +1,6 @@
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../config/index.ts';
-
-function refusal(env: NodeJS.ProcessEnv): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.message;
-  }
-  assert.fail('expected a ConfigError');
-}
+import { loadConfig } from '../../config/index.ts';
+import { assertRefused } from './refusal.ts';
 
 describe('loadConfig: the service credentials (MESSAGING_WEBHOOK_SECRET, CRON_SECRET, SERVICE_TOKENS)', () => {
   it('all unset by default: their endpoints are off', () => {
@@ -34,11 +25,23 @@ describe('loadConfig: the service credentials (MESSAGING_WEBHOOK_SECRET, CRON_SE
   });
 
   it('refuses short or malformed secrets, naming the variable and not echoing the value', () => {
-    assert.match(refusal({ CRON_SECRET: 'short' }), /^Invalid environment variable CRON_SECRET: /);
-    assert.match(refusal({ CRON_SECRET: 'has a space in it 0123' }), /CRON_SECRET/);
-    assert.match(refusal({ SERVICE_TOKENS: 'first-token-000000001,,x' }), /SERVICE_TOKENS/);
+    assert.match(
+      assertRefused({ CRON_SECRET: 'short' }, 'CRON_SECRET').message,
+      /^Invalid environment variable CRON_SECRET: /,
+    );
+    assert.match(
+      assertRefused({ CRON_SECRET: 'has a space in it 0123' }, 'CRON_SECRET').message,
+      /CRON_SECRET/,
+    );
+    assert.match(
+      assertRefused({ SERVICE_TOKENS: 'first-token-000000001,,x' }, 'SERVICE_TOKENS').message,
+      /SERVICE_TOKENS/,
+    );
     // The bot API's secret_token alphabet: letters, digits, _ and -.
-    const message = refusal({ MESSAGING_WEBHOOK_SECRET: 'not/allowed+chars=0123' });
+    const message = assertRefused(
+      { MESSAGING_WEBHOOK_SECRET: 'not/allowed+chars=0123' },
+      'MESSAGING_WEBHOOK_SECRET',
+    ).message;
     assert.match(message, /MESSAGING_WEBHOOK_SECRET/);
     assert.doesNotMatch(message, /not\/allowed/);
   });

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { SESSION_COOKIE } from '../../api/auth/cookies.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
+import { businessWithStudy } from '../sessions/fixtures.ts';
+import { recordableSession } from './support/session.ts';
 
 // The extension's service worker sends `Origin: chrome-extension://<id>` (Chromium exempts it from
 // CORS for its host permissions but still names its origin). The API takes such requests when they
@@ -32,6 +35,32 @@ describe('CORS: requests from the browser extension', () => {
     const response = await postEvents({ Origin: EXTENSION_ORIGIN });
     assert.equal(response.status, 403);
     assert.equal(response.body.error, `Origin ${EXTENSION_ORIGIN} is not allowed`);
+  });
+
+  // What makes the pass safe (docs/decisions.md, "The extension's requests and CORS"): any installed
+  // extension may send the tester's cookies from its origin, and they must open nothing there.
+  it("the test token alone decides: it reaches its session's endpoints, and the cookie sent beside it opens nothing", async function () {
+    this.timeout(30_000);
+    const study = await businessWithStudy(api);
+    const { sessionId, testToken } = await recordableSession(api, study.business, study.jobId);
+    const cookie = `${SESSION_COOKIE}=${study.business}`;
+    const jobs = (headers: Record<string, string>) => api.request('GET', '/api/jobs', { headers });
+    assert.equal((await jobs({ Cookie: cookie })).status, 200, 'the cookie is a valid credential');
+
+    const own = await api.request('POST', `/api/sessions/${sessionId}/events`, {
+      body: { batch: [] },
+      headers: { Origin: EXTENSION_ORIGIN, 'X-Test-Token': testToken },
+    });
+    assert.equal(own.status, 200, own.text);
+
+    const beside = await jobs({ Origin: EXTENSION_ORIGIN, 'X-Test-Token': testToken, Cookie: cookie });
+    assert.equal(beside.status, 403, beside.text);
+    assert.equal(beside.body.error, 'A test token grants only the session recording endpoints');
+    const unknownToken = await jobs({ Origin: EXTENSION_ORIGIN, 'X-Test-Token': SOME_TOKEN, Cookie: cookie });
+    assert.equal(unknownToken.status, 401, unknownToken.text);
+    const cookieAlone = await jobs({ Origin: EXTENSION_ORIGIN, Cookie: cookie });
+    assert.equal(cookieAlone.status, 403, cookieAlone.text);
+    assert.equal(cookieAlone.body.error, `Origin ${EXTENSION_ORIGIN} is not allowed`);
   });
 
   it('an origin that only looks like an extension is refused, token or not', async () => {

@@ -1,20 +1,6 @@
 import assert from 'node:assert/strict';
-import type { TestApi } from '../support/api.ts';
-import { startTestApi } from '../support/api.ts';
-import { businessWithStudy } from '../sessions/fixtures.ts';
-import { startApiProxy, type ApiProxy } from './support/api-proxy.ts';
-import { launchExtensionBrowser, type ExtensionBrowser } from './support/browser.ts';
-import { startFixtureSite, type FixtureSite } from './support/fixture-site.ts';
-import {
-  clicked,
-  eventRows,
-  popupShows,
-  recordableSession,
-  startInPopup,
-  summary,
-  waitForEvents,
-  type EventRow,
-} from './support/session.ts';
+import { clicked, eventRows, popupShows, summary, waitForEvents, type EventRow } from './support/session.ts';
+import { extensionSuite } from './support/suite.ts';
 
 // What the tester types; none of it may leave the browser.
 const EMAIL = 'jane.secret@example.com';
@@ -26,36 +12,12 @@ const SAVE_BUTTON = 'html > body > main > div:nth-of-type(1) > button:nth-of-typ
 
 describe('Browser extension: recording a session', function () {
   this.timeout(90_000);
-  let api: TestApi;
-  let proxy: ApiProxy;
-  let site: FixtureSite;
-  let browser: ExtensionBrowser;
-  let study: { business: string; jobId: string };
-
-  before(async () => {
-    api = await startTestApi();
-    proxy = await startApiProxy(api.url);
-    site = await startFixtureSite();
-    study = await businessWithStudy(api);
-  });
-  after(async () => {
-    await site?.stop();
-    await proxy?.stop();
-    await api?.stop();
-  });
-  beforeEach(async () => {
-    browser = await launchExtensionBrowser();
-  });
-  afterEach(() => browser?.close());
+  const suite = extensionSuite();
 
   it("streams clicks, typing, scrolling, focus, blur, navigation and errors as the spec's event items, lengths only", async () => {
-    const session = await recordableSession(api, study.business, study.jobId);
-    const popup = await browser.openPopup();
-    await startInPopup(popup, proxy.url, session);
-
-    const page = await browser.context.newPage();
+    const { proxy, site, browser } = suite;
+    const { session, popup, page } = await suite.startRecording();
     page.on('pageerror', () => {}); // the Pay button fails on purpose
-    await page.goto(`${site.url}/shop/one`);
     await page.click('#email');
     await page.keyboard.type(EMAIL);
     await page.click('textarea[name="notes"]');
@@ -164,11 +126,8 @@ describe('Browser extension: recording a session', function () {
   });
 
   it('records nothing while paused, records again after Resume, and Complete sends what is left first', async () => {
-    const session = await recordableSession(api, study.business, study.jobId);
-    const popup = await browser.openPopup();
-    await startInPopup(popup, proxy.url, session);
-    const page = await browser.context.newPage();
-    await page.goto(`${site.url}/shop/one`);
+    const { api, study } = suite;
+    const { session, popup, page } = await suite.startRecording();
     await page.click('#email');
     await waitForEvents(session.sessionId, clicked('#email'));
 

@@ -1,21 +1,18 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { asSystem } from '../../db/doors.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
-import { businessWithStudy, waitFor } from '../sessions/fixtures.ts';
-import { startApiProxy, type ApiProxy, type ProxiedRequest } from './support/api-proxy.ts';
-import { launchExtensionBrowser, type ExtensionBrowser } from './support/browser.ts';
-import { startFixtureSite, type FixtureSite } from './support/fixture-site.ts';
+import { waitFor } from '../sessions/fixtures.ts';
+import type { ProxiedRequest } from './support/api-proxy.ts';
 import {
   clicked,
   issueTestToken,
   popupShows,
-  recordableSession,
   startInPopup,
   summary,
   waitForEvents,
 } from './support/session.ts';
+import { extensionSuite } from './support/suite.ts';
 
 const BACK = 'html > body > main > div:nth-of-type(1) > button:nth-of-type(1)';
 const SAVE = 'html > body > main > div:nth-of-type(1) > button:nth-of-type(2)';
@@ -28,34 +25,11 @@ const clicksIn = (request: ProxiedRequest) =>
 
 describe('Browser extension: sending batches', function () {
   this.timeout(90_000);
-  let api: TestApi;
-  let proxy: ApiProxy;
-  let site: FixtureSite;
-  let browser: ExtensionBrowser;
-  let study: { business: string; jobId: string };
-
-  before(async () => {
-    api = await startTestApi();
-    proxy = await startApiProxy(api.url);
-    site = await startFixtureSite();
-    study = await businessWithStudy(api);
-  });
-  after(async () => {
-    await site?.stop();
-    await proxy?.stop();
-    await api?.stop();
-  });
-  beforeEach(async () => {
-    browser = await launchExtensionBrowser();
-  });
-  afterEach(() => browser?.close());
+  const suite = extensionSuite();
 
   it('an expired test token (401) stops sending and the popup says why; a new token sends what was kept', async () => {
-    const session = await recordableSession(api, study.business, study.jobId);
-    const popup = await browser.openPopup();
-    await startInPopup(popup, proxy.url, session);
-    const page = await browser.context.newPage();
-    await page.goto(`${site.url}/shop/one`);
+    const { api, proxy, study } = suite;
+    const { session, popup, page } = await suite.startRecording();
     await page.click('#email');
     await waitForEvents(session.sessionId, clicked('#email'));
 
@@ -98,11 +72,8 @@ describe('Browser extension: sending batches', function () {
   });
 
   it('a server that stops answering for a moment gets every batch once, in order', async () => {
-    const session = await recordableSession(api, study.business, study.jobId);
-    const popup = await browser.openPopup();
-    await startInPopup(popup, proxy.url, session);
-    const page = await browser.context.newPage();
-    await page.goto(`${site.url}/shop/one`);
+    const { proxy } = suite;
+    const { session, popup, page } = await suite.startRecording();
     const first = proxy.requests.length;
     const eventRequests = () =>
       proxy.requests

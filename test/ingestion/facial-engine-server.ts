@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** How the local engine answers the next requests: the protocol of activities/facial/README.md, or a fault. */
+/** How the local engine answers the next requests: the protocol of clients/facial/README.md, or a fault. */
 export type EngineBehaviour =
   | {
       readonly kind: 'face';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { detectPii, luhnValid, type PiiKind } from '../../activities/privacy/pii-detector.ts';
+import { detectPii, luhnValid, type PiiKind } from '../../lib/pii-detector.ts';
 import { redactPii } from '../../activities/privacy/sanitiser.ts';
 
 const kinds = (text: string): PiiKind[] => detectPii(text).map((match) => match.kind);

@@ -2,7 +2,7 @@
 // SIGKILL in the middle of an activity (test/payments/payout-worker-kill.test.ts). Arguments: one
 // JSON object {address, namespace, taskQueue, env}; prints "ready" once it polls.
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createEmailSender } from '../../activities/notify/email.ts';
+import { createEmailSender } from '../../clients/email.ts';
 import { createActivities } from '../../activities/index.ts';
 import { paymentActivityDependencies } from '../../activities/payments/payment-activities.ts';
 import { connectDatabase } from '../../db/connection.ts';

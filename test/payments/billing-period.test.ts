@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createEmailSender } from '../../activities/notify/email.ts';
+import { createEmailSender } from '../../clients/email.ts';
 import { createInvoiceActivities } from '../../activities/payments/invoice-activities.ts';
 import { asSystem } from '../../db/doors.ts';
 import { BILLING_SCHEDULE_ID, previousMonth } from '../../workflows/billing-period.ts';

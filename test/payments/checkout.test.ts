@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { asSystem } from '../../db/doors.ts';
 import { testDatabase } from '../support/database.ts';
-import { business, draftStudy, tester, type Business } from './fixtures.ts';
+import {
+  addPayoutAccount,
+  business,
+  draftStudy,
+  payoutAccountOf,
+  studyRow,
+  tester,
+  type Business,
+} from './fixtures.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 interface Checkout {
@@ -132,6 +140,37 @@ describe('POST /api/billing/checkout', () => {
     const stranger = await business();
     assert.equal((await checkout(jobId, stranger.token)).status, 404);
     assert.equal((await checkout(jobId, (await tester()).token)).status, 403);
+  });
+
+  it("with the provider configured, the local provider's pages answer 404 and pay nothing", async () => {
+    // Rows a local setup left behind: served now, the pages would sign events with the real secret.
+    const jobId = await draftStudy(h, owner);
+    const id = `cs_local_${'a1'.repeat(12)}`;
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .insertInto('checkout_sessions')
+        .values({
+          id,
+          provider: 'local',
+          organization_id: owner.organizationId,
+          study_id: jobId,
+          amount_total: 10_000,
+          currency: 'EUR',
+          url: `${h.url}/api/billing/local-checkout/${id}`,
+          expires_at: new Date(Date.now() + 3_600_000),
+        })
+        .execute(),
+    );
+    const person = await tester();
+    const accountId = `acct_local_${'b2'.repeat(12)}`;
+    await addPayoutAccount(person.sub, accountId, { verified: false });
+
+    const page = await h.request('GET', `/api/billing/local-checkout/${id}`);
+    assert.equal(page.status, 404, page.text);
+    const onboarding = await h.request('GET', `/api/billing/local-onboarding/${accountId}`);
+    assert.equal(onboarding.status, 404, onboarding.text);
+    assert.equal((await studyRow(jobId)).paid_at, null);
+    assert.equal((await payoutAccountOf(person.sub)).payouts_enabled, false);
   });
 
   for (const fault of ['status500', 'timeout', 'badJson'] as const) {

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { asSystem } from '../../db/doors.ts';
-import { testDatabase } from '../support/database.ts';
-import { business, tester } from './fixtures.ts';
+import { business, payoutAccountOf, tester } from './fixtures.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 describe('POST /api/billing/connect', () => {
@@ -28,13 +26,7 @@ describe('POST /api/billing/connect', () => {
     const [link] = h.provider!.createdAt('/v1/account_links').filter((l) => l.params.account === account.id);
     assert.deepEqual([link?.params.type, link?.params.return_url], ['account_onboarding', returnUrl]);
     assert.match(data.onboardingUrl, /^https:\/\/connect\.provider\.test\/setup\//);
-    const stored = await asSystem(testDatabase(), (tx) =>
-      tx
-        .selectFrom('payout_accounts')
-        .selectAll()
-        .where('tester_id', '=', person.sub)
-        .executeTakeFirstOrThrow(),
-    );
+    const stored = await payoutAccountOf(person.sub);
     assert.deepEqual(
       [stored.provider_account_id, stored.status, stored.payouts_enabled],
       [account.id, 'onboarding', false],

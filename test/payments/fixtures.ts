@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { asSystem, type Claims } from '../../db/doors.ts';
-import type { Plan } from '../../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { Plan, StudiesTable } from '../../db/schema.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness, createTester, type BusinessFixture } from '../support/factories.ts';
-import { validStudyBody } from '../support/study-body.ts';
+import { plainStudyColumns, validStudyBody } from '../support/study-body.ts';
 import { sessionToken } from '../support/tokens.ts';
 import type { PaymentsHarness } from './harness.ts';
 
@@ -87,23 +88,53 @@ export async function studyRow(jobId: string) {
   );
 }
 
-/** A tester whose payout account the provider has verified (as account.updated would leave it). */
-export async function testerWithAccount(accountId = `acct_test_${randomUUID().slice(0, 8)}`) {
-  const person = await tester();
+/**
+ * A payout account of the tester, written directly: verified (as account.updated leaves it once
+ * payouts are enabled) or just created (as POST /api/billing/connect leaves it).
+ */
+export async function addPayoutAccount(testerId: string, accountId: string, { verified = true } = {}) {
   await asSystem(testDatabase(), (tx) =>
     tx
       .insertInto('payout_accounts')
       .values({
-        tester_id: person.sub,
+        tester_id: testerId,
         provider_account_id: accountId,
-        status: 'verified',
-        charges_enabled: true,
-        payouts_enabled: true,
-        details_submitted: true,
+        ...(verified
+          ? { status: 'verified', charges_enabled: true, payouts_enabled: true, details_submitted: true }
+          : {}),
       })
       .execute(),
   );
+}
+
+/** A tester whose payout account the provider has verified. */
+export async function testerWithAccount(accountId = `acct_test_${randomUUID().slice(0, 8)}`) {
+  const person = await tester();
+  await addPayoutAccount(person.sub, accountId);
   return { ...person, accountId };
+}
+
+export async function payoutAccountOf(testerId: string) {
+  return asSystem(testDatabase(), (tx) =>
+    tx.selectFrom('payout_accounts').selectAll().where('tester_id', '=', testerId).executeTakeFirstOrThrow(),
+  );
+}
+
+/** The columns of a draft study of `owner`, for tests that write studies around the API. */
+export function studyValues(
+  owner: BusinessFixture,
+  compensation: { currency: string; amount: string } = { currency: 'EUR', amount: '25.00' },
+): Insertable<StudiesTable> {
+  return {
+    ...plainStudyColumns(),
+    organization_id: owner.organizationId,
+    created_by: owner.userId,
+    title: 'Payments study',
+    description: 'Written around the API',
+    prototype_url: 'https://shop.example/',
+    compensation_currency: compensation.currency,
+    compensation_amount: compensation.amount,
+  };
 }
 
 /**
@@ -122,34 +153,12 @@ export async function completedStudy(
     const study = await tx
       .insertInto('studies')
       .values({
-        organization_id: owner.organizationId,
-        created_by: owner.userId,
+        ...studyValues(owner, compensation),
         title: 'Completed payout study',
         description: 'Sessions confirmed, testers to be paid',
-        prototype_url: 'https://shop.example/',
-        prototype_type: 'url',
-        target_countries: ['GB'],
-        target_age_min: null,
-        target_age_max: null,
-        target_devices: ['desktop'],
-        target_languages: ['en'],
         tester_count: testers.length,
-        ab_test_enabled: false,
-        compensation_type: 'flat',
-        require_think_aloud: false,
-        record_screen: false,
-        record_facial: false,
-        record_voice: false,
-        max_duration_minutes: 60,
-        reminder_after_hours: null,
-        tone_profile: 'moderate',
-        idempotency_key: null,
-        request_hash: null,
-        compensation_currency: compensation.currency,
-        compensation_amount: compensation.amount,
         status,
         paid_at: new Date(),
-        estimated_launch_date: new Date(),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -205,4 +214,31 @@ export function event(type: string, object: Record<string, unknown>, account?: s
     ...(account ? { account } : {}),
     data: { object },
   };
+}
+
+/** The provider's account.updated about a connected account, carrying `fields` of the account. */
+export function accountUpdated(accountId: string, fields: Record<string, unknown>) {
+  return event('account.updated', { id: accountId, object: 'account', ...fields }, accountId);
+}
+
+/** A payout event on the connected account; `fields` add to (or replace) the payout's own. */
+export function payoutEvent(
+  type: 'payout.paid' | 'payout.failed',
+  payoutId: string,
+  accountId: string,
+  fields: Record<string, unknown> = {},
+) {
+  return event(
+    type,
+    {
+      id: payoutId,
+      object: 'payout',
+      status: type === 'payout.paid' ? 'paid' : 'failed',
+      ...(type === 'payout.failed'
+        ? { failure_code: 'account_closed', failure_message: 'The bank account has been closed' }
+        : {}),
+      ...fields,
+    },
+    accountId,
+  );
 }

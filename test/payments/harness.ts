@@ -7,29 +7,24 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { pino } from 'pino';
 import Stripe from 'stripe';
-import { createEmailSender } from '../../activities/notify/email.ts';
-import { createMessagingSender } from '../../activities/notify/messaging.ts';
+import { createEmailSender } from '../../clients/email.ts';
+import { createMessagingSender } from '../../clients/messaging.ts';
 import { paymentActivityDependencies } from '../../activities/payments/payment-activities.ts';
 import { createApi, type Api } from '../../api/app.ts';
 import type { Config } from '../../config/index.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
+import { apiRequester, type TestApi, type TestResponse } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
 import { serviceDatabase } from '../support/database.ts';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
+import { business, type Business } from './fixtures.ts';
 
 export const WEBHOOK_SECRET = 'whsec_test_payments_harness_0123456789';
 /** The Connect endpoint's secret: events on connected accounts (account.updated, payout.*). */
 export const CONNECT_WEBHOOK_SECRET = 'whsec_test_payments_connect_0123456789';
 export const SCHEDULING_SECRET = 'scheduling-test-secret-0123456789';
-
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: { success: boolean; data: unknown; error: string | null; metadata: unknown };
-  readonly text: string;
-}
 
 export interface PaymentsHarness {
   readonly url: string;
@@ -44,11 +39,7 @@ export interface PaymentsHarness {
   /** The provider's API stand-in; undefined in local mode (no credentials). */
   readonly provider: FakeProvider | undefined;
   readonly mail: MailCatcher;
-  request(
-    method: string,
-    path: string,
-    options?: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> },
-  ): Promise<Answer>;
+  request: TestApi['request'];
   /**
    * Posts a provider event signed like the provider (the SDK's own test-header helper), with the
    * Connect endpoint's secret when the event names a connected account. A string is sent as it is; `tamper` changes the body after signing; `header: null` sends no signature.
@@ -56,7 +47,7 @@ export interface PaymentsHarness {
   postPaymentEvent(
     event: unknown,
     options?: { secret?: string; timestamp?: number; tamper?: (raw: string) => string; header?: null },
-  ): Promise<Answer>;
+  ): Promise<TestResponse>;
   startWorker(): Promise<{ worker: Worker; running: Promise<void> }>;
   stop(): Promise<void>;
 }
@@ -145,29 +136,7 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
   };
   if (options.worker !== false) await startWorker();
 
-  const request: PaymentsHarness['request'] = async (
-    method,
-    path,
-    { body, rawBody, token, headers = {} } = {},
-  ) => {
-    const sent = rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
-    const all: Record<string, string> = { ...headers };
-    if (sent !== undefined) all['Content-Type'] ??= 'application/json';
-    if (token) all.Authorization = `Bearer ${token}`;
-    const response = await fetch(url + path, {
-      method,
-      headers: all,
-      ...(sent === undefined ? {} : { body: sent }),
-    });
-    const text = await response.text();
-    let parsed: Answer['body'];
-    try {
-      parsed = JSON.parse(text) as Answer['body'];
-    } catch {
-      parsed = { success: false, data: null, error: `non-JSON: ${text.slice(0, 80)}`, metadata: null };
-    }
-    return { status: response.status, headers: response.headers, body: parsed, text };
-  };
+  const request = apiRequester(url);
 
   // As the provider signs them: events on a connected account come from the Connect endpoint.
   const signingSecretOf = (event: unknown): string => {
@@ -212,4 +181,10 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
       await provider?.stop();
     },
   };
+}
+
+/** A harness with the default options and a business to own the suite's studies. */
+export async function startPaymentsHarnessWithOwner(): Promise<{ h: PaymentsHarness; owner: Business }> {
+  const h = await startPaymentsHarness();
+  return { h, owner: await business() };
 }

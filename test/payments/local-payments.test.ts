@@ -8,6 +8,7 @@ import {
   draftStudy,
   eventually,
   paymentsOf,
+  payoutAccountOf,
   studyRow,
   tester,
 } from './fixtures.ts';
@@ -79,13 +80,7 @@ describe('payments without credentials (the local provider)', function () {
     assert.match(accountId, /^acct_local_[0-9a-f]{24}$/);
     const onboarded = await h.request('GET', pathOf(onboardingUrl));
     assert.equal(onboarded.status, 200, onboarded.text);
-    const account = await asSystem(testDatabase(), (tx) =>
-      tx
-        .selectFrom('payout_accounts')
-        .selectAll()
-        .where('tester_id', '=', person.sub)
-        .executeTakeFirstOrThrow(),
-    );
+    const account = await payoutAccountOf(person.sub);
     assert.deepEqual([account.payouts_enabled, account.status], [true, 'verified']);
 
     const owner = await business();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { formatMinorUnits, toMinorUnits, UnrepresentableAmount } from '../../activities/payments/money.ts';
+import { formatMinorUnits, toMinorUnits, UnrepresentableAmount } from '../../lib/money.ts';
 
 // The expected integers are the payment provider's documented ones ("Supported currencies"), not
 // ISO 4217's minor units: ISK and UGX keep two decimals, HUF and TWD pay out whole units only.

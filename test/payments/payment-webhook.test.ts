@@ -6,18 +6,21 @@ import { studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { testDatabase } from '../support/database.ts';
 import {
-  business,
+  accountUpdated,
+  addPayoutAccount,
   draftStudy,
   event,
   eventually,
+  payoutAccountOf,
   providerEvent,
   studyRow,
+  studyValues,
   tester,
   type Business,
 } from './fixtures.ts';
 import {
   CONNECT_WEBHOOK_SECRET,
-  startPaymentsHarness,
+  startPaymentsHarnessWithOwner,
   WEBHOOK_SECRET,
   type PaymentsHarness,
 } from './harness.ts';
@@ -33,10 +36,7 @@ describe('POST /api/webhooks/payments', function () {
   this.timeout(120_000);
   let h: PaymentsHarness;
   let owner: Business;
-  before(async () => {
-    h = await startPaymentsHarness();
-    owner = await business();
-  });
+  before(async () => ({ h, owner } = await startPaymentsHarnessWithOwner()));
   after(() => h.stop());
 
   /**
@@ -112,26 +112,14 @@ describe('POST /api/webhooks/payments', function () {
 
     it("the platform's and the Connect endpoint's secrets are both accepted, each for its events; a third is refused", async () => {
       const person = await tester();
-      await asSystem(testDatabase(), (tx) =>
-        tx
-          .insertInto('payout_accounts')
-          .values({ tester_id: person.sub, provider_account_id: 'acct_connect_1' })
-          .execute(),
-      );
-      const accountEvent = event(
-        'account.updated',
-        { id: 'acct_connect_1', object: 'account', payouts_enabled: true, details_submitted: true },
-        'acct_connect_1',
-      );
+      await addPayoutAccount(person.sub, 'acct_connect_1', { verified: false });
+      const accountEvent = accountUpdated('acct_connect_1', {
+        payouts_enabled: true,
+        details_submitted: true,
+      });
       const viaConnect = await h.postPaymentEvent(accountEvent, { secret: CONNECT_WEBHOOK_SECRET });
       assert.equal(viaConnect.status, 200, viaConnect.text);
-      const account = await asSystem(testDatabase(), (tx) =>
-        tx
-          .selectFrom('payout_accounts')
-          .selectAll()
-          .where('tester_id', '=', person.sub)
-          .executeTakeFirstOrThrow(),
-      );
+      const account = await payoutAccountOf(person.sub);
       assert.equal(account.payouts_enabled, true, 'the account event was applied');
 
       const { jobId, completed } = await paidCheckout();
@@ -251,34 +239,34 @@ describe('POST /api/webhooks/payments', function () {
     );
   });
 
+  it('a checkout completed with its payment still pending changes nothing; checkout.session.async_payment_succeeded then pays the study', async () => {
+    // Delayed payment methods complete the session before the money arrives.
+    const { jobId, completed } = await paidCheckout();
+    const pending = {
+      ...completed,
+      data: { object: { ...completed.data.object, payment_status: 'unpaid' } },
+    };
+    assert.equal((await h.postPaymentEvent(pending)).status, 200);
+    assert.equal((await studyRow(jobId)).paid_at, null);
+    assert.match((await providerEvent('payments', pending.id))?.processing_error ?? '', /payment unpaid/);
+
+    const succeeded = event('checkout.session.async_payment_succeeded', completed.data.object);
+    assert.equal((await h.postPaymentEvent(succeeded)).status, 200);
+    assert.ok((await studyRow(jobId)).paid_at, 'paid once the payment succeeded');
+    await eventually(async () => (await studyRow(jobId)).status === 'active', 'study row active');
+  });
+
   it('account.updated stores charges_enabled, payouts_enabled, details_submitted and the requirement lists', async () => {
     const person = await tester();
-    await asSystem(testDatabase(), (tx) =>
-      tx
-        .insertInto('payout_accounts')
-        .values({ tester_id: person.sub, provider_account_id: 'acct_webhook_1' })
-        .execute(),
-    );
-    const updated = event(
-      'account.updated',
-      {
-        id: 'acct_webhook_1',
-        object: 'account',
-        charges_enabled: true,
-        payouts_enabled: false,
-        details_submitted: true,
-        requirements: { currently_due: ['external_account'], eventually_due: ['individual.id_number'] },
-      },
-      'acct_webhook_1',
-    );
+    await addPayoutAccount(person.sub, 'acct_webhook_1', { verified: false });
+    const updated = accountUpdated('acct_webhook_1', {
+      charges_enabled: true,
+      payouts_enabled: false,
+      details_submitted: true,
+      requirements: { currently_due: ['external_account'], eventually_due: ['individual.id_number'] },
+    });
     assert.equal((await h.postPaymentEvent(updated)).status, 200);
-    const account = await asSystem(testDatabase(), (tx) =>
-      tx
-        .selectFrom('payout_accounts')
-        .selectAll()
-        .where('tester_id', '=', person.sub)
-        .executeTakeFirstOrThrow(),
-    );
+    const account = await payoutAccountOf(person.sub);
     assert.deepEqual(
       {
         charges: account.charges_enabled,
@@ -301,25 +289,14 @@ describe('POST /api/webhooks/payments', function () {
 
   it('account.updated deliveries out of order: an event older than the last one applied changes nothing', async () => {
     const person = await tester();
-    await asSystem(testDatabase(), (tx) =>
-      tx
-        .insertInto('payout_accounts')
-        .values({ tester_id: person.sub, provider_account_id: 'acct_order_1' })
-        .execute(),
-    );
+    await addPayoutAccount(person.sub, 'acct_order_1', { verified: false });
     const at = (created: number, payoutsEnabled: boolean, due: string[]) => ({
-      ...event(
-        'account.updated',
-        {
-          id: 'acct_order_1',
-          object: 'account',
-          charges_enabled: true,
-          payouts_enabled: payoutsEnabled,
-          details_submitted: true,
-          requirements: { currently_due: due, eventually_due: [] },
-        },
-        'acct_order_1',
-      ),
+      ...accountUpdated('acct_order_1', {
+        charges_enabled: true,
+        payouts_enabled: payoutsEnabled,
+        details_submitted: true,
+        requirements: { currently_due: due, eventually_due: [] },
+      }),
       created,
     });
     const state = () =>
@@ -349,34 +326,7 @@ describe('POST /api/webhooks/payments', function () {
   });
 
   it('a business cannot insert a study already marked paid through its own door', async () => {
-    const values = {
-      organization_id: owner.organizationId,
-      created_by: owner.userId,
-      title: 'Inserted directly',
-      description: 'A study written around the API',
-      prototype_url: 'https://shop.example/',
-      prototype_type: 'url' as const,
-      target_countries: ['GB'],
-      target_age_min: null,
-      target_age_max: null,
-      target_devices: ['desktop' as const],
-      target_languages: ['en'],
-      tester_count: 1,
-      ab_test_enabled: false,
-      compensation_type: 'flat' as const,
-      require_think_aloud: false,
-      record_screen: false,
-      record_facial: false,
-      record_voice: false,
-      max_duration_minutes: 60,
-      reminder_after_hours: null,
-      tone_profile: 'moderate' as const,
-      idempotency_key: null,
-      request_hash: null,
-      compensation_currency: 'EUR',
-      compensation_amount: '25.00',
-      estimated_launch_date: new Date(),
-    };
+    const values = studyValues(owner);
     const insert = (paidAt: Date | null) =>
       asUser(testDatabase(), owner.claims, (tx) =>
         tx

@@ -6,9 +6,9 @@ import {
   admin,
   business,
   completedStudy,
-  event,
   eventually,
   paymentsOf,
+  payoutEvent,
   testerWithAccount,
   type Business,
 } from './fixtures.ts';
@@ -42,17 +42,10 @@ describe('payout retries after payout.failed (time-skipping server)', function (
     }, `attempt ${attempt} sent`);
   const fail = (payoutId: string, accountId: string) =>
     h.postPaymentEvent(
-      event(
-        'payout.failed',
-        {
-          id: payoutId,
-          object: 'payout',
-          status: 'failed',
-          failure_code: 'could_not_process',
-          failure_message: 'The bank could not process this payout',
-        },
-        accountId,
-      ),
+      payoutEvent('payout.failed', payoutId, accountId, {
+        failure_code: 'could_not_process',
+        failure_message: 'The bank could not process this payout',
+      }),
     );
 
   it('the next attempt waits its backoff, then pays out again under new keys, without a second transfer', async () => {
@@ -81,11 +74,7 @@ describe('payout retries after payout.failed (time-skipping server)', function (
     );
     assert.equal(second.provider_payout_id, payouts[1]!.id);
 
-    const paid = event(
-      'payout.paid',
-      { id: second.provider_payout_id, object: 'payout', status: 'paid' },
-      person.accountId,
-    );
+    const paid = payoutEvent('payout.paid', second.provider_payout_id, person.accountId);
     assert.equal((await h.postPaymentEvent(paid)).status, 200);
     assert.equal(await h.temporal.client.workflow.getHandle(payoutWorkflowId(second.id)).result(), 'paid');
     assert.equal((await paymentsOf(jobId))[0]?.status, 'paid');

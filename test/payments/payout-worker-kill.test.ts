@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Worker } from '@temporalio/worker';
-import { createEmailSender } from '../../activities/notify/email.ts';
+import { createEmailSender } from '../../clients/email.ts';
 import { createActivities } from '../../activities/index.ts';
 import { paymentActivityDependencies } from '../../activities/payments/payment-activities.ts';
 import { serviceDatabase } from '../support/database.ts';

@@ -7,7 +7,7 @@ import {
   createPayoutActivities,
   type SendPayoutResult,
 } from '../../activities/payments/payout-activities.ts';
-import { createStripeClient, createStripeProvider } from '../../activities/payments/stripe-provider.ts';
+import { createStripeClient, createStripeProvider } from '../../clients/payments/stripe-provider.ts';
 import { asSystem } from '../../db/doors.ts';
 import { paymentEventWorkflowId } from '../../workflows/payment-events.ts';
 import { payoutWorkflowId } from '../../workflows/payout.ts';
@@ -20,28 +20,27 @@ import {
 } from '../../workflows/study.ts';
 import { testDatabase } from '../support/database.ts';
 import {
+  accountUpdated,
+  addPayoutAccount,
   admin,
   business,
   completedStudy,
-  event,
   eventually,
   paymentsOf,
+  payoutEvent,
   providerEvent,
   tester,
   testerWithAccount,
   type Business,
 } from './fixtures.ts';
-import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
+import { startPaymentsHarnessWithOwner, type PaymentsHarness } from './harness.ts';
 
 describe('POST /api/billing/payout and the payout events', function () {
   // Workflows and a shared machine: generous deadlines, never fixed waits.
   this.timeout(120_000);
   let h: PaymentsHarness;
   let owner: Business;
-  before(async () => {
-    h = await startPaymentsHarness();
-    owner = await business();
-  });
+  before(async () => ({ h, owner } = await startPaymentsHarnessWithOwner()));
   after(() => h.stop());
 
   const payout = (jobId: string, token = owner.token) =>
@@ -53,25 +52,6 @@ describe('POST /api/billing/payout and the payout events', function () {
       const rows = await paymentsOf(jobId);
       return rows.length === count && rows.every((row) => row.status === 'processing') && rows;
     }, 'payments processing');
-  const payoutEvent = (
-    type: 'payout.paid' | 'payout.failed',
-    payoutId: string,
-    accountId: string,
-    metadata?: Record<string, string>,
-  ) =>
-    event(
-      type,
-      {
-        id: payoutId,
-        object: 'payout',
-        status: type === 'payout.paid' ? 'paid' : 'failed',
-        ...(type === 'payout.failed'
-          ? { failure_code: 'account_closed', failure_message: 'The bank account has been closed' }
-          : {}),
-        ...(metadata ? { metadata } : {}),
-      },
-      accountId,
-    );
   const mailsTo = (email: string, subject: RegExp) =>
     h.mail.messages.filter(
       (mail) => JSON.stringify(mail.to).includes(email) && subject.test(mail.subject ?? ''),
@@ -91,6 +71,38 @@ describe('POST /api/billing/payout and the payout events', function () {
     }, `waiting after ${activity}`);
   const activitiesIn = (events: Awaited<ReturnType<typeof waitingAfter>>) =>
     events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+  /** A completed study of `person`, paid out: its id and its payment once the payout is sent. */
+  const sentPayout = async (person: { sub: string }) => {
+    const { jobId } = await completedStudy(owner, [person]);
+    await payout(jobId);
+    const [payment] = await sent(jobId, 1);
+    return { jobId, payment };
+  };
+  /** A payment of a session, written directly as an attempt leaves it once its payout is made. */
+  const processingPayment = (p: {
+    jobId: string;
+    sessionId: string;
+    testerId: string;
+    payoutId: string;
+    attempts: number;
+  }) =>
+    asSystem(testDatabase(), (tx) =>
+      tx
+        .insertInto('payments')
+        .values({
+          organization_id: owner.organizationId,
+          study_id: p.jobId,
+          session_id: p.sessionId,
+          tester_id: p.testerId,
+          amount: '25.00',
+          currency: 'EUR',
+          status: 'processing',
+          provider_payout_id: p.payoutId,
+          attempts: p.attempts,
+        })
+        .returningAll()
+        .execute(),
+    );
 
   it('queues every confirmed, unpaid session: a transfer and a payout per tester, each under its idempotency key', async () => {
     const [ann, bob] = [await testerWithAccount(), await testerWithAccount()];
@@ -123,7 +135,7 @@ describe('POST /api/billing/payout and the payout events', function () {
     const study = await h.temporal.client.workflow.start(studyWorkflow, {
       workflowId: studyWorkflowId(jobId),
       taskQueue: h.taskQueue,
-      args: [{ jobId, status: 'active' }],
+      args: [{ studyId: jobId, status: 'active' }],
     });
     await study.signal(sessionConfirmedSignal, sessionIds[0]!);
 
@@ -163,23 +175,22 @@ describe('POST /api/billing/payout and the payout events', function () {
     assert.equal((await payout(jobId, (await tester()).token)).status, 403);
   });
 
-  it('payout.paid marks the payment paid and tells the tester (email without a linked chat)', async () => {
+  it('an admin may pay out the study of any organization', async () => {
     const person = await testerWithAccount();
     const { jobId } = await completedStudy(owner, [person]);
-    await payout(jobId);
-    const [payment] = await sent(jobId, 1);
-    const paid = event(
-      'payout.paid',
-      {
-        id: payment!.provider_payout_id,
-        object: 'payout',
-        amount: 2500,
-        currency: 'eur',
-        status: 'paid',
-        arrival_date: 1_800_000_000,
-      },
-      person.accountId,
-    );
+    const answer = await payout(jobId, (await admin()).token);
+    assert.equal(answer.status, 202, answer.text);
+    assert.deepEqual(answer.body.data, { queued: 1 });
+  });
+
+  it('payout.paid marks the payment paid and tells the tester (email without a linked chat)', async () => {
+    const person = await testerWithAccount();
+    const { jobId, payment } = await sentPayout(person);
+    const paid = payoutEvent('payout.paid', payment!.provider_payout_id!, person.accountId, {
+      amount: 2500,
+      currency: 'eur',
+      arrival_date: 1_800_000_000,
+    });
     assert.equal((await h.postPaymentEvent(paid)).status, 200);
     const [row] = await paymentsOf(jobId);
     assert.equal(row?.status, 'paid');
@@ -197,14 +208,8 @@ describe('POST /api/billing/payout and the payout events', function () {
         .values({ user_id: person.sub, country: 'GB', devices: ['desktop'], messaging_chat_id: '424242' })
         .execute(),
     );
-    const { jobId } = await completedStudy(owner, [person]);
-    await payout(jobId);
-    const [payment] = await sent(jobId, 1);
-    const paid = event(
-      'payout.paid',
-      { id: payment!.provider_payout_id, object: 'payout', status: 'paid' },
-      person.accountId,
-    );
+    const { payment } = await sentPayout(person);
+    const paid = payoutEvent('payout.paid', payment!.provider_payout_id!, person.accountId);
     assert.equal((await h.postPaymentEvent(paid)).status, 200);
     const row = await eventually(
       () =>
@@ -227,20 +232,8 @@ describe('POST /api/billing/payout and the payout events', function () {
   it('payout.failed marks the payment failed, alerts every admin and queues a retry', async () => {
     const [first, second] = [await admin(), await admin()];
     const person = await testerWithAccount();
-    const { jobId } = await completedStudy(owner, [person]);
-    await payout(jobId);
-    const [payment] = await sent(jobId, 1);
-    const failed = event(
-      'payout.failed',
-      {
-        id: payment!.provider_payout_id,
-        object: 'payout',
-        status: 'failed',
-        failure_code: 'account_closed',
-        failure_message: 'The bank account has been closed',
-      },
-      person.accountId,
-    );
+    const { jobId, payment } = await sentPayout(person);
+    const failed = payoutEvent('payout.failed', payment!.provider_payout_id!, person.accountId);
     assert.equal((await h.postPaymentEvent(failed)).status, 200);
     const row = await eventually(async () => {
       const [current] = await paymentsOf(jobId);
@@ -275,29 +268,18 @@ describe('POST /api/billing/payout and the payout events', function () {
     );
     assert.equal((await paymentsOf(jobId))[0]?.status, 'queued');
 
-    await asSystem(testDatabase(), (tx) =>
-      tx
-        .insertInto('payout_accounts')
-        .values({ tester_id: person.sub, provider_account_id: 'acct_late_1' })
-        .execute(),
-    );
-    const ready = event(
-      'account.updated',
-      {
-        id: 'acct_late_1',
-        object: 'account',
-        charges_enabled: true,
-        payouts_enabled: true,
-        details_submitted: true,
-        requirements: { currently_due: [], eventually_due: [] },
-      },
-      'acct_late_1',
-    );
+    await addPayoutAccount(person.sub, 'acct_late_1', { verified: false });
+    const ready = accountUpdated('acct_late_1', {
+      charges_enabled: true,
+      payouts_enabled: true,
+      details_submitted: true,
+      requirements: { currently_due: [], eventually_due: [] },
+    });
     assert.equal((await h.postPaymentEvent(ready)).status, 200);
     await sent(jobId, 1);
     assert.equal(payoutsTo('acct_late_1').length, 1);
   });
-  // The provider's documented minor units (activities/payments/money.ts), at the transfer and the payout.
+  // The provider's documented minor units (lib/money.ts), at the transfer and the payout.
   for (const [currency, amount, minor] of [
     ['JPY', '1500.00', '1500'],
     ['MGA', '2000.00', '2000'],
@@ -324,22 +306,13 @@ describe('POST /api/billing/payout and the payout events', function () {
     const person = await testerWithAccount();
     const { jobId, sessionIds } = await completedStudy(owner, [person]);
     const stuck = `po_stuck_${sessionIds[0]!.slice(0, 8)}`;
-    await asSystem(testDatabase(), (tx) =>
-      tx
-        .insertInto('payments')
-        .values({
-          organization_id: owner.organizationId,
-          study_id: jobId,
-          session_id: sessionIds[0]!,
-          tester_id: person.sub,
-          amount: '25.00',
-          currency: 'EUR',
-          status: 'processing',
-          provider_payout_id: stuck,
-          attempts: 1,
-        })
-        .execute(),
-    );
+    await processingPayment({
+      jobId,
+      sessionId: sessionIds[0]!,
+      testerId: person.sub,
+      payoutId: stuck,
+      attempts: 1,
+    });
     assert.equal((await payout(jobId)).status, 202);
     const [payment] = await paymentsOf(jobId);
     const handle = h.temporal.client.workflow.getHandle(payoutWorkflowId(payment!.id));
@@ -359,9 +332,7 @@ describe('POST /api/billing/payout and the payout events', function () {
   it('payout.failed after payout.paid for the same payout: failed again, admins alerted, a retry queued', async () => {
     const watcher = await admin();
     const person = await testerWithAccount();
-    const { jobId } = await completedStudy(owner, [person]);
-    await payout(jobId);
-    const [payment] = await sent(jobId, 1);
+    const { jobId, payment } = await sentPayout(person);
     const payoutId = payment!.provider_payout_id!;
     const handle = h.temporal.client.workflow.getHandle(payoutWorkflowId(payment!.id));
     assert.equal(
@@ -389,9 +360,7 @@ describe('POST /api/billing/payout and the payout events', function () {
 
   it('repeats of payout.paid change nothing: one tester message, one signal', async () => {
     const person = await testerWithAccount();
-    const { jobId } = await completedStudy(owner, [person]);
-    await payout(jobId);
-    const [payment] = await sent(jobId, 1);
+    const { jobId, payment } = await sentPayout(person);
     const paid = payoutEvent('payout.paid', payment!.provider_payout_id!, person.accountId);
     assert.equal((await h.postPaymentEvent(paid)).status, 200);
     await h.temporal.client.workflow.getHandle(paymentEventWorkflowId(paid.id)).result();
@@ -415,9 +384,7 @@ describe('POST /api/billing/payout and the payout events', function () {
   it('repeats of payout.failed change nothing: one admin alert', async () => {
     const watcher = await admin();
     const person = await testerWithAccount();
-    const { jobId } = await completedStudy(owner, [person]);
-    await payout(jobId);
-    const [payment] = await sent(jobId, 1);
+    const { jobId, payment } = await sentPayout(person);
     const failed = payoutEvent('payout.failed', payment!.provider_payout_id!, person.accountId);
     assert.equal((await h.postPaymentEvent(failed)).status, 200);
     await h.mail.waitFor(watcher.email, 60_000);
@@ -440,6 +407,54 @@ describe('POST /api/billing/payout and the payout events', function () {
       [before?.failed_at, before?.updated_at, before?.next_attempt_at],
     );
     assert.equal(mailsTo(watcher.email, /^Payout failed/).length, 1);
+  });
+
+  it('payout.paid for a payout the provider reported failed changes nothing: a failed payout is never paid', async () => {
+    const person = await testerWithAccount();
+    const { jobId, payment } = await sentPayout(person);
+    const payoutId = payment!.provider_payout_id!;
+    assert.equal(
+      (await h.postPaymentEvent(payoutEvent('payout.failed', payoutId, person.accountId))).status,
+      200,
+    );
+    const late = payoutEvent('payout.paid', payoutId, person.accountId);
+    assert.equal((await h.postPaymentEvent(late)).status, 200);
+    const [row] = await paymentsOf(jobId);
+    assert.deepEqual([row?.status, row?.paid_at], ['failed', null]);
+    assert.match((await providerEvent('payments', late.id))?.processing_error ?? '', /never paid/);
+    await assert.rejects(
+      h.temporal.client.workflow.getHandle(paymentEventWorkflowId(late.id)).describe(),
+      /not found/i,
+    );
+  });
+
+  it("a payout event settles only the payment's latest attempt: an earlier attempt's payout changes nothing", async () => {
+    const person = await testerWithAccount();
+    const { jobId, sessionIds } = await completedStudy(owner, [person]);
+    const tag = sessionIds[0]!.slice(0, 8);
+    // Attempt 2 is recorded and waits for its settlement.
+    const [payment] = await processingPayment({
+      jobId,
+      sessionId: sessionIds[0]!,
+      testerId: person.sub,
+      payoutId: `po_second_${tag}`,
+      attempts: 2,
+    });
+    const about = (payoutId: string, attempt: number) =>
+      payoutEvent('payout.paid', payoutId, person.accountId, {
+        metadata: { paymentId: payment!.id, attempt: String(attempt) },
+      });
+
+    const stale = about(`po_first_${tag}`, 1);
+    assert.equal((await h.postPaymentEvent(stale)).status, 200);
+    assert.match((await providerEvent('payments', stale.id))?.processing_error ?? '', /unknown payout/);
+    const [waiting] = await paymentsOf(jobId);
+    assert.deepEqual([waiting?.status, waiting?.provider_payout_id], ['processing', `po_second_${tag}`]);
+
+    // A newer attempt's payout, whose event beat the recording of the payout, settles it.
+    assert.equal((await h.postPaymentEvent(about(`po_third_${tag}`, 3))).status, 200);
+    const [settled] = await paymentsOf(jobId);
+    assert.deepEqual([settled?.status, settled?.provider_payout_id], ['paid', `po_third_${tag}`]);
   });
 
   it('a payout.failed that beats the recording of its payout is kept: the payment stays failed', async () => {
@@ -473,8 +488,7 @@ describe('POST /api/billing/payout and the payout events', function () {
       async payout(movement: Parameters<typeof real.payout>[0]) {
         const made = await real.payout(movement);
         const early = payoutEvent('payout.failed', made.payoutId, person.accountId, {
-          paymentId: movement.paymentId,
-          attempt: String(movement.attempt),
+          metadata: { paymentId: movement.paymentId, attempt: String(movement.attempt) },
         });
         assert.equal((await h.postPaymentEvent(early)).status, 200);
         return made;

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { asSystem } from '../../db/doors.ts';
 import { payoutWorkflowId } from '../../workflows/payout.ts';
 import { sessionWorkflowId } from '../../workflows/session.ts';
 import { studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
-import { startTestApi, type TestApi, type TestResponse } from '../support/api.ts';
-import { testDatabase } from '../support/database.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { activeStudy, analyzedSession, type TesterSession } from '../sessions/fixtures.ts';
-import { event, eventually, paymentsOf } from './fixtures.ts';
+import { addPayoutAccount, eventually, paymentsOf, payoutEvent } from './fixtures.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /** The payments harness as the session fixtures expect an API (same requests, same answers). */
@@ -18,7 +16,7 @@ const asTestApi = (h: PaymentsHarness): TestApi => ({
   api: h.api,
   url: h.url,
   config: h.config,
-  request: (method, path, options) => h.request(method, path, options) as Promise<TestResponse>,
+  request: h.request,
   stop: () => h.stop(),
 });
 
@@ -55,19 +53,7 @@ describe('a confirmed session is paid out by its own workflow', function () {
       const { business, jobId } = await studyOfTwo(api);
       const session = await analyzedSession(api, business, jobId);
       const accountId = `acct_session_${session.sessionId.slice(0, 8)}`;
-      await asSystem(testDatabase(), (tx) =>
-        tx
-          .insertInto('payout_accounts')
-          .values({
-            tester_id: session.tester.sub,
-            provider_account_id: accountId,
-            status: 'verified',
-            charges_enabled: true,
-            payouts_enabled: true,
-            details_submitted: true,
-          })
-          .execute(),
-      );
+      await addPayoutAccount(session.tester.sub, accountId);
       await confirm(api, session);
 
       const [payment] = await eventually(async () => {
@@ -82,11 +68,7 @@ describe('a confirmed session is paid out by its own workflow', function () {
       const study = h.temporal.client.workflow.getHandle(studyWorkflowId(jobId));
       assert.equal(await study.query(studyStatusQuery), 'active', 'one of two sessions: not completed');
 
-      const paid = event(
-        'payout.paid',
-        { id: payment!.provider_payout_id, object: 'payout', status: 'paid' },
-        accountId,
-      );
+      const paid = payoutEvent('payout.paid', payment!.provider_payout_id!, accountId);
       assert.equal((await h.postPaymentEvent(paid)).status, 200);
       const handle = h.temporal.client.workflow.getHandle(payoutWorkflowId(payment!.id));
       assert.equal(await handle.result(), 'paid');

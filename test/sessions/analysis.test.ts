@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { findingsOf } from '../../activities/analysis/findings.ts';
-import { buildSessionReport, type ConfirmedNote } from '../../activities/analysis/session-report.ts';
-import { analyseSignals } from '../../activities/analysis/signal-analysis.ts';
-import type { EventSignal, SessionSignals, VoiceSignal } from '../../activities/analysis/signals.ts';
+import { findingsOf } from '../../lib/analysis/findings.ts';
+import { buildSessionReport, type ConfirmedNote } from '../../lib/analysis/session-report.ts';
+import { analyseSignals } from '../../lib/analysis/signal-analysis.ts';
+import type { EventSignal, SessionSignals, VoiceSignal } from '../../lib/analysis/signals.ts';
 import { assignVariant } from '../../api/sessions/assign-variant.ts';
 import { event, frame as faceFrame, session as signals, speech, t } from '../ai/signal-builders.ts';
 

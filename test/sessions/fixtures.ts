@@ -154,6 +154,12 @@ export async function businessWithStudy(
   return { business, jobId };
 }
 
+/** A started API (stop it after the suite) and a business with an active study on it. */
+export async function apiWithStudy(): Promise<{ api: TestApi; business: string; jobId: string }> {
+  const api = await startTestApi();
+  return { api, ...(await businessWithStudy(api)) };
+}
+
 /** A tester whose profile an admin has made active (eligible for sessions). */
 export async function eligibleTester(status: 'active' | 'pending' | 'suspended' = 'active'): Promise<Claims> {
   const tester = await createTester();
@@ -195,6 +201,22 @@ export async function waitFor(check: () => Promise<boolean>, attempts = 400): Pr
     await sleep(50);
   }
   assert.fail('condition not reached');
+}
+
+/** GETs `path` (200 each time) until the job it reads has left `queued`, and returns that read. */
+export async function pollJob<T extends { status: string }>(
+  api: TestApi,
+  path: string,
+  token: string,
+): Promise<T> {
+  let job: T | undefined;
+  await waitFor(async () => {
+    const read = await api.request('GET', path, { token });
+    assert.equal(read.status, 200, read.text);
+    job = read.body.data as T;
+    return job.status !== 'queued';
+  });
+  return job!;
 }
 
 export async function waitForSessionStatus(api: TestApi, sessionId: string, token: string, status: string) {

@@ -133,7 +133,7 @@ describe('the lifecycle reconciler schedule', () => {
     // The study, from the status its row records.
     const study = await handleOf(studyWorkflowId(jobId));
     assert.equal(await study.query(studyStatusQuery), 'active');
-    assert.deepEqual(await startInputOf<StudyWorkflowInput>(study), { jobId, status: 'active' });
+    assert.deepEqual(await startInputOf<StudyWorkflowInput>(study), { studyId: jobId, status: 'active' });
     assert.ok(await studySeen(jobId));
 
     // The overdue session: its time limit counts from its start, so it completes at once, at
@@ -143,7 +143,7 @@ describe('the lifecycle reconciler schedule', () => {
     );
     assert.deepEqual(overdueInput, {
       sessionId: overdue.id,
-      jobId,
+      studyId: jobId,
       startedAt: overdue.started_at.toISOString(),
       maxDurationMinutes: 60,
       status: 'active',

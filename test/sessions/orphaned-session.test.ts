@@ -82,7 +82,7 @@ describe('a session whose workflow failed to start after its row was committed',
       .data as SessionRead;
     assert.deepEqual(input, {
       sessionId,
-      jobId,
+      studyId: jobId,
       startedAt: read.startedAt,
       maxDurationMinutes: 45,
       status: 'active',

@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
 import { loadAgentSignals } from '../../activities/ai/load-agent-inputs.ts';
 import { asSystem } from '../../db/doors.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import type { TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
-import {
-  businessWithStudy,
-  readNotes,
-  startSession,
-  testTokenFor,
-  waitForSessionStatus,
-} from './fixtures.ts';
+import { apiWithStudy, readNotes, startSession, testTokenFor, waitForSessionStatus } from './fixtures.ts';
 
 const RAW = 'my email is jane.doe@example.com and I still cannot pay';
 const REDACTED = 'my email is [email] and I still cannot pay';
@@ -19,10 +13,7 @@ describe('voice PII and the session workflow', () => {
   let business: string;
   let jobId: string;
 
-  before(async () => {
-    api = await startTestApi();
-    ({ business, jobId } = await businessWithStudy(api));
-  });
+  before(async () => ({ api, business, jobId } = await apiWithStudy()));
   after(() => api.stop());
 
   const segments = (sessionId: string) =>

@@ -84,7 +84,7 @@ describe('Agent 3 failing after confirmation', () => {
       const handle = await env.client.workflow.start(sessionWorkflow, {
         workflowId: `session-report:${sessionId}`,
         taskQueue,
-        args: [{ sessionId, jobId, startedAt: startedAt.toISOString(), maxDurationMinutes: 60 }],
+        args: [{ sessionId, studyId: jobId, startedAt: startedAt.toISOString(), maxDurationMinutes: 60 }],
       });
       await handle.executeUpdate(changeSessionStatusUpdate, { args: [{ action: 'complete' }] });
       await waitFor(async () => (await handle.query(sessionStatusQuery)) === 'analyzed');

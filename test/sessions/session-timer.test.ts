@@ -46,7 +46,7 @@ describe('session time limit', () => {
     const input = defaultPayloadConverter.fromPayload<SessionWorkflowInput>(payload);
     assert.deepEqual(input, {
       sessionId,
-      jobId,
+      studyId: jobId,
       startedAt: read.startedAt,
       maxDurationMinutes: 7,
       status: 'active',
@@ -93,7 +93,7 @@ describe('session time limit', () => {
         const handle = await env.client.workflow.start(sessionWorkflow, {
           workflowId: `session-timer:${sessionId}`,
           taskQueue,
-          args: [{ sessionId, jobId, startedAt: startedAt.toISOString(), maxDurationMinutes: 30 }],
+          args: [{ sessionId, studyId: jobId, startedAt: startedAt.toISOString(), maxDurationMinutes: 30 }],
         });
         if (pausedAfterMinutes !== undefined) {
           await env.sleep(pausedAfterMinutes * 60_000);

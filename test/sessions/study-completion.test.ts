@@ -74,6 +74,27 @@ describe('study completion after confirmed sessions', () => {
     assert.equal(await studyStatus(jobId), 'archived');
   });
 
+  it("the study's notesConfirmed is true only while every live session's findings are confirmed: a new session clears it", async () => {
+    const jobId = await activeStudy(api, business, {
+      ...validStudyBody(),
+      targeting: { countries: ['GB'], devices: ['desktop'], testerCount: 3 },
+    });
+    const notesConfirmed = async () =>
+      (
+        (await api.request('GET', `/api/jobs/${jobId}`, { token: business })).body.data as {
+          notesConfirmed: boolean;
+        }
+      ).notesConfirmed;
+    const first = await analyzedSession(api, business, jobId);
+    assert.equal(await notesConfirmed(), false);
+    await confirm(first);
+    assert.equal(await notesConfirmed(), true);
+    const second = await analyzedSession(api, business, jobId);
+    assert.equal(await notesConfirmed(), false);
+    await confirm(second);
+    assert.equal(await notesConfirmed(), true);
+  });
+
   it('a paused study completes when its last session is confirmed', async () => {
     const jobId = await studyOfTwo();
     const first = await analyzedSession(api, business, jobId);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { ensureSessionWorkflow } from '../../activities/sessions/session-workflow-start.ts';
+import { ensureSessionWorkflow } from '../../clients/temporal.ts';
 import { asSystem } from '../../db/doors.ts';
 import { sessionWorkflowId } from '../../workflows/session.ts';
 import { studyStatusQuery, studyWorkflowId, type StudyWorkflowInput } from '../../workflows/study.ts';
@@ -72,7 +72,7 @@ describe('a study stored without a workflow', () => {
     await startSession(api, token, jobId);
     assert.equal((await handle.describe()).status.name, 'RUNNING');
     assert.equal(await handle.query(studyStatusQuery), 'active');
-    assert.deepEqual(await startInputOf<StudyWorkflowInput>(handle), { jobId, status: 'active' });
+    assert.deepEqual(await startInputOf<StudyWorkflowInput>(handle), { studyId: jobId, status: 'active' });
   });
 
   it('completes when its target number of sessions is confirmed: the confirmation starts its workflow', async () => {
@@ -85,7 +85,7 @@ describe('a study stored without a workflow', () => {
     await waitFor(async () => (await studyStatus(jobId)) === 'completed');
     assert.equal(await handle.query(studyStatusQuery), 'completed');
     // Started by the confirmation, from where the row stood.
-    assert.deepEqual(await startInputOf<StudyWorkflowInput>(handle), { jobId, status: 'active' });
+    assert.deepEqual(await startInputOf<StudyWorkflowInput>(handle), { studyId: jobId, status: 'active' });
   });
 
   it('an archived study is not brought back to life by a confirmation', async () => {

@@ -63,29 +63,34 @@ export async function startTestApi(
     api,
     url,
     config,
-    async request(method, path, { body, rawBody, token, headers = {} } = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
-      const sent = rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
-      if (sent !== undefined) {
-        init.body = sent;
-        (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
-      }
-      if (token) (init.headers as Record<string, string>).Authorization = `Bearer ${token}`;
-      const response = await fetch(url + path, init);
-      const text = await response.text();
-      let parsed: TestResponse['body'];
-      try {
-        parsed = JSON.parse(text) as TestResponse['body'];
-      } catch {
-        parsed = {
-          success: false,
-          data: null,
-          error: `non-JSON response: ${text.slice(0, 80)}`,
-          metadata: null,
-        };
-      }
-      return { status: response.status, headers: response.headers, body: parsed, text };
-    },
+    request: apiRequester(url),
     stop: () => api.stop(),
+  };
+}
+
+/** Requests to the API at `url` as the tests send them: JSON bodies, a bearer token, the envelope parsed. */
+export function apiRequester(url: string): TestApi['request'] {
+  return async (method, path, { body, rawBody, token, headers = {} } = {}) => {
+    const init: RequestInit = { method, headers: { ...headers } };
+    const sent = rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+    if (sent !== undefined) {
+      init.body = sent;
+      (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+    }
+    if (token) (init.headers as Record<string, string>).Authorization = `Bearer ${token}`;
+    const response = await fetch(url + path, init);
+    const text = await response.text();
+    let parsed: TestResponse['body'];
+    try {
+      parsed = JSON.parse(text) as TestResponse['body'];
+    } catch {
+      parsed = {
+        success: false,
+        data: null,
+        error: `non-JSON response: ${text.slice(0, 80)}`,
+        metadata: null,
+      };
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
   };
 }

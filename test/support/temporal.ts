@@ -1,5 +1,6 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Runtime, type Worker, type WorkflowBundle } from '@temporalio/worker';
+import type { ActivityDependencies } from '../../activities/index.ts';
 import { createServiceWorker, WORKFLOWS_PATH } from '../../workers/service-worker.ts';
 import { serviceDatabase } from './database.ts';
 
@@ -44,17 +45,30 @@ export function workflowBundle(): Promise<WorkflowBundle> {
   return bundle;
 }
 
+/**
+ * A service worker on `taskQueue`, over the run's Temporal server and workflow bundle, logged in as
+ * the service; `deps` adds or replaces activity dependencies (a messaging channel, agents, ...).
+ * Not running yet: the caller runs it (`run()` or `runUntil`) and shuts it down.
+ */
+export async function createTestServiceWorker(
+  taskQueue: string,
+  deps: Partial<ActivityDependencies> = {},
+): Promise<Worker> {
+  const env = await temporalEnvironment();
+  return createServiceWorker({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    db: serviceDatabase(),
+    ...deps,
+  });
+}
+
 /** The service worker (logged in as the service), running in the background for the rest of the run. */
 export async function ensureServiceWorker(): Promise<void> {
   if (worker) return;
-  const env = await temporalEnvironment();
-  const created = await createServiceWorker({
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    taskQueue: TEST_TASK_QUEUE,
-    workflowBundle: await workflowBundle(),
-    db: serviceDatabase(),
-  });
+  const created = await createTestServiceWorker(TEST_TASK_QUEUE);
   worker = { worker: created, running: created.run() };
 }
 

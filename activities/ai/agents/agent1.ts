@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { FindingSeverity } from '../../../db/schema-sessions.ts';
-import { analyseSignals } from '../../analysis/signal-analysis.ts';
-import { SEVERITY_ORDER, type MomentKind, type SessionSignals } from '../../analysis/signals.ts';
-import type { SignalKind } from '../../analysis/timeline.ts';
+import { analyseSignals } from '../../../lib/analysis/signal-analysis.ts';
+import { mostSevereFirst, type MomentKind, type SessionSignals } from '../../../lib/analysis/signals.ts';
+import type { SignalKind } from '../../../lib/analysis/timeline.ts';
 import { knownId, MATERIAL_ITEMS, words, type AgentAnswer, type WordingRunner } from '../agent-runner.ts';
 
 export interface Agent1Input {
@@ -50,10 +50,9 @@ export async function agent1Insights(
     ...(input.snapshotAt ? { until: input.snapshotAt } : {}),
     ...(input.includeSignals ? { include: input.includeSignals } : {}),
   });
-  const rank = (severity: FindingSeverity) => SEVERITY_ORDER.indexOf(severity);
   const kept = new Set(
     [...analysis.moments]
-      .sort((a, b) => rank(b.severity) - rank(a.severity) || a.at.getTime() - b.at.getTime())
+      .sort((a, b) => mostSevereFirst(a, b) || a.at.getTime() - b.at.getTime())
       .slice(0, MAX_CRITICAL_MOMENTS),
   );
   const moments = analysis.moments
@@ -125,9 +124,7 @@ function localSummary(
     return `No barrier moments so far; overall frustration ${facts.overallFrustrationScore.toFixed(2)}.`;
   }
   const serious = moments.filter((m) => m.severity === 'high' || m.severity === 'critical').length;
-  const worst = [...moments].sort(
-    (a, b) => SEVERITY_ORDER.indexOf(b.severity) - SEVERITY_ORDER.indexOf(a.severity),
-  )[0]!;
+  const worst = [...moments].sort(mostSevereFirst)[0]!;
   return [
     `${moments.length} candidate barrier moment${moments.length === 1 ? '' : 's'} so far, ${serious} of high severity or worse;`,
     `overall frustration ${facts.overallFrustrationScore.toFixed(2)};`,

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import type { FindingSeverity } from '../../../db/schema-sessions.ts';
-import { findingsOf, PATTERN_THRESHOLD, patternSentence } from '../../analysis/findings.ts';
-import { crossTaskPatterns } from '../../analysis/patterns.ts';
-import { analyseSignals } from '../../analysis/signal-analysis.ts';
+import { findingsOf, PATTERN_THRESHOLD, patternSentence } from '../../../lib/analysis/findings.ts';
+import { crossTaskPatterns } from '../../../lib/analysis/patterns.ts';
+import { analyseSignals } from '../../../lib/analysis/signal-analysis.ts';
 import {
+  mostSevereFirst,
   SEVERITY_ORDER,
+  severityRank,
   type MomentKind,
   type SessionSignals,
   type WcagReference,
-} from '../../analysis/signals.ts';
-import { TITLE_FOR } from '../../analysis/wcag.ts';
+} from '../../../lib/analysis/signals.ts';
+import { TITLE_FOR } from '../../../lib/analysis/wcag.ts';
 import { knownId, MATERIAL_ITEMS, words, type AgentAnswer, type WordingRunner } from '../agent-runner.ts';
 
 export interface Agent2Input {
@@ -79,8 +81,7 @@ export async function agent2Findings(
   }));
   const patternOf = new Map(patterns.flatMap((p) => p.findingIds.map((id) => [id, p.patternId] as const)));
   const facts = found.map((finding, index) => ({ ...finding, findingId: `finding-${index + 1}` }));
-  const rank = (severity: FindingSeverity) => SEVERITY_ORDER.indexOf(severity);
-  const shown = [...facts].sort((a, b) => rank(b.severity) - rank(a.severity)).slice(0, MATERIAL_ITEMS);
+  const shown = [...facts].sort(mostSevereFirst).slice(0, MATERIAL_ITEMS);
 
   const localPattern = (p: (typeof patterns)[number]) =>
     `WCAG ${p.wcag.criterion} ${p.wcag.name} came up ${p.occurrences} times on ${p.pages.length} page${
@@ -185,7 +186,7 @@ export async function agent2Findings(
           occurrences: p.occurrences,
           pages: p.pages,
           severity: grouped.reduce<FindingSeverity>(
-            (most, f) => (rank(f.severity) > rank(most) ? f.severity : most),
+            (most, f) => (severityRank(f.severity) > severityRank(most) ? f.severity : most),
             'low',
           ),
           timestamp: grouped[0]!.at.toISOString(),

@@ -8,8 +8,8 @@ import {
   type ConfirmedNote,
   type ReportWording,
   type SessionReportContent,
-} from '../../analysis/session-report.ts';
-import type { FacialSignal } from '../../analysis/signals.ts';
+} from '../../../lib/analysis/session-report.ts';
+import type { FacialSignal } from '../../../lib/analysis/signals.ts';
 import { knownId, MATERIAL_ITEMS, words, type AgentAnswer, type WordingRunner } from '../agent-runner.ts';
 
 export interface Agent3Input {

@@ -5,8 +5,8 @@ import {
   type AggregateFacts,
   type ReportSummary,
   type TesterProfileSummary,
-} from '../../analysis/aggregate.ts';
-import { RECOMMENDATION_FOR } from '../../analysis/recommendations.ts';
+} from '../../../lib/analysis/aggregate.ts';
+import { RECOMMENDATION_FOR } from '../../../lib/analysis/recommendations.ts';
 import { knownId, words, type AgentAnswer, type WordingRunner } from '../agent-runner.ts';
 
 export interface Agent4Input {

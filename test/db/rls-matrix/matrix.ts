@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import type { Claims, Tx } from '../../../db/doors.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { Fixtures } from './fixtures.ts';
@@ -43,6 +43,35 @@ export interface TableCells {
     readonly allowed: Allowed;
     /** Inserts a fresh row of A's side; `actor` is the caller, for rows written under one's own id. */
     readonly run: (tx: Tx, fixtures: Fixtures, actor: Claims) => Promise<unknown>;
+  };
+}
+
+/** An insert into one table, its values still to be given. */
+export type InsertInto<T extends TableName> = InsertQueryBuilder<Database, T, InsertResult>;
+
+/**
+ * A table's cells whose insert is handed the insert into that table (checked against its columns),
+ * so no entry names its table twice or could insert into another.
+ */
+export function tableCells<T extends TableName>(cells: {
+  readonly table: T;
+  readonly rule: string;
+  readonly rows: readonly RowCells[];
+  readonly insert: {
+    readonly allowed: Allowed;
+    /** A fresh row of A's side; `actor` is the caller, for rows written under one's own id. */
+    readonly row: (into: InsertInto<NoInfer<T>>, fixtures: Fixtures, actor: Claims) => InsertInto<NoInfer<T>>;
+  };
+}): TableCells {
+  const { table, rule, rows, insert } = cells;
+  return {
+    table,
+    rule,
+    rows,
+    insert: {
+      allowed: insert.allowed,
+      run: (tx, fixtures, actor) => insert.row(tx.insertInto(table), fixtures, actor).execute(),
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { studyValues } from './fixtures.ts';
-import { ACTORS, type Allowed, type TableCells } from './matrix.ts';
+import { ACTORS, tableCells, type Allowed, type RowCells, type TableCells } from './matrix.ts';
 import { email, unique } from './unique.ts';
 
 export const EVERYONE: Allowed = ACTORS;
@@ -10,8 +10,18 @@ export const OWNER_ORG: Allowed = ['businessA', 'admin'];
 export const ORG_AND_TESTER: Allowed = ['businessA', 'testerWith', 'admin'];
 export const TESTER: Allowed = ['testerWith', 'admin'];
 
+/**
+ * A row the system door writes (the rules say "written by the system"): under row-level security
+ * only admins change or remove it; `select` names who reads it.
+ */
+export const systemRow = (row: Omit<RowCells, 'update' | 'delete'>): RowCells => ({
+  ...row,
+  update: ADMIN,
+  delete: ADMIN,
+});
+
 export const CORE_TABLES: readonly TableCells[] = [
-  {
+  tableCells({
     table: 'organizations',
     rule: 'organizations: seen by their members, changed by their businesses, created and removed by admins',
     rows: [
@@ -25,14 +35,10 @@ export const CORE_TABLES: readonly TableCells[] = [
     ],
     insert: {
       allowed: ADMIN,
-      run: (tx) =>
-        tx
-          .insertInto('organizations')
-          .values({ name: unique('Org') })
-          .execute(),
+      row: (into) => into.values({ name: unique('Org') }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'users',
     rule: 'users: a user sees and edits themself and sees the members of their organization; admins manage accounts',
     rows: [
@@ -46,35 +52,25 @@ export const CORE_TABLES: readonly TableCells[] = [
     ],
     insert: {
       allowed: ADMIN,
-      run: (tx) =>
-        tx
-          .insertInto('users')
-          .values({ email: email('new'), role: 'tester' })
-          .execute(),
+      row: (into) => into.values({ email: email('new'), role: 'tester' }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'organization_memberships',
     rule: 'organization memberships: seen by the member and their organization, managed by admins',
     rows: [
-      {
+      systemRow({
         key: (f) => ({ organization_id: f.organizationA, user_id: f.actors.businessA.sub }),
         touch: 'member_role',
         select: OWNER_ORG,
-        update: ADMIN,
-        delete: ADMIN,
-      },
+      }),
     ],
     insert: {
       allowed: ADMIN,
-      run: (tx, f) =>
-        tx
-          .insertInto('organization_memberships')
-          .values({ organization_id: f.organizationA, user_id: f.invitee })
-          .execute(),
+      row: (into, f) => into.values({ organization_id: f.organizationA, user_id: f.invitee }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'studies',
     rule: 'studies: readable by members of the owning organization and by testers with a non-cancelled session; written by its business, removed by it only while draft',
     rows: [
@@ -88,10 +84,10 @@ export const CORE_TABLES: readonly TableCells[] = [
     ],
     insert: {
       allowed: OWNER_ORG,
-      run: (tx, f) => tx.insertInto('studies').values(studyValues(f.organizationA, 'draft')).execute(),
+      row: (into, f) => into.values(studyValues(f.organizationA, 'draft')),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'study_tasks',
     rule: 'study tasks: follow the visibility of their study, written by its business',
     rows: [
@@ -105,14 +101,11 @@ export const CORE_TABLES: readonly TableCells[] = [
     ],
     insert: {
       allowed: OWNER_ORG,
-      run: (tx, f) =>
-        tx
-          .insertInto('study_tasks')
-          .values({ study_id: f.study, position: 2, title: 'Confirm', description: 'Confirm the order' })
-          .execute(),
+      row: (into, f) =>
+        into.values({ study_id: f.study, position: 2, title: 'Confirm', description: 'Confirm the order' }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'study_variants',
     rule: 'study variants: follow the visibility of their study, written by its business',
     rows: [
@@ -126,17 +119,14 @@ export const CORE_TABLES: readonly TableCells[] = [
     ],
     insert: {
       allowed: OWNER_ORG,
-      run: (tx, f) =>
-        tx
-          .insertInto('study_variants')
-          .values({
-            study_id: f.study,
-            position: 2,
-            label: 'B',
-            description: 'New checkout',
-            split_ratio: '0.5',
-          })
-          .execute(),
+      row: (into, f) =>
+        into.values({
+          study_id: f.study,
+          position: 2,
+          label: 'B',
+          description: 'New checkout',
+          split_ratio: '0.5',
+        }),
     },
-  },
+  }),
 ];

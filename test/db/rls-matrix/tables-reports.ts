@@ -1,59 +1,49 @@
-import type { TableCells } from './matrix.ts';
-import { ADMIN, ORG_AND_TESTER, OWNER_ORG } from './tables-core.ts';
+import { tableCells, type TableCells } from './matrix.ts';
+import { ADMIN, ORG_AND_TESTER, OWNER_ORG, systemRow } from './tables-core.ts';
 import { unique } from './unique.ts';
 
 export const REPORT_TABLES: readonly TableCells[] = [
-  {
+  tableCells({
     table: 'reports',
     rule: 'reports: readable by the tester they belong to and by the organization owning the study; written by the system',
     rows: [
-      {
+      systemRow({
         key: (f) => ({ id: f.report }),
         touch: 'content',
         select: ORG_AND_TESTER,
-        update: ADMIN,
-        delete: ADMIN,
-      },
+      }),
     ],
     insert: {
       allowed: ADMIN,
-      run: (tx, f) =>
-        tx
-          .insertInto('reports')
-          .values({
-            organization_id: f.organizationA,
-            study_id: f.study,
-            session_id: f.bystanderSession,
-            tester_id: f.bystander,
-            tone_profile: 'moderate',
-            overall_score: '60',
-            content: { findings: [] },
-          })
-          .execute(),
+      row: (into, f) =>
+        into.values({
+          organization_id: f.organizationA,
+          study_id: f.study,
+          session_id: f.bystanderSession,
+          tester_id: f.bystander,
+          tone_profile: 'moderate',
+          overall_score: '60',
+          content: { findings: [] },
+        }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'study_reports',
     rule: 'study reports: readable by the organization owning the study; written by the system',
     rows: [
-      {
+      systemRow({
         key: (f) => ({ id: f.studyReport }),
         touch: 'content',
         select: OWNER_ORG,
-        update: ADMIN,
-        delete: ADMIN,
-      },
+      }),
     ],
     insert: {
       allowed: ADMIN,
-      run: (tx, f) =>
-        tx
-          .insertInto('study_reports')
-          .values({ organization_id: f.organizationA, study_id: f.study, session_count: 0, content: {} })
-          .execute(),
+      row: (into, f) =>
+        into.values({ organization_id: f.organizationA, study_id: f.study, session_count: 0, content: {} }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'proposals',
     rule: 'proposals: created by matching, read and decided by the study organization',
     rows: [
@@ -67,19 +57,16 @@ export const REPORT_TABLES: readonly TableCells[] = [
     ],
     insert: {
       allowed: ADMIN,
-      run: (tx, f) =>
-        tx
-          .insertInto('proposals')
-          .values({
-            organization_id: f.organizationA,
-            study_id: f.study,
-            tester_id: f.bystander,
-            match_score: '0.5',
-          })
-          .execute(),
+      row: (into, f) =>
+        into.values({
+          organization_id: f.organizationA,
+          study_id: f.study,
+          tester_id: f.bystander,
+          match_score: '0.5',
+        }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'outreach_messages',
     rule: 'outreach messages: drafted pending and reviewed by the study organization, never seen by testers',
     rows: [
@@ -93,133 +80,110 @@ export const REPORT_TABLES: readonly TableCells[] = [
     ],
     insert: {
       allowed: OWNER_ORG,
-      run: (tx, f) =>
-        tx
-          .insertInto('outreach_messages')
-          .values({
-            organization_id: f.organizationA,
-            study_id: f.study,
-            tester_id: f.bystander,
-            recipient_email: 'bystander@example.com',
-            channel: 'messaging',
-            body: 'A study for you',
-          })
-          .execute(),
+      row: (into, f) =>
+        into.values({
+          organization_id: f.organizationA,
+          study_id: f.study,
+          tester_id: f.bystander,
+          recipient_email: 'bystander@example.com',
+          channel: 'messaging',
+          body: 'A study for you',
+        }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'capacity_reviews',
     rule: 'capacity reviews: decided by admins alone',
-    rows: [
-      { key: (f) => ({ id: f.capacityReview }), touch: 'note', select: ADMIN, update: ADMIN, delete: ADMIN },
-    ],
+    rows: [systemRow({ key: (f) => ({ id: f.capacityReview }), touch: 'note', select: ADMIN })],
     insert: {
       allowed: ADMIN,
-      run: (tx, f) =>
-        tx
-          .insertInto('capacity_reviews')
-          .values({ study_id: f.study, requested_count: 3, available_count: 1, segment: { country: 'FR' } })
-          .execute(),
+      row: (into, f) =>
+        into.values({
+          study_id: f.study,
+          requested_count: 3,
+          available_count: 1,
+          segment: { country: 'FR' },
+        }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'payments',
     rule: 'payments: readable by the tester and the paying organization; written by the system',
     rows: [
-      {
+      systemRow({
         key: (f) => ({ id: f.payment }),
         touch: 'attempts',
         select: ORG_AND_TESTER,
-        update: ADMIN,
-        delete: ADMIN,
-      },
+      }),
     ],
     insert: {
       allowed: ADMIN,
-      run: (tx, f) =>
-        tx
-          .insertInto('payments')
-          .values({
-            organization_id: f.organizationA,
-            study_id: f.study,
-            session_id: f.liveSession,
-            tester_id: f.actors.testerWith.sub,
-            amount: '25.00',
-            currency: 'EUR',
-          })
-          .execute(),
+      row: (into, f) =>
+        into.values({
+          organization_id: f.organizationA,
+          study_id: f.study,
+          session_id: f.liveSession,
+          tester_id: f.actors.testerWith.sub,
+          amount: '25.00',
+          currency: 'EUR',
+        }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'checkout_sessions',
     rule: 'checkout sessions: readable by the paying organization; written by the system',
     rows: [
-      {
+      systemRow({
         key: (f) => ({ id: f.checkoutSession }),
         touch: 'url',
         select: OWNER_ORG,
-        update: ADMIN,
-        delete: ADMIN,
-      },
+      }),
     ],
     insert: {
       allowed: ADMIN,
-      run: (tx, f) =>
-        tx
-          .insertInto('checkout_sessions')
-          .values({
-            id: unique('cs'),
-            provider: 'stripe',
-            organization_id: f.organizationA,
-            study_id: f.study,
-            amount_total: 1000,
-            currency: 'EUR',
-            url: 'https://checkout.example/cs',
-            expires_at: '2030-01-02T00:00:00Z',
-          })
-          .execute(),
+      row: (into, f) =>
+        into.values({
+          id: unique('cs'),
+          provider: 'stripe',
+          organization_id: f.organizationA,
+          study_id: f.study,
+          amount_total: 1000,
+          currency: 'EUR',
+          url: 'https://checkout.example/cs',
+          expires_at: '2030-01-02T00:00:00Z',
+        }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'provider_events',
     rule: 'provider events: admins only',
-    rows: [
-      { key: (f) => ({ id: f.providerEvent }), touch: 'type', select: ADMIN, update: ADMIN, delete: ADMIN },
-    ],
+    rows: [systemRow({ key: (f) => ({ id: f.providerEvent }), touch: 'type', select: ADMIN })],
     insert: {
       allowed: ADMIN,
-      run: (tx) =>
-        tx
-          .insertInto('provider_events')
-          .values({ id: unique('evt'), provider: 'payments', type: 'payout.paid', payload: {} })
-          .execute(),
+      row: (into) =>
+        into.values({ id: unique('evt'), provider: 'payments', type: 'payout.paid', payload: {} }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'review_call_bookings',
     rule: 'review call bookings: readable by the booking organization; written by the scheduling webhook',
     rows: [
-      {
+      systemRow({
         key: (f) => ({ id: f.booking }),
         touch: 'invitee_name',
         select: OWNER_ORG,
-        update: ADMIN,
-        delete: ADMIN,
-      },
+      }),
     ],
     insert: {
       allowed: ADMIN,
-      run: (tx, f) =>
-        tx
-          .insertInto('review_call_bookings')
-          .values({
-            organization_id: f.organizationA,
-            provider_booking_id: unique('booking'),
-            invitee_email: 'owner@example.com',
-            starts_at: '2030-02-02T10:00:00Z',
-            ends_at: '2030-02-02T10:30:00Z',
-          })
-          .execute(),
+      row: (into, f) =>
+        into.values({
+          organization_id: f.organizationA,
+          provider_booking_id: unique('booking'),
+          invitee_email: 'owner@example.com',
+          starts_at: '2030-02-02T10:00:00Z',
+          ends_at: '2030-02-02T10:30:00Z',
+        }),
     },
-  },
+  }),
 ];

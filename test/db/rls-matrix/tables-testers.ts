@@ -1,42 +1,37 @@
-import type { TableCells } from './matrix.ts';
-import { ADMIN, TESTER } from './tables-core.ts';
+import { tableCells, type TableCells } from './matrix.ts';
+import { ADMIN, systemRow, TESTER } from './tables-core.ts';
 import { unique, uniqueNumber } from './unique.ts';
 
 export const TESTER_TABLES: readonly TableCells[] = [
-  {
+  tableCells({
     table: 'quizzes',
     rule: 'quizzes: admins only, they hold the correct answers',
-    rows: [
-      { key: (f) => ({ id: f.quiz }), touch: 'passing_score', select: ADMIN, update: ADMIN, delete: ADMIN },
-    ],
+    rows: [systemRow({ key: (f) => ({ id: f.quiz }), touch: 'passing_score', select: ADMIN })],
     insert: {
       allowed: ADMIN,
-      run: (tx) => tx.insertInto('quizzes').values({ version: uniqueNumber(), passing_score: 60 }).execute(),
+      row: (into) => into.values({ version: uniqueNumber(), passing_score: 60 }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'quiz_questions',
     rule: 'quiz questions: admins only, they hold the correct answers',
-    rows: [{ key: (f) => ({ id: f.question }), touch: 'text', select: ADMIN, update: ADMIN, delete: ADMIN }],
+    rows: [systemRow({ key: (f) => ({ id: f.question }), touch: 'text', select: ADMIN })],
     insert: {
       allowed: ADMIN,
-      run: (tx, f) =>
-        tx
-          .insertInto('quiz_questions')
-          .values({
-            quiz_id: f.quiz,
-            position: 2,
-            text: 'Which key moves focus?',
-            options: JSON.stringify([
-              { id: 'a', text: 'Tab' },
-              { id: 'b', text: 'Home' },
-            ]),
-            correct_option_id: 'a',
-          })
-          .execute(),
+      row: (into, f) =>
+        into.values({
+          quiz_id: f.quiz,
+          position: 2,
+          text: 'Which key moves focus?',
+          options: JSON.stringify([
+            { id: 'a', text: 'Tab' },
+            { id: 'b', text: 'Home' },
+          ]),
+          correct_option_id: 'a',
+        }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'tester_profiles',
     rule: 'tester profiles: a tester creates (pending), sees and edits their own; businesses never read them',
     rows: [
@@ -51,32 +46,24 @@ export const TESTER_TABLES: readonly TableCells[] = [
     insert: {
       // The fresh profile is the tester-without-a-session's own, created pending.
       allowed: ['testerWithout', 'admin'],
-      run: (tx, f) =>
-        tx
-          .insertInto('tester_profiles')
-          .values({ user_id: f.actors.testerWithout.sub, country: 'FR', devices: ['mobile'] })
-          .execute(),
+      row: (into, f) =>
+        into.values({ user_id: f.actors.testerWithout.sub, country: 'FR', devices: ['mobile'] }),
     },
-  },
-  {
+  }),
+  tableCells({
     table: 'payout_accounts',
     rule: 'payout accounts: read by their tester, written by the system and admins',
     rows: [
-      {
+      systemRow({
         key: (f) => ({ id: f.payoutAccount }),
         touch: 'status',
         select: TESTER,
-        update: ADMIN,
-        delete: ADMIN,
-      },
+      }),
     ],
     insert: {
       allowed: ADMIN,
-      run: (tx, f) =>
-        tx
-          .insertInto('payout_accounts')
-          .values({ tester_id: f.actors.testerWithout.sub, provider_account_id: unique('acct') })
-          .execute(),
+      row: (into, f) =>
+        into.values({ tester_id: f.actors.testerWithout.sub, provider_account_id: unique('acct') }),
     },
-  },
+  }),
 ];

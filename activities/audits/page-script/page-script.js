@@ -1,0 +1,786 @@
+// @ts-check
+// The audit kit: the project's own checks, run inside the audited page. A classic script read as
+// text by ../page-script.ts, which puts it in the warm contexts' init script after axe-core, so it
+// runs at the start of every top-level document, before the page's own scripts. It defines
+// `window.__auditKit` once; the Node side calls its members by name (page-audit.ts, tab-walk.ts).
+// Plain JavaScript, not a TypeScript function passed to page.evaluate, which would carry the
+// compiler's helpers into the page; its JSDoc types are checked by this folder's tsconfig.json.
+//
+// Before the text reaches a page, page-script.ts fills in two placeholders, each written once: the
+// string SHADOW is set to becomes SHADOW_SEPARATOR of ../types.ts (as a JSON string), and the
+// comment naming RESOLVE_SELECTOR becomes the function of resolve-selector.js (which tsc, checking
+// this folder, sees as a global).
+
+/** @typedef {{ ruleId: string, element: string, description: string }} Issue */
+/** @typedef {{ r: number, g: number, b: number, a: number }} Color */
+/** @typedef {{ top: number, left: number, width: number, height: number }} Rect */
+/** @typedef {{ k: number | null, selector: string, rect: Rect, focused: string, frame: boolean }} FocusState */
+/**
+ * An element that may be a form control: `disabled` is undefined on the others.
+ * @typedef {Element & { disabled?: boolean }} Control
+ */
+/** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Field */
+
+(() => {
+  if (window.__auditKit) return;
+  const INTERACTIVE =
+    'a[href], area[href], button, input:not([type=hidden]), select, textarea, summary, iframe, [tabindex], [contenteditable=""], [contenteditable=true]';
+  const WIDGET_ROLES = [
+    'button',
+    'link',
+    'checkbox',
+    'radio',
+    'switch',
+    'tab',
+    'menuitem',
+    'option',
+    'slider',
+    'textbox',
+    'combobox',
+    'spinbutton',
+  ];
+  const SHADOW = '__SHADOW_SEPARATOR__';
+
+  // Elements given a click-type handler by script. This script runs at document start, before the
+  // page's own scripts, so it sees every addEventListener call and on<event> property set; an
+  // element that takes such a handler but no focus is operable by mouse only (see mouseOnly()).
+  const POINTER_EVENTS = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'];
+  /** @type {Set<Element>} */
+  const scripted = new Set();
+  // Kept unbound on purpose: the wrapper below calls it with the element as `this`.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const addEventListener = EventTarget.prototype.addEventListener;
+  /**
+   * @this {EventTarget}
+   * @param {string} type
+   * @param {EventListenerOrEventListenerObject | null} listener
+   * @param {boolean | AddEventListenerOptions} [options]
+   */
+  EventTarget.prototype.addEventListener = function (type, listener, options) {
+    if (
+      listener &&
+      this &&
+      /** @type {Node} */ (this).nodeType === 1 &&
+      POINTER_EVENTS.includes(String(type).toLowerCase())
+    )
+      scripted.add(/** @type {Element} */ (this));
+    return addEventListener.call(this, type, listener, options);
+  };
+  for (const type of POINTER_EVENTS) {
+    const property = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'on' + type);
+    if (!property || !property.set) continue;
+    Object.defineProperty(
+      HTMLElement.prototype,
+      'on' + type,
+      Object.assign({}, property, {
+        /**
+         * @this {HTMLElement}
+         * @param {unknown} value
+         * @returns {void}
+         */
+        set(value) {
+          if (value) scripted.add(this);
+          // property.set was checked above; tsc does not carry that check into this function.
+          return /** @type {(value: unknown) => void} */ (property.set).call(this, value);
+        },
+      }),
+    );
+  }
+
+  /** @param {string} value */
+  function cssEscape(value) {
+    return window.CSS && CSS.escape ? CSS.escape(value) : value.replace(/[^a-zA-Z0-9_-]/g, '\\$&');
+  }
+  // Inside a shadow root the selector is the host's, SHADOW, then the path within the root.
+  /**
+   * @param {Node} el
+   * @returns {string}
+   */
+  function selectorOf(el) {
+    if (!(el instanceof Element)) return 'document';
+    const root = el.getRootNode();
+    const prefix = root instanceof ShadowRoot ? selectorOf(root.host) + SHADOW : '';
+    return prefix + selectorWithin(el, root instanceof ShadowRoot ? root : document);
+  }
+  /**
+   * @param {Element} el
+   * @param {Document | ShadowRoot} root
+   * @returns {string}
+   */
+  function selectorWithin(el, root) {
+    /** @param {string} id */
+    const unique = (id) => root.querySelectorAll('#' + cssEscape(id)).length === 1;
+    if (el.id && unique(el.id)) return '#' + cssEscape(el.id);
+    const parts = [];
+    let node = el;
+    while (node && node.nodeType === 1 && node !== document.documentElement) {
+      if (node.id && unique(node.id)) {
+        parts.unshift('#' + cssEscape(node.id));
+        break;
+      }
+      const tag = node.tagName.toLowerCase();
+      const parent = node.parentElement || (node.parentNode instanceof ShadowRoot ? node.parentNode : null);
+      if (!parent) {
+        parts.unshift(tag);
+        break;
+      }
+      const same = Array.from(parent.children).filter((c) => c.tagName === node.tagName);
+      parts.unshift(same.length > 1 ? tag + ':nth-of-type(' + (same.indexOf(node) + 1) + ')' : tag);
+      // A shadow root as parent ends the loop (its nodeType is 11), after its host's part was added.
+      node = /** @type {Element} */ (parent);
+    }
+    return parts.join(' > ') || el.tagName.toLowerCase();
+  }
+  // The element a selector of selectorOf() names, through open shadow roots: resolve-selector.js.
+  /* RESOLVE_SELECTOR */
+  // Every element matching the selector in the document and its open shadow roots, in tree order.
+  /**
+   * @param {string} selector
+   * @returns {Element[]}
+   */
+  function deepQueryAll(selector) {
+    /** @type {Element[]} */
+    const out = [];
+    /** @param {Document | ShadowRoot} root */
+    const visit = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.matches(selector)) out.push(el);
+        if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    visit(document);
+    return out;
+  }
+  // The element of the document tree an element belongs to: itself, or its outermost shadow host.
+  /** @param {Element} el */
+  function inDocumentTree(el) {
+    let node = el;
+    while (node.getRootNode() instanceof ShadowRoot)
+      node = /** @type {ShadowRoot} */ (node.getRootNode()).host;
+    return node;
+  }
+  // Focus as a user sees it: document.activeElement stops at a shadow host, so go down its roots.
+  function deepActiveElement() {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    return el;
+  }
+  /** @param {Element} el */
+  function isVisible(el) {
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none') return false;
+    const rect = el.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  }
+  /**
+   * @param {Element} el
+   * @returns {Rect}
+   */
+  function rectOf(el) {
+    const r = el.getBoundingClientRect();
+    return { top: r.top + scrollY, left: r.left + scrollX, width: r.width, height: r.height };
+  }
+  /** @param {Node} el */
+  function textOf(el) {
+    return (el.textContent || '').replace(/\s+/g, ' ').trim();
+  }
+  /** @param {string} text */
+  function norm(text) {
+    return (text || '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+  }
+  /**
+   * @param {string} ruleId
+   * @param {Node} el
+   * @param {string} description
+   * @param {object} [extra]
+   * @returns {Issue}
+   */
+  function issue(ruleId, el, description, extra) {
+    return Object.assign({ ruleId, element: selectorOf(el), description }, extra || {});
+  }
+
+  // ---- colour ----
+  // Computed colours in rgb() or rgba() form carry three or four numbers.
+  /**
+   * @param {string} value
+   * @returns {Color | null}
+   */
+  function parseColor(value) {
+    const m = /rgba?\(([^)]+)\)/.exec(value || '');
+    if (!m) return null;
+    const p = /** @type {string} */ (m[1])
+      .split(/[ ,/]+/)
+      .filter(Boolean)
+      .map(Number);
+    return /** @type {Color} */ ({ r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 });
+  }
+  /** @param {Color} c */
+  function luminance(c) {
+    /** @param {number} v */
+    const f = (v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+  }
+  /**
+   * @param {Color} a
+   * @param {Color} b
+   */
+  function ratio(a, b) {
+    const x = luminance(a),
+      y = luminance(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+  /**
+   * @param {Element | null} el
+   * @returns {Color}
+   */
+  function backgroundBehind(el) {
+    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+      const c = parseColor(getComputedStyle(node).backgroundColor);
+      if (c && c.a > 0.5) return c;
+    }
+    return { r: 255, g: 255, b: 255, a: 1 };
+  }
+
+  // WCAG 1.4.11: a control's boundary (its border or its own background) against what surrounds it.
+  function controlContrast() {
+    const out = [];
+    for (const el of document.querySelectorAll(
+      'input:not([type=hidden]):not([type=image]), select, textarea, button, [role=button]',
+    )) {
+      if (!isVisible(el) || /** @type {Control} */ (el).disabled) continue;
+      const type = (el.getAttribute('type') || '').toLowerCase();
+      if (type === 'checkbox' || type === 'radio' || type === 'range' || type === 'color' || type === 'file')
+        continue;
+      const style = getComputedStyle(el);
+      const around = backgroundBehind(el.parentElement || document.body);
+      const own = parseColor(style.backgroundColor);
+      const ratios = [];
+      if (own && own.a > 0.5) ratios.push(ratio(own, around));
+      const width =
+        parseFloat(style.borderTopWidth) +
+        parseFloat(style.borderBottomWidth) +
+        parseFloat(style.borderLeftWidth) +
+        parseFloat(style.borderRightWidth);
+      const border = parseColor(style.borderTopColor);
+      if (width > 0 && style.borderTopStyle !== 'none' && border && border.a > 0.5)
+        ratios.push(ratio(border, around));
+      if (!ratios.length) continue;
+      const best = Math.max.apply(null, ratios);
+      if (best < 3)
+        out.push(
+          issue(
+            'non-text-contrast',
+            el,
+            'The boundary of this control has a contrast ratio of ' +
+              best.toFixed(2) +
+              ':1 against its surroundings; controls need at least 3:1',
+          ),
+        );
+    }
+    return out;
+  }
+
+  // ---- images ----
+  function imageChecks() {
+    const out = [];
+    for (const img of document.querySelectorAll('img[alt], input[type=image][alt], area[alt]')) {
+      const alt = (img.getAttribute('alt') || '').trim();
+      if (!alt) continue;
+      const src = img.getAttribute('src') || '';
+      const file = decodeURIComponent(/** @type {string} */ (src.split(/[?#]/)[0]).split('/').pop() || '');
+      if (
+        /\.(png|jpe?g|gif|svg|webp|bmp|tiff?|avif)$/i.test(alt) ||
+        (file && alt === file) ||
+        /^(img|image|dsc|photo|pic|screenshot)[-_ ]?\d+$/i.test(alt)
+      ) {
+        out.push(
+          issue(
+            'image-alt-filename',
+            img,
+            'Alternative text "' + alt + '" is a file name, not a description of the image',
+          ),
+        );
+        continue;
+      }
+      if (/^(an? )?(image|picture|photo|photograph|graphic|icon) (of|showing)\b/i.test(alt)) {
+        out.push(
+          issue(
+            'image-alt-redundant-phrase',
+            img,
+            'Alternative text starts with "' +
+              alt.split(' ').slice(0, 2).join(' ') +
+              '"; screen readers already announce an image',
+          ),
+        );
+        continue;
+      }
+      const container = img.closest('a, button, figure') || img.parentElement;
+      const caption = container && container.querySelector('figcaption');
+      const around = [container ? textOf(container) : '', caption ? textOf(caption) : ''];
+      const sibling = img.nextElementSibling || img.previousElementSibling;
+      if (sibling) around.push(textOf(sibling));
+      if (around.some((text) => text && norm(text) === norm(alt))) {
+        out.push(
+          issue(
+            'image-alt-duplicates-text',
+            img,
+            'Alternative text "' +
+              alt +
+              '" repeats the text next to the image; screen readers hear it twice (use alt="" if decorative)',
+          ),
+        );
+      }
+    }
+    return out;
+  }
+
+  // ---- forms ----
+  /** @type {[RegExp, string][]} */
+  const PERSONAL = [
+    [/e-?mail/i, 'email'],
+    [/(phone|mobile|tel)/i, 'tel'],
+    [/(first|given).?name|fname/i, 'given-name'],
+    [/(last|family|sur).?name|lname/i, 'family-name'],
+    [/(full.?)?name$/i, 'name'],
+    [/(street|address)/i, 'street-address'],
+    [/(postal|post.?code|zip)/i, 'postal-code'],
+    [/city|town/i, 'address-level2'],
+    [/country/i, 'country-name'],
+    [/(birth|bday|dob)/i, 'bday'],
+    [/(card.?number|cc.?num)/i, 'cc-number'],
+    [/organi[sz]ation|company/i, 'organization'],
+  ];
+  /** @param {Field} el */
+  function labelTextOf(el) {
+    const parts = [];
+    if (el.labels) for (const label of el.labels) parts.push(textOf(label));
+    parts.push(el.getAttribute('aria-label') || '', el.getAttribute('placeholder') || '');
+    return parts.join(' ');
+  }
+  function referencedIds() {
+    /** @type {Set<string>} */
+    const ids = new Set();
+    for (const el of document.querySelectorAll(
+      '[aria-describedby], [aria-errormessage], [aria-labelledby]',
+    )) {
+      for (const attr of ['aria-describedby', 'aria-errormessage', 'aria-labelledby']) {
+        for (const id of (el.getAttribute(attr) || '').split(/\s+/)) if (id) ids.add(id);
+      }
+    }
+    return ids;
+  }
+  function formChecks() {
+    const out = [];
+    const ids = referencedIds();
+    const messages = document.querySelectorAll(
+      '[role=alert], [aria-live=assertive], .error, .errors, .error-message, .invalid-feedback, .field-error, [class*="error"], [id*="error"]',
+    );
+    /** @type {Set<Element>} */
+    const seen = new Set();
+    for (const message of messages) {
+      if (seen.has(message) || !isVisible(message) || !textOf(message)) continue;
+      if (message.closest('label')) continue;
+      if (message.matches('input, select, textarea, button, form')) continue;
+      let tied = false;
+      for (
+        let node = /** @type {Element | null} */ (message);
+        node && node.nodeType === 1 && !tied;
+        node = node.parentElement
+      ) {
+        if (node.id && ids.has(node.id)) tied = true;
+        if (node === message.closest('form')) break;
+      }
+      for (const inner of message.querySelectorAll('[id]')) if (ids.has(inner.id)) tied = true;
+      for (const inner of message.querySelectorAll('*')) seen.add(inner);
+      if (!tied)
+        out.push(
+          issue(
+            'error-message-not-associated',
+            message,
+            'Error message "' +
+              textOf(message).slice(0, 80) +
+              '" is not tied to its field (aria-describedby or aria-errormessage)',
+          ),
+        );
+    }
+    for (const field of document.querySelectorAll('[aria-invalid=true]')) {
+      if (!field.getAttribute('aria-describedby') && !field.getAttribute('aria-errormessage')) {
+        out.push(
+          issue(
+            'invalid-field-without-message',
+            field,
+            'Field is marked invalid but no error message is tied to it',
+          ),
+        );
+      }
+    }
+    for (const field of /** @type {NodeListOf<Field>} */ (
+      document.querySelectorAll('input, select, textarea')
+    )) {
+      const type = (field.getAttribute('type') || 'text').toLowerCase();
+      if (!['text', 'email', 'tel', 'url', 'search', 'date', ''].includes(type) && field.tagName === 'INPUT')
+        continue;
+      if (!isVisible(field) || field.hasAttribute('autocomplete')) continue;
+      const hint = [field.name, field.id, labelTextOf(field), type].join(' ');
+      const match =
+        PERSONAL.find(([pattern]) => pattern.test(hint)) ||
+        (type === 'email' ? [null, 'email'] : type === 'tel' ? [null, 'tel'] : null);
+      if (!match) continue;
+      // street-address is a multi-line token, valid on a textarea; a one-line input takes address-line1.
+      const token = match[1] === 'street-address' && field.tagName === 'INPUT' ? 'address-line1' : match[1];
+      out.push(
+        issue(
+          'autocomplete-missing',
+          field,
+          'Personal-data field has no autocomplete attribute (expected autocomplete="' + token + '")',
+        ),
+      );
+    }
+    return out;
+  }
+
+  // ---- headings ----
+  function headingChecks() {
+    const out = [];
+    const headings = Array.from(
+      document.querySelectorAll('h1, h2, h3, h4, h5, h6, [role=heading][aria-level]'),
+    ).filter(isVisible);
+    /** @param {Element} h */
+    const levelOf = (h) =>
+      /^H[1-6]$/.test(h.tagName) ? Number(h.tagName[1]) : Number(h.getAttribute('aria-level'));
+    if (!headings.length) {
+      out.push(
+        issue('page-has-headings', document.body, 'The page has no headings to structure its content'),
+      );
+      return out;
+    }
+    if (!headings.some((h) => levelOf(h) === 1))
+      out.push(
+        issue('page-has-h1', /** @type {Element} */ (headings[0]), 'The page has no level-one heading'),
+      );
+    let previous = 0;
+    for (const h of headings) {
+      const level = levelOf(h);
+      if (previous && level > previous + 1)
+        out.push(
+          issue(
+            'heading-skipped-level',
+            h,
+            'Heading level ' + level + ' follows level ' + previous + '; levels must not be skipped',
+          ),
+        );
+      else if (!previous && level > 2)
+        out.push(
+          issue(
+            'heading-skipped-level',
+            h,
+            'The first heading is level ' + level + '; the outline must start at level 1',
+          ),
+        );
+      previous = level;
+    }
+    return out;
+  }
+
+  // ---- keyboard support ----
+  /** @param {Element} el */
+  function focusSnapshot(el) {
+    const s = getComputedStyle(el);
+    return [
+      s.outlineStyle,
+      s.outlineWidth,
+      s.outlineColor,
+      s.boxShadow,
+      s.backgroundColor,
+      s.color,
+      s.borderTopColor,
+      s.borderBottomColor,
+      s.borderTopWidth,
+      s.borderBottomWidth,
+      s.textDecorationLine,
+    ].join('|');
+  }
+  function prepareWalk() {
+    const candidates = [];
+    let k = 0;
+    for (const el of deepQueryAll(INTERACTIVE)) {
+      if (/** @type {Control} */ (el).disabled || !isVisible(el) || el.closest('[inert]')) continue;
+      // A frame is not a tab stop of its own: Tab enters its document, which this page cannot
+      // see into when it is cross-origin. The walk passes through frames as one unit.
+      if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') continue;
+      const tabindex = el.getAttribute('tabindex');
+      if (tabindex !== null && Number(tabindex) < 0) continue;
+      if (el.tagName === 'A' && !el.hasAttribute('href') && tabindex === null) continue;
+      el.setAttribute('data-audit-k', String(k++));
+      candidates.push({ k: k - 1, selector: selectorOf(el), positiveTabindex: Number(tabindex) > 0 });
+    }
+    const widgets = [];
+    /** @type {Set<Element>} */
+    const unfocusable = new Set();
+    for (const el of deepQueryAll('[role]')) {
+      const role = el.getAttribute('role');
+      if (el.matches(INTERACTIVE) || !isVisible(el) || !WIDGET_ROLES.includes(/** @type {string} */ (role)))
+        continue;
+      unfocusable.add(el);
+      widgets.push(
+        issue(
+          'keyboard-unreachable',
+          el,
+          'Interactive element with role="' +
+            role +
+            '" cannot receive keyboard focus (add tabindex="0" or use a native control)',
+        ),
+      );
+    }
+    for (const el of mouseOnly()) {
+      if (!unfocusable.has(el))
+        widgets.push(
+          issue(
+            'keyboard-unreachable',
+            el,
+            'Element with a click handler cannot receive keyboard focus (add tabindex="0" and key handlers, or use a native control)',
+          ),
+        );
+    }
+    const main = mainContent();
+    let beforeMain = 0;
+    if (main)
+      for (const el of deepQueryAll('[data-audit-k]'))
+        if (main.compareDocumentPosition(inDocumentTree(el)) & Node.DOCUMENT_POSITION_PRECEDING) beforeMain++;
+    return { candidates, widgets, beforeMain };
+  }
+  // Elements with a click handler (onclick, or a click-type listener or property set by script)
+  // that take no focus. Only the handler's own element counts, and only a leaf-like one: html and
+  // body, elements inside a control or a label (the click reaches the control), and containers
+  // that hold a focusable element or more than DELEGATING_SIZE elements are taken to delegate the
+  // click (a list's or an app root's listener serving its items), and are not reported.
+  const DELEGATING_SIZE = 20;
+  function mouseOnly() {
+    const out = [];
+    for (const el of new Set(deepQueryAll('[onclick]').concat(Array.from(scripted)))) {
+      if (!el.isConnected || el === document.body || el === document.documentElement) continue;
+      if (el.closest(INTERACTIVE + ', label, [inert]') || !isVisible(el)) continue;
+      if (el.querySelector(INTERACTIVE) || el.getElementsByTagName('*').length > DELEGATING_SIZE) continue;
+      out.push(el);
+    }
+    return out;
+  }
+  // The main content: main or [role=main], else the first h1.
+  function mainContent() {
+    return document.querySelector('main, [role=main]') || document.querySelector('h1');
+  }
+  /** @returns {FocusState | null} */
+  function focusState() {
+    const el = deepActiveElement();
+    if (!el || el === document.body || el === document.documentElement) return null;
+    const k = el.getAttribute('data-audit-k');
+    const frame = el.tagName === 'IFRAME' || el.tagName === 'FRAME';
+    return {
+      k: k === null ? null : Number(k),
+      selector: selectorOf(el),
+      rect: rectOf(el),
+      focused: focusSnapshot(el),
+      frame,
+    };
+  }
+  // Where focus is after each Tab of the walk, recorded on keyup (after the keydown's default action
+  // moved focus), so the walk can send Tabs in batches and read every stop in one call. The
+  // listener is the page's first (this script runs at document start). While focus is inside a
+  // frame, keyup goes to the frame's document: those Tabs leave no entry, which is how the walk
+  // passes through a frame as one unit.
+  /** @type {(FocusState | null)[] | null} */
+  let walkLog = null;
+  window.addEventListener(
+    'keyup',
+    (event) => {
+      if (walkLog && event.key === 'Tab') walkLog.push(focusState());
+    },
+    true,
+  );
+  // Starts the walk in one call: from the top when nothing has focus, else from the focused
+  // element. Also reads every expected tab stop's styles at rest, before any has keyboard focus
+  // (the element focused on load, if any, cannot be read at rest and is left out).
+  function beginWalk() {
+    const active = deepActiveElement();
+    const fromTop = !focusState();
+    /** @type {Record<string, string>} */
+    const resting = {};
+    for (const el of deepQueryAll('[data-audit-k]')) {
+      if (el !== active) resting[/** @type {string} */ (el.getAttribute('data-audit-k'))] = focusSnapshot(el);
+    }
+    if (fromTop) startAtTop();
+    walkLog = [];
+    return { fromTop, resting };
+  }
+  function takeWalkLog() {
+    const log = walkLog || [];
+    walkLog = walkLog && [];
+    return { log, now: focusState() };
+  }
+  // With nothing focused, Tab starts after the "sequential focus navigation starting point",
+  // which a URL fragment or a click may have left mid-page: move it to the top of the document.
+  function startAtTop() {
+    const root = document.documentElement;
+    const tabindex = root.getAttribute('tabindex');
+    root.setAttribute('tabindex', '-1');
+    root.focus({ preventScroll: true });
+    root.blur();
+    if (tabindex === null) root.removeAttribute('tabindex');
+    else root.setAttribute('tabindex', tabindex);
+  }
+  // The skip link: an in-page link that says so ("Skip to content", "Jump to main"), else the first
+  // tab stop when it is an in-page link to the main content: its target is, or contains, main
+  // ([role=main]) or the h1. A first link to any other part of the page ("#about") is no skip link.
+  function skipLink() {
+    const first = document.querySelector('[data-audit-k="0"]');
+    const links = Array.from(document.querySelectorAll('a[href^="#"]')).filter(
+      (a) => /** @type {string} */ (a.getAttribute('href')).length > 1,
+    );
+    const named = links.find((a) =>
+      /skip|jump|main content|to content/i.test(textOf(a) + ' ' + (a.getAttribute('aria-label') || '')),
+    );
+    const skip = named || (first && links.includes(first) && leadsToMainContent(first) ? first : null);
+    if (!skip) return null;
+    const id = fragmentOf(skip);
+    const target = targetOf(skip);
+    return {
+      element: skip,
+      selector: selectorOf(skip),
+      k: skip.getAttribute('data-audit-k'),
+      target: id,
+      targetExists: !!target,
+      targetVisible: !!target && (isVisible(target) || target.children.length > 0),
+    };
+  }
+  // Links, here and below, come from selectors that require href.
+  /** @param {Element} link */
+  function fragmentOf(link) {
+    const raw = /** @type {string} */ (link.getAttribute('href')).slice(1);
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  /** @param {Element} link */
+  function targetOf(link) {
+    const id = fragmentOf(link);
+    return document.getElementById(id) || document.getElementsByName(id)[0] || null;
+  }
+  /** @param {Element} link */
+  function leadsToMainContent(link) {
+    const target = targetOf(link);
+    if (!target) return false;
+    return [document.querySelector('main, [role=main]'), document.querySelector('h1')].some(
+      (main) => main && (target === main || target.contains(main)),
+    );
+  }
+  // WCAG 2.4.1: an in-page link whose fragment names no element moves neither the view nor the
+  // focus. Per the HTML spec a fragment matches an id (as written or percent-decoded) or an a[name];
+  // "#top" scrolls to the top, and "#/..." or "#!..." are a script router's, not anchors.
+  /** @param {Element | null} skip */
+  function brokenInPageLinks(skip) {
+    const out = [];
+    for (const link of document.querySelectorAll('a[href], area[href]')) {
+      const href = /** @type {string} */ (link.getAttribute('href')).trim();
+      if (href.length < 2 || href[0] !== '#' || link === skip) continue;
+      if (!link.getClientRects().length || getComputedStyle(link).visibility === 'hidden') continue;
+      const raw = href.slice(1);
+      if (/^top$/i.test(raw) || raw[0] === '/' || raw[0] === '!') continue;
+      let decoded = raw;
+      try {
+        decoded = decodeURIComponent(raw);
+      } catch {
+        /* keep it as written */
+      }
+      const exists = [raw, decoded].some(
+        (id) =>
+          document.getElementById(id) ||
+          Array.from(document.getElementsByTagName('a')).some((a) => a.getAttribute('name') === id),
+      );
+      if (!exists)
+        out.push(
+          issue(
+            'in-page-link-broken',
+            link,
+            'Links to #' +
+              raw +
+              ', but no element on the page has that id or name: activating it moves neither the view nor the keyboard focus',
+          ),
+        );
+    }
+    return out;
+  }
+
+  function links() {
+    /** @type {Set<string>} */
+    const out = new Set();
+    for (const a of document.querySelectorAll('a[href]')) {
+      try {
+        const url = new URL(/** @type {string} */ (a.getAttribute('href')), document.baseURI);
+        url.hash = '';
+        if (url.origin === location.origin && /^https?:$/.test(url.protocol)) out.add(url.href);
+      } catch {
+        /* not a URL */
+      }
+    }
+    return Array.from(out);
+  }
+
+  /**
+   * @param {string} selector
+   * @param {boolean} on
+   */
+  function outline(selector, on) {
+    // HTML, SVG and MathML elements have a style; an element of another namespace would not.
+    const el = /** @type {(Element & ElementCSSInlineStyle) | null} */ (resolve(selector));
+    if (!el) return false;
+    if (on) {
+      el.scrollIntoView({ block: 'center', inline: 'center' });
+      el.setAttribute('data-audit-outline', el.getAttribute('style') || '');
+      el.style.outline = '4px solid #d0021b';
+      el.style.outlineOffset = '2px';
+    } else {
+      el.setAttribute('style', el.getAttribute('data-audit-outline') || '');
+      el.removeAttribute('data-audit-outline');
+    }
+    return true;
+  }
+
+  // Everything that reads the page before the Tab walk, in one call: one round trip per audit.
+  /** @type {Record<string, () => Issue[]>} */
+  const IN_PAGE = {
+    contrast: controlContrast,
+    images: imageChecks,
+    forms: formChecks,
+    headings: headingChecks,
+  };
+  /** @param {string[]} categories */
+  function collect(categories) {
+    const findings = [];
+    for (const category of categories) if (IN_PAGE[category]) findings.push(...IN_PAGE[category]());
+    if (!categories.includes('keyboard')) return { findings, links: links(), walk: null, skip: null };
+    const walk = prepareWalk();
+    const found = skipLink();
+    findings.push(...brokenInPageLinks(found && found.element));
+    const skip = found && {
+      selector: found.selector,
+      k: found.k,
+      target: found.target,
+      targetExists: found.targetExists,
+      targetVisible: found.targetVisible,
+    };
+    return { findings, links: links(), walk, skip };
+  }
+
+  // axe as it was when this script ran (at document start, before the page's own scripts), so a
+  // page that defines its own global "axe" cannot break the audit.
+  const kit = { axe: window.axe, collect, focusState, beginWalk, takeWalkLog, outline, resolve };
+  Object.defineProperty(window, '__auditKit', { value: kit, configurable: true });
+})();

@@ -1,0 +1,22 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { conflict } from './errors.ts';
+
+/**
+ * Sends an update and turns the workflow's refusal of a transition (a failure of `refusalType`,
+ * raised when the state moved since the caller read it) into the 409 the route would have given.
+ */
+export async function updateOrConflict<T>(refusalType: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (
+      error instanceof WorkflowUpdateFailedError &&
+      error.cause instanceof ApplicationFailure &&
+      error.cause.type === refusalType
+    ) {
+      throw conflict(error.cause.message);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,120 @@
+// The service's side of the Temporal client: starting the study and session workflows from what
+// their rows record, and signalling studies with signal-with-start. Used by the API, by activities
+// (with the worker's own client) and by tests.
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { isLiveStudyStatus, type RecordedSession, type RecordedStudy } from '../db/repositories/lifecycle.ts';
+import { sessionWorkflow, sessionWorkflowId } from '../workflows/session.ts';
+import {
+  paymentConfirmedSignal,
+  sessionConfirmedSignal,
+  sessionReportedSignal,
+  studyWorkflow,
+  studyWorkflowId,
+} from '../workflows/study.ts';
+
+/** What reaches a study's workflow from outside: the payment, and each session's confirmation and report. */
+export type StudySignal =
+  | { readonly studyId: string; readonly signal: 'paymentConfirmed' }
+  | {
+      readonly studyId: string;
+      readonly signal: 'sessionConfirmed' | 'sessionReported';
+      readonly sessionId: string;
+    };
+
+/**
+ * One workflow per study for its whole life: a running one is kept, and one that has ended (an
+ * archived study's) is never started again.
+ */
+const ONCE = { workflowIdReusePolicy: 'REJECT_DUPLICATE' } as const;
+
+/**
+ * Starts the study's workflow unless one runs or ran under its id, from the status the row
+ * records: a new study's draft, or where a study stored without a workflow stands (the seeded
+ * demo study; a study whose start failed after its row was committed). An archived study is left alone.
+ */
+export async function ensureStudyWorkflow(
+  client: Client,
+  taskQueue: string,
+  study: RecordedStudy,
+): Promise<void> {
+  if (!isLiveStudyStatus(study.status)) return;
+  try {
+    await client.workflow.start(studyWorkflow, {
+      workflowId: studyWorkflowId(study.id),
+      taskQueue,
+      args: [{ studyId: study.id, status: study.status }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      ...ONCE,
+    });
+  } catch (error) {
+    // A closed workflow for this id (an archived study) is the study's finished life, not a failure.
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/**
+ * Signals the study's workflow, starting it first from the recorded status when the study has
+ * none (signal-with-start: one request, so the signal cannot fall between a start and a send).
+ * False when the study's life is over (archived, its workflow ended): the signal no longer matters.
+ */
+export async function signalStudyWithStart(
+  client: Client,
+  taskQueue: string,
+  study: RecordedStudy,
+  message: StudySignal,
+): Promise<boolean> {
+  if (!isLiveStudyStatus(study.status)) return false;
+  const options = {
+    workflowId: studyWorkflowId(study.id),
+    taskQueue,
+    args: [{ studyId: study.id, status: study.status }] as const,
+    ...ONCE,
+  };
+  try {
+    if (message.signal === 'paymentConfirmed') {
+      await client.workflow.signalWithStart(studyWorkflow, { ...options, signal: paymentConfirmedSignal });
+    } else {
+      await client.workflow.signalWithStart(studyWorkflow, {
+        ...options,
+        signal: message.signal === 'sessionConfirmed' ? sessionConfirmedSignal : sessionReportedSignal,
+        signalArgs: [message.sessionId],
+      });
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Starts the session's workflow unless it runs already, from what the row records: its status
+ * (active, or paused), its start (the time limit counts from there) and its study's limit. A
+ * finished one (a confirmed session's life is over) is not started again. Safe to call as often
+ * as needed: the workflow id decides.
+ */
+export async function ensureSessionWorkflow(
+  client: Client,
+  taskQueue: string,
+  session: RecordedSession,
+): Promise<void> {
+  try {
+    await client.workflow.start(sessionWorkflow, {
+      workflowId: sessionWorkflowId(session.id),
+      taskQueue,
+      args: [
+        {
+          sessionId: session.id,
+          studyId: session.study_id,
+          startedAt: session.started_at.toISOString(),
+          maxDurationMinutes: session.max_duration_minutes,
+          status: session.status,
+        },
+      ],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}

@@ -1,0 +1,61 @@
+/** The spec's check categories. */
+export const AUDIT_CATEGORIES = ['contrast', 'keyboard', 'aria', 'images', 'forms', 'headings'] as const;
+export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
+
+/** axe's impact scale, which the spec uses for audit issues, most severe first. */
+export const SEVERITIES = ['critical', 'serious', 'moderate', 'minor'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface AuditIssue {
+  readonly issueId: string;
+  /** The check that found it (an axe rule id or one of the project's own checks). */
+  readonly ruleId: string;
+  readonly category: AuditCategory;
+  readonly severity: Severity;
+  /**
+   * CSS selector of the offending element; inside a shadow root, the host's selector and the
+   * selector within the root joined by SHADOW_SEPARATOR (`x-card >>> button`).
+   */
+  readonly element: string;
+  readonly description: string;
+  /** WCAG success criteria, e.g. ["1.4.3"]; empty for best-practice checks. */
+  readonly wcagCriteria: readonly string[];
+}
+
+/** What one check concluded on one page: failed checks carry their issues. */
+export interface CheckOutcome {
+  readonly ruleId: string;
+  readonly category: AuditCategory;
+  readonly severity: Severity;
+  readonly issues: readonly AuditIssue[];
+}
+
+export type IssueCounts = Record<Severity, number>;
+
+export interface Viewport {
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface PageAuditResult {
+  readonly url: string;
+  readonly score: number;
+  readonly grade: Grade;
+  readonly issueCounts: IssueCounts;
+  /** Every issue, most severe first. */
+  readonly issues: readonly AuditIssue[];
+  /** Same-origin links found on the page (for crawling). */
+  readonly links: readonly string[];
+}
+
+export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
+
+/** Between a shadow host's selector and a selector inside its shadow root. */
+export const SHADOW_SEPARATOR = ' >>> ';
+
+/**
+ * What the API answers (422 naming url) when an instant audit runs out of time: loading, checking,
+ * or waiting for a browser slot within the 10 seconds the request has (see docs/decisions.md, Audits).
+ */
+export const INSTANT_TIMEOUT_MESSAGE =
+  'url: The audit did not finish within the instant audit limit of 10 seconds (the page may be too slow or not responding)';

@@ -1,0 +1,27 @@
+// The type names of the failures that cross a boundary: raised by activities as
+// `ApplicationFailure.type`, listed by workflows in `nonRetryableErrorTypes` or raised by their
+// update validators, and read by the API to choose a status. One pure module, so that workflows
+// (which may import nothing with I/O) and activities spell each name the same way.
+
+/** The agent job or its session is not where the step expects it: a bug or a race, never an outage. */
+export const AGENT_INPUT_ERROR = 'AgentInputError';
+/** Every configured AI provider failed; the step waits in the AI retry queue. */
+export const ALL_PROVIDERS_UNAVAILABLE = 'AllProvidersUnavailable';
+/** A message that can never be delivered (no chat linked, a secret missing). */
+export const PERMANENT_DELIVERY_FAILURE = 'PermanentDeliveryFailure';
+/** A session activity found the session missing. */
+export const SESSION_STATE_ERROR = 'SessionStateError';
+/** A payout was asked for a payment that does not exist. */
+export const PAYMENT_NOT_FOUND = 'PaymentNotFound';
+/** A full audit's job row is gone. */
+export const AUDIT_JOB_MISSING = 'AuditJobMissing';
+/** Why an audit stopped, as its workflow and the API tell them apart. */
+export const AUDIT_FAILURES = {
+  blockedUrl: 'BlockedUrlError',
+  pageLoad: 'PageLoadError',
+  timeout: 'AuditTimeoutError',
+} as const;
+/** The study workflow refused a status change that does not apply; the API answers 409. */
+export const INVALID_STUDY_TRANSITION = 'InvalidStudyTransition';
+/** The session workflow refused a transition that does not apply; the API answers 409. */
+export const INVALID_SESSION_TRANSITION = 'InvalidSessionTransition';

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { axeFindings, type AxeViolation } from '../../activities/audits/axe-check.ts';
+
+/** An axe violation of `id` with these WCAG tags, on one element. */
+const violation = (id: string, tags: string[]): AxeViolation => ({
+  id,
+  impact: 'serious',
+  tags,
+  help: `${id} help`,
+  helpUrl: `https://dequeuniversity.com/rules/axe/${id}`,
+  nodes: [{ target: [`#${id}-element`], failureSummary: 'Fix any of the following:\n  detail' }],
+});
+
+// docs/decisions.md, Audits: the criteria WCAG's techniques give the same defects, which axe's
+// tags leave out, are added to the rule's own.
+describe("axe findings' WCAG criteria", () => {
+  it('label and select-name also carry 1.3.1, empty-heading 1.3.1, frame-title 2.4.1, area-alt 1.1.1', () => {
+    const cases: [string, string[], string[]][] = [
+      ['label', ['cat.forms', 'wcag2a', 'wcag412'], ['4.1.2', '1.3.1']],
+      ['select-name', ['cat.forms', 'wcag2a', 'wcag412'], ['4.1.2', '1.3.1']],
+      ['empty-heading', ['cat.name-role-value', 'best-practice'], ['1.3.1']],
+      ['frame-title', ['cat.text-alternatives', 'wcag2a', 'wcag412'], ['4.1.2', '2.4.1']],
+      ['area-alt', ['cat.text-alternatives', 'wcag2a', 'wcag244', 'wcag412'], ['2.4.4', '4.1.2', '1.1.1']],
+    ];
+    for (const [id, tags, criteria] of cases) {
+      const [finding] = axeFindings([violation(id, tags)]);
+      assert.deepEqual(finding?.wcag, criteria, id);
+    }
+  });
+
+  it('other rules carry only the criteria of their tags, each once', () => {
+    const [finding] = axeFindings([
+      violation('color-contrast', ['cat.color', 'wcag2aa', 'wcag143', 'wcag143']),
+    ]);
+    assert.deepEqual(finding?.wcag, ['1.4.3']);
+  });
+});

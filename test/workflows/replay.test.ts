@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundle } from '../support/temporal.ts';
+import { storedHistories } from './histories.ts';
+
+const silentLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+const CHANGED_WORKFLOWS = fileURLToPath(new URL('./changed/workflows.ts', import.meta.url));
+
+// Workflows that are running when a new build is deployed replay their history on it: a change to
+// the commands a workflow issues must come with patched() (docs/decisions.md, "Changing workflow code").
+describe('stored workflow histories replay on the workflow code as it is', function () {
+  this.timeout(120_000);
+
+  it('the study, session, payout and notification histories (test/workflows/histories) replay without a nondeterminism error', async () => {
+    const histories = await storedHistories();
+    assert.deepEqual(
+      histories.map((h) => h.workflowId),
+      [
+        'notification-test-token',
+        'payout-failed-then-paid',
+        'session-paused-confirmed-reported',
+        'study-draft-to-archived',
+      ],
+    );
+    const replayed: string[] = [];
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: await workflowBundle() },
+      histories,
+    )) {
+      assert.equal(result.error, undefined, `${result.workflowId}: ${String(result.error)}`);
+      replayed.push(result.workflowId);
+    }
+    assert.equal(replayed.length, histories.length);
+  });
+
+  it('a study workflow whose commands changed without a patch fails to replay its history', async () => {
+    const study = (await storedHistories()).filter((h) => h.workflowId === 'study-draft-to-archived');
+    const changed = await bundleWorkflowCode({ workflowsPath: CHANGED_WORKFLOWS, logger: silentLogger });
+    const errors: string[] = [];
+    for await (const result of Worker.runReplayHistories({ workflowBundle: changed }, study)) {
+      errors.push(String(result.error));
+    }
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!, /nondetermin/i);
+  });
+});
