@@ -2,7 +2,9 @@ import type { Db } from '../db/connection.ts';
 import { createAgents, type Agents } from './ai/agents.ts';
 import { createAiActivities } from './ai/ai-activities.ts';
 import { createMessagingSender, LOCAL_OUTBOX_DIR, type MessagingSender } from '../clients/messaging.ts';
+import { createMatchingActivities } from './matching/matching-activities.ts';
 import { createNotificationActivities } from './notify/notification-activities.ts';
+import { createOutreachActivities } from './outreach/outreach-activities.ts';
 import { createPaymentActivities, type PaymentActivityDependencies } from './payments/payment-activities.ts';
 import { createPrivacyActivities } from './privacy/privacy-activities.ts';
 import { createSessionActivities } from './sessions/session-activities.ts';
@@ -30,6 +32,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createStudyActivities({ db: deps.db, payoutsEnabled: deps.payments?.payoutsEnabled ?? false }),
     ...createSessionActivities({ ...deps, payoutsEnabled: deps.payments?.payoutsEnabled ?? false }),
     ...createPrivacyActivities(deps),
+    ...createMatchingActivities({ db: deps.db }),
     ...createNotificationActivities({
       db: deps.db,
       messaging:
@@ -42,5 +45,6 @@ export function createActivities(deps: ActivityDependencies) {
       agents: deps.agents ?? createAgents({ providers: [] }),
       ...(deps.aiClock ? { now: deps.aiClock } : {}),
     }),
+    ...createOutreachActivities({ db: deps.db, agents: deps.agents ?? createAgents({ providers: [] }) }),
   };
 }

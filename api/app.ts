@@ -14,6 +14,8 @@ import { paymentProviderFor } from '../clients/payments/configured.ts';
 import { agentEstimateSeconds } from '../clients/ai/configured.ts';
 import { aiRoutes } from './ai/ai.routes.ts';
 import { adminTesterRoutes } from './admin/testers.routes.ts';
+import { outreachRoutes } from './outreach/outreach.routes.ts';
+import { proposalRoutes } from './outreach/proposals.routes.ts';
 import { ApiTokenVerifier } from './auth/api-token-verifier.ts';
 import { apiTokenRoutes } from './auth/api-tokens.routes.ts';
 import { auditRoutes } from './audits/audits.routes.ts';
@@ -107,6 +109,8 @@ export function createApi(deps: AppDependencies): Api {
     ...aiRoutes(agentJobs),
     ...aggregateRoutes(agentJobs),
     ...adminTesterRoutes({ db }),
+    ...proposalRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
+    ...outreachRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...auditRoutes({
       db,
       temporal,

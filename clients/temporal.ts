@@ -11,6 +11,7 @@ import {
   studyWorkflow,
   studyWorkflowId,
 } from '../workflows/study.ts';
+import { outreachRejectedSignal } from '../workflows/recruitment.ts';
 
 /** What reaches a study's workflow from outside: the payment, and each session's confirmation and report. */
 export type StudySignal =
@@ -19,7 +20,8 @@ export type StudySignal =
       readonly studyId: string;
       readonly signal: 'sessionConfirmed' | 'sessionReported';
       readonly sessionId: string;
-    };
+    }
+  | { readonly studyId: string; readonly signal: 'outreachRejected'; readonly outreachId: string };
 
 /**
  * One workflow per study for its whole life: a running one is kept, and one that has ended (an
@@ -71,7 +73,13 @@ export async function signalStudyWithStart(
     ...ONCE,
   };
   try {
-    if (message.signal === 'paymentConfirmed') {
+    if (message.signal === 'outreachRejected') {
+      await client.workflow.signalWithStart(studyWorkflow, {
+        ...options,
+        signal: outreachRejectedSignal,
+        signalArgs: [message.outreachId],
+      });
+    } else if (message.signal === 'paymentConfirmed') {
       await client.workflow.signalWithStart(studyWorkflow, { ...options, signal: paymentConfirmedSignal });
     } else {
       await client.workflow.signalWithStart(studyWorkflow, {

@@ -19,6 +19,7 @@ import type { StudyActivities } from '../activities/studies/study-activities.ts'
 import { AGENT_INPUT_ERROR, INVALID_STUDY_TRANSITION } from '../lib/failures.ts';
 import { agent4Workflow, agent4WorkflowId } from './agents.ts';
 import { payoutWorkflow, payoutWorkflowId } from './payout.ts';
+import { handleProposalDecisions, recruit } from './recruitment.ts';
 import { nextStudyStatus, type StudyStatusAction, type StudyWorkflowStatus } from './study-transitions.ts';
 
 export type { StudyStatusAction, StudyTransition, StudyWorkflowStatus } from './study-transitions.ts';
@@ -50,6 +51,8 @@ interface StudyWorkflowState {
   status: StudyWorkflowStatus;
   /** How many settled tester reports the sessions have told of: a reason to look again. */
   reportsSettled: number;
+  /** Matching should run (activation, a freed place, a resume) once the study is active. */
+  matchingWanted: boolean;
 }
 
 const refuse = (message: string) => ApplicationFailure.create({ type: INVALID_STUDY_TRANSITION, message });
@@ -75,7 +78,11 @@ const REPORT_CHECK_MAX_MS = 15 * 60_000;
  */
 export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
   const { studyId } = input;
-  const state: StudyWorkflowState = { status: input.status ?? 'draft', reportsSettled: 0 };
+  const state: StudyWorkflowState = {
+    status: input.status ?? 'draft',
+    reportsSettled: 0,
+    matchingWanted: true,
+  };
   const lock = new Mutex();
   const running = () => state.status === 'active' || state.status === 'paused';
 
@@ -116,6 +123,8 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
       lock.runExclusive(async () => {
         const transition = nextStudyStatus(state.status, action);
         if ('refusal' in transition) throw refuse(transition.refusal);
+        // A resumed study looks for testers again: places may have been freed while it was paused.
+        if (transition.next === 'active') state.matchingWanted = true;
         return moveTo(transition.next);
       }),
     {
@@ -126,6 +135,24 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
         const transition = nextStudyStatus(state.status, action);
         if ('refusal' in transition) throw refuse(transition.refusal);
       },
+    },
+  );
+
+  handleProposalDecisions(() => {
+    state.matchingWanted = true;
+  });
+
+  // Recruitment (DESIGN.md, "The spine"): once the study is paid, matching proposes testers for
+  // its places, pending the business's review; again after a skip or a resume, while active.
+  await recruit(
+    studyId,
+    {
+      active: () => state.status === 'active',
+      over: () => state.status === 'completed' || state.status === 'archived',
+      asked: () => state.matchingWanted,
+    },
+    () => {
+      state.matchingWanted = false;
     },
   );
 

@@ -17,7 +17,8 @@ export interface AgentAnswer<T> {
  * against the material so that an answer about something that does not exist fails over.
  */
 export interface WordingTask<W> {
-  readonly agent: AgentKind;
+  /** The agent, or the outreach drafter, for the logs. */
+  readonly agent: AgentKind | 'outreach';
   readonly system: string;
   /** The JSON shape to answer in, in words the model reads. */
   readonly answerShape: string;

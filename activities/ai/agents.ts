@@ -3,6 +3,7 @@ import { agent1Insights, type Agent1Input, type Insights } from './agents/agent1
 import { agent2Findings, type Agent2Input, type Agent2Result } from './agents/agent2.ts';
 import { agent3Report, type Agent3Input } from './agents/agent3.ts';
 import { agent4Aggregate, type Agent4Input, type AggregateContent } from './agents/agent4.ts';
+import { draftOutreach, type OutreachDraft, type OutreachInput } from './agents/outreach.ts';
 import { silentLogger, type AgentLogger } from './failover.ts';
 import type { AiProvider } from '../../clients/ai/types.ts';
 import type { SessionReportContent } from '../../lib/analysis/session-report.ts';
@@ -18,10 +19,12 @@ export interface Agents {
   agent2Findings(input: Agent2Input): Promise<AgentAnswer<Agent2Result>>;
   agent3Report(input: Agent3Input): Promise<AgentAnswer<SessionReportContent>>;
   agent4Aggregate(input: Agent4Input): Promise<AgentAnswer<AggregateContent>>;
+  /** The offer a tester is sent once the business approves their proposal (reviewed before sending). */
+  draftOutreach(input: OutreachInput): Promise<AgentAnswer<OutreachDraft>>;
 }
 
 /**
- * The four agents over the providers in their configured order (an empty list: the local analyst).
+ * The four agents (and the outreach drafter) over the providers in their configured order (an empty list: the local analyst).
  * Each throws AllProvidersUnavailableError when every provider failed, so the caller can queue
  * the step for the 15-minute retry.
  */
@@ -39,5 +42,6 @@ export function createAgents({
     agent2Findings: (input) => agent2Findings(word, input),
     agent3Report: (input) => agent3Report(word, input),
     agent4Aggregate: (input) => agent4Aggregate(word, input),
+    draftOutreach: (input) => draftOutreach(word, input),
   };
 }

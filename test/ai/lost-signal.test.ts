@@ -31,6 +31,7 @@ const allDown: Agents = {
   agent2Findings: down,
   agent3Report: down,
   agent4Aggregate: down,
+  draftOutreach: down,
 };
 
 describe('a session waiting for the AI retry schedule whose completion signal never arrives', () => {

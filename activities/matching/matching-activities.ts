@@ -1,0 +1,127 @@
+import type { Db } from '../../db/connection.ts';
+import { asSystem, type Tx } from '../../db/doors.ts';
+import {
+  eligibleTesters,
+  insertProposals,
+  placesTaken,
+  type CandidateRow,
+} from '../../db/repositories/matching.ts';
+import { findStudy, lockStudy } from '../../db/repositories/studies.ts';
+import { rankCandidates, soughtNeeds, type MatchCandidate, type RankedCandidate } from './rank-candidates.ts';
+
+/** Proposals made beyond the tester count, for the testers who will decline or not answer. */
+export const OVERBOOKING = 0.25;
+
+export interface MatchingOutcome {
+  /** Places the study wants filled: its tester count plus the over-booking margin. */
+  readonly wanted: number;
+  /** Testers holding a place before this run (live sessions, pending or accepted proposals). */
+  readonly taken: number;
+  readonly eligible: number;
+  readonly proposed: number;
+}
+
+export const placesWanted = (testerCount: number): number => Math.ceil(testerCount * (1 + OVERBOOKING));
+
+const toCandidate = (row: CandidateRow): MatchCandidate => ({
+  testerId: row.tester_id,
+  devices: row.devices,
+  languages: row.languages,
+  accessNeeds: row.access_needs,
+  assistiveTechnologies: row.assistive_technologies,
+  completedSessions: row.completed_sessions,
+  meanRating: row.mean_rating === null ? null : Number(row.mean_rating),
+  lastActiveAt: row.last_active_at,
+});
+
+export interface RankedForStudy {
+  readonly study: { readonly id: string; readonly organizationId: string };
+  readonly ranked: RankedCandidate[];
+  readonly eligible: number;
+  readonly taken: number;
+  readonly wanted: number;
+}
+
+/**
+ * The study's best candidates for `places` more places, best first, from every eligible tester.
+ * Undefined when the study is gone.
+ */
+export async function rankTestersFor(
+  tx: Tx,
+  studyId: string,
+  places: (testerCount: number, taken: number) => number,
+  now: Date,
+): Promise<RankedForStudy | undefined> {
+  const record = await findStudy(tx, studyId);
+  if (!record) return undefined;
+  const { study, tasks } = record;
+  const taken = await placesTaken(tx, studyId);
+  const rows = await eligibleTesters(tx, {
+    studyId,
+    countries: study.target_countries,
+    devices: study.target_devices,
+    languages: [...new Set(study.target_languages.map((code) => code.split('-')[0]!.toLowerCase()))],
+    ageMin: study.target_age_min,
+    ageMax: study.target_age_max,
+    year: now.getUTCFullYear(),
+  });
+  const ranked = rankCandidates(
+    rows.map(toCandidate),
+    {
+      devices: study.target_devices,
+      languages: study.target_languages,
+      soughtNeeds: soughtNeeds([
+        study.title,
+        study.description,
+        ...tasks.flatMap((task) => [task.title, task.description, task.success_criteria ?? '']),
+      ]),
+      abTestEnabled: study.ab_test_enabled,
+    },
+    places(study.tester_count, taken),
+    now,
+  );
+  return {
+    study: { id: study.id, organizationId: study.organization_id },
+    ranked,
+    eligible: rows.length,
+    taken,
+    wanted: placesWanted(study.tester_count),
+  };
+}
+
+/** Matching: the study workflow's step that turns eligible testers into pending proposals. */
+export function createMatchingActivities({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
+  return {
+    /**
+     * Proposes the best eligible testers until the study's places (tester count plus OVERBOOKING)
+     * are held by sessions and pending or accepted proposals; never two proposals for one tester.
+     * The study's row is locked, so two runs (a retry, a second signal) never both fill a place.
+     */
+    async proposeTesters(input: { studyId: string }): Promise<MatchingOutcome> {
+      return asSystem(db, async (tx) => {
+        await lockStudy(tx, input.studyId);
+        const at = now();
+        const match = await rankTestersFor(
+          tx,
+          input.studyId,
+          (testerCount, taken) => placesWanted(testerCount) - taken,
+          at,
+        );
+        if (!match) return { wanted: 0, taken: 0, eligible: 0, proposed: 0 };
+        const proposed = await insertProposals(
+          tx,
+          match.study,
+          match.ranked.map((candidate) => ({
+            testerId: candidate.testerId,
+            score: candidate.score,
+            reasons: candidate.reasons,
+          })),
+          at,
+        );
+        return { wanted: match.wanted, taken: match.taken, eligible: match.eligible, proposed };
+      });
+    },
+  };
+}
+
+export type MatchingActivities = ReturnType<typeof createMatchingActivities>;

@@ -1,0 +1,79 @@
+import { signalStudyWithStart } from '../../clients/temporal.ts';
+import { asUser } from '../../db/doors.ts';
+import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
+import {
+  lockOutreachMessage,
+  updateOutreachMessage,
+  type OutreachRow,
+} from '../../db/repositories/outreach-messages.ts';
+import type { Tx } from '../../db/doors.ts';
+import type { Principal } from '../auth/principal.ts';
+import { conflict, invalid, notFound } from '../http/errors.ts';
+import type { StudyCommandDependencies } from '../jobs/create-study.ts';
+import type { EditOutreachInput } from './outreach.schema.ts';
+
+/** The message as the caller may see it, locked, while it is still pending review (else 404 or 409). */
+async function pendingMessage(tx: Tx, id: string, verb: string): Promise<OutreachRow> {
+  const message = await lockOutreachMessage(tx, id);
+  if (!message) throw notFound('Outreach message');
+  if (message.status !== 'pending') {
+    throw conflict(`Outreach message must be pending to ${verb} (it is ${message.status})`);
+  }
+  return message;
+}
+
+/** Rewords a pending message; it stays pending and still needs an approval. */
+export async function editOutreach(
+  deps: StudyCommandDependencies,
+  principal: Principal,
+  id: string,
+  input: EditOutreachInput,
+) {
+  const edited = await asUser(deps.db, principal.claims, async (tx) => {
+    const message = await pendingMessage(tx, id, 'edit');
+    if (input.subject !== undefined && message.channel !== 'email') {
+      throw invalid('subject: Only email messages have a subject');
+    }
+    return updateOutreachMessage(tx, id, {
+      body: input.body,
+      ...(input.subject !== undefined ? { subject: input.subject } : {}),
+      updated_at: deps.now(),
+    });
+  });
+  return { outreachId: edited.id, status: 'pending' as const, updatedAt: edited.updated_at.toISOString() };
+}
+
+/**
+ * Rejects a pending message: it is never sent, the reason stays for audit, and the study's
+ * workflow hears of it (`outreachRejected`), so matching can fill the place again.
+ */
+export async function rejectOutreach(
+  deps: StudyCommandDependencies,
+  principal: Principal,
+  id: string,
+  reason: string | undefined,
+) {
+  const { rejected, study } = await asUser(deps.db, principal.claims, async (tx) => {
+    await pendingMessage(tx, id, 'reject');
+    const row = await updateOutreachMessage(tx, id, {
+      status: 'rejected',
+      rejected_at: deps.now(),
+      rejected_by: principal.claims.sub,
+      rejection_reason: reason ?? null,
+      updated_at: deps.now(),
+    });
+    return { rejected: row, study: await studyStatusOf(tx, row.study_id) };
+  });
+  if (study) {
+    await signalStudyWithStart(deps.temporal, deps.taskQueue, study, {
+      studyId: study.id,
+      signal: 'outreachRejected',
+      outreachId: id,
+    });
+  }
+  return {
+    outreachId: rejected.id,
+    status: 'rejected' as const,
+    rejectedAt: rejected.rejected_at!.toISOString(),
+  };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { paginationQuery } from '../http/pagination.ts';
+
+export const OUTREACH_CHANNELS = ['email', 'messaging'] as const;
+
+export const outreachQueueQuery = paginationQuery.extend({
+  jobId: z.uuid({ error: 'Must be a study id (UUID)' }).optional(),
+});
+
+export const outreachIdParams = z.object({ id: z.uuid() });
+
+export const outreachRecord = z.object({
+  outreachId: z.uuid(),
+  jobId: z.uuid(),
+  testerId: z.uuid(),
+  testerEmail: z.string(),
+  channel: z
+    .enum(OUTREACH_CHANNELS)
+    .describe('email, or the messaging channel when the tester linked a chat'),
+  subject: z.string().optional().describe('email only'),
+  body: z.string(),
+  status: z.literal('pending'),
+  generatedAt: z.string().describe('ISO 8601'),
+});
+
+export const editOutreachBody = z.object({
+  body: z.string().trim().min(1, 'Must not be empty').max(10_000),
+  subject: z.string().trim().min(1, 'Must not be empty').max(500).optional().describe('email messages only'),
+});
+export type EditOutreachInput = z.output<typeof editOutreachBody>;
+
+export const editedOutreach = z.object({
+  outreachId: z.uuid(),
+  status: z.literal('pending'),
+  updatedAt: z.string().describe('ISO 8601'),
+});
+
+export const rejectOutreachBody = z.object({
+  reason: z.string().trim().min(1).max(2_000).optional().describe('kept for audit'),
+});
+
+export const rejectedOutreach = z.object({
+  outreachId: z.uuid(),
+  status: z.literal('rejected'),
+  rejectedAt: z.string().describe('ISO 8601'),
+});

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import type { Insertable } from 'kysely';
+import { createMatchingActivities, placesWanted } from '../../activities/matching/matching-activities.ts';
+import { asSystem } from '../../db/doors.ts';
+import type { TesterProfilesTable } from '../../db/schema-testers.ts';
+import { insertStudy } from '../auth/helpers.ts';
+import { serviceDatabase, testDatabase } from '../support/database.ts';
+import { createBusiness, createTester } from '../support/factories.ts';
+
+const NOW = new Date('2026-11-24T12:00:00Z');
+const matching = () => createMatchingActivities({ db: serviceDatabase(), now: () => NOW });
+
+/** A tester with a qualified, active profile, changed by `profile`; `suspended` suspends the account. */
+async function tester(
+  profile: Partial<Insertable<TesterProfilesTable>> = {},
+  account: 'active' | 'suspended' = 'active',
+) {
+  const { sub } = await createTester();
+  await asSystem(testDatabase(), async (tx) => {
+    await tx
+      .insertInto('tester_profiles')
+      .values({
+        user_id: sub,
+        country: 'IS',
+        devices: ['desktop'],
+        languages: ['en'],
+        birth_year: 1990,
+        status: 'active',
+        quiz_score: 90,
+        quiz_passed: true,
+        quiz_completed_at: NOW,
+        ...profile,
+      })
+      .execute();
+    if (account === 'suspended')
+      await tx.updateTable('users').set({ status: 'suspended' }).where('id', '=', sub).execute();
+  });
+  return sub;
+}
+
+const proposalsOf = (studyId: string) =>
+  asSystem(testDatabase(), (tx) =>
+    tx
+      .selectFrom('proposals')
+      .selectAll()
+      .where('study_id', '=', studyId)
+      .orderBy('match_score', 'desc')
+      .execute(),
+  );
+
+// Each test targets countries no other test (nor the seed) uses, so the eligible pool is its own.
+describe('matching: proposeTesters (db/repositories/matching.ts, activities/matching/)', function () {
+  this.timeout(60_000);
+
+  it('proposes exactly the eligible testers: active, quiz passed, not suspended, in country, age, device and language', async () => {
+    const { organizationId } = await createBusiness('pro');
+    const fits = await tester({ country: 'IS' });
+    const fitsToo = await tester({
+      country: 'MT',
+      devices: ['mobile', 'tablet'],
+      languages: ['en-MT', 'mt'],
+      birth_year: 2000,
+    });
+    const excluded = [
+      await tester({ status: 'pending' }),
+      await tester({ status: 'suspended' }),
+      await tester({}, 'suspended'),
+      await tester({ quiz_passed: false }),
+      await tester({ quiz_passed: null, quiz_score: null, quiz_completed_at: null }),
+      await tester({ country: 'LU' }),
+      await tester({ birth_year: 1950 }),
+      await tester({ birth_year: 2010 }),
+      await tester({ birth_year: null }),
+      await tester({ devices: ['tablet'] }),
+      await tester({ languages: ['de'] }),
+    ];
+    const studyId = await insertStudy(organizationId, {
+      status: 'active',
+      target_countries: ['IS', 'MT'],
+      target_devices: ['desktop', 'mobile'],
+      target_languages: ['en-GB'],
+      target_age_min: 18,
+      target_age_max: 60,
+      tester_count: 20,
+    });
+    const outcome = await matching().proposeTesters({ studyId });
+    const proposed = (await proposalsOf(studyId)).map((p) => p.tester_id);
+    assert.deepEqual(new Set(proposed), new Set([fits, fitsToo]));
+    assert.ok(excluded.every((id) => !proposed.includes(id)));
+    assert.deepEqual(outcome, { wanted: placesWanted(20), taken: 0, eligible: 2, proposed: 2 });
+  });
+
+  it('proposes up to the tester count plus the over-booking margin, best first, each with reasons, never twice', async () => {
+    const { organizationId } = await createBusiness('pro');
+    const ids = [];
+    for (let i = 0; i < 8; i += 1) ids.push(await tester({ country: 'EE' }));
+    const studyId = await insertStudy(organizationId, {
+      status: 'active',
+      target_countries: ['EE'],
+      tester_count: 4,
+    });
+    const first = await matching().proposeTesters({ studyId });
+    assert.equal(placesWanted(4), 5);
+    assert.deepEqual(first, { wanted: 5, taken: 0, eligible: 8, proposed: 5 });
+    const stored = await proposalsOf(studyId);
+    assert.equal(stored.length, 5);
+    for (const proposal of stored) {
+      assert.equal(proposal.status, 'pending');
+      assert.ok(Number(proposal.match_score) > 0 && Number(proposal.match_score) <= 1);
+      assert.ok(proposal.match_reasons.length >= 5, proposal.match_reasons.join('; '));
+    }
+    // Places held: a second run (a retry, a second signal) proposes nobody more.
+    assert.deepEqual(await matching().proposeTesters({ studyId }), {
+      wanted: 5,
+      taken: 5,
+      eligible: 3,
+      proposed: 0,
+    });
+    // A skipped proposal frees its place for the next candidate, never for the same tester.
+    const skipped = stored[0]!;
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .updateTable('proposals')
+        .set({ status: 'skipped', skipped_at: NOW })
+        .where('id', '=', skipped.id)
+        .execute(),
+    );
+    assert.deepEqual(await matching().proposeTesters({ studyId }), {
+      wanted: 5,
+      taken: 4,
+      eligible: 3,
+      proposed: 1,
+    });
+    const after = await proposalsOf(studyId);
+    assert.equal(after.length, 6);
+    assert.equal(after.filter((p) => p.tester_id === skipped.tester_id).length, 1);
+  });
+
+  it('a tester with a session on the study holds a place and is not proposed', async () => {
+    const { organizationId } = await createBusiness('pro');
+    const withSession = await tester({ country: 'LV' });
+    const other = await tester({ country: 'LV' });
+    const studyId = await insertStudy(organizationId, {
+      status: 'active',
+      target_countries: ['LV'],
+      tester_count: 1,
+    });
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .insertInto('sessions')
+        .values({
+          organization_id: organizationId,
+          study_id: studyId,
+          tester_id: withSession,
+          status: 'active',
+          started_at: NOW,
+        })
+        .execute(),
+    );
+    // One place (1 tester + 25 % = 2 places): the session holds one, the other tester gets the other.
+    assert.deepEqual(await matching().proposeTesters({ studyId }), {
+      wanted: 2,
+      taken: 1,
+      eligible: 1,
+      proposed: 1,
+    });
+    assert.deepEqual(
+      (await proposalsOf(studyId)).map((p) => p.tester_id),
+      [other],
+    );
+  });
+});
