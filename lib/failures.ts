@@ -25,5 +25,8 @@ export const AUDIT_FAILURES = {
 export const INVALID_STUDY_TRANSITION = 'InvalidStudyTransition';
 /** The session workflow refused a transition that does not apply; the API answers 409. */
 export const INVALID_SESSION_TRANSITION = 'InvalidSessionTransition';
-/** A proposal decision that no longer applies (it was decided already); the API answers 409. */
-export const PROPOSAL_NOT_PENDING = 'ProposalNotPending';
+/**
+ * A proposal decision that no longer applies (the proposal was decided meanwhile, or its study no
+ * longer recruits); the API answers 409.
+ */
+export const PROPOSAL_DECISION_REFUSED = 'ProposalDecisionRefused';

@@ -138,22 +138,22 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
     },
   );
 
-  handleProposalDecisions(() => {
-    state.matchingWanted = true;
-  });
+  handleProposalDecisions(
+    () => (state.status === 'active' || state.status === 'paused' ? undefined : state.status),
+    () => {
+      state.matchingWanted = true;
+    },
+  );
 
   // Recruitment (DESIGN.md, "The spine"): once the study is paid, matching proposes testers for
-  // its places, pending the business's review; again after a skip or a resume, while active.
+  // its places, pending the business's review; again after a freed place or a resume, while active.
   await recruit(
     studyId,
     {
       active: () => state.status === 'active',
       over: () => state.status === 'completed' || state.status === 'archived',
-      asked: () => state.matchingWanted,
     },
-    () => {
-      state.matchingWanted = false;
-    },
+    state,
   );
 
   // A completed study lives on until it is archived: archiving is still a change it answers.

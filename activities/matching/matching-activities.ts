@@ -3,10 +3,11 @@ import { asSystem, type Tx } from '../../db/doors.ts';
 import {
   eligibleTesters,
   insertProposals,
+  lockStudyForMatching,
   placesTaken,
   type CandidateRow,
 } from '../../db/repositories/matching.ts';
-import { findStudy, lockStudy } from '../../db/repositories/studies.ts';
+import { findStudy } from '../../db/repositories/studies.ts';
 import { rankCandidates, soughtNeeds, type MatchCandidate, type RankedCandidate } from './rank-candidates.ts';
 
 /** Proposals made beyond the tester count, for the testers who will decline or not answer. */
@@ -95,11 +96,16 @@ export function createMatchingActivities({ db, now = () => new Date() }: { db: D
     /**
      * Proposes the best eligible testers until the study's places (tester count plus OVERBOOKING)
      * are held by sessions and pending or accepted proposals; never two proposals for one tester.
-     * The study's row is locked, so two runs (a retry, a second signal) never both fill a place.
+     * The study's row is locked, so two runs (a retry, a second signal) never both fill a place; a
+     * study that is no longer active gets none.
      */
     async proposeTesters(input: { studyId: string }): Promise<MatchingOutcome> {
       return asSystem(db, async (tx) => {
-        await lockStudy(tx, input.studyId);
+        // Paused or completed while this run was on its way: no new proposals (the workflow asks
+        // again after a resume).
+        if ((await lockStudyForMatching(tx, input.studyId)) !== 'active') {
+          return { wanted: 0, taken: 0, eligible: 0, proposed: 0 };
+        }
         const at = now();
         const match = await rankTestersFor(
           tx,

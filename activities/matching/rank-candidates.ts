@@ -240,7 +240,7 @@ export function rankCandidates(
     pickedOf.set(best.device, (pickedOf.get(best.device) ?? 0) + 1);
     picked.push({
       testerId: best.candidate.testerId,
-      score: round4(best.adjusted),
+      score: best.candidate.score,
       reasons: [...best.candidate.reasons, `Keeps the A/B variants balanced: a ${best.device} tester`],
     });
   }

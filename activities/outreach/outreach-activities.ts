@@ -7,9 +7,8 @@ import {
   markProposalAccepted,
   markProposalSkipped,
   proposalContext,
-  type ProposalRow,
 } from '../../db/repositories/proposals.ts';
-import { PROPOSAL_NOT_PENDING } from '../../lib/failures.ts';
+import { PROPOSAL_DECISION_REFUSED } from '../../lib/failures.ts';
 import { formatMinorUnits, toMinorUnits } from '../../lib/money.ts';
 import { AllProvidersUnavailableError, type Agents } from '../ai/agents.ts';
 import { localOutreachDraft, type OutreachDraft, type OutreachInput } from '../ai/agents/outreach.ts';
@@ -20,22 +19,27 @@ export interface ProposalDecision {
   readonly decidedBy: string;
 }
 
-const notPending = (proposal: ProposalRow, verb: string) =>
-  ApplicationFailure.nonRetryable(
-    `Proposal must be pending to ${verb} (it is ${proposal.status})`,
-    PROPOSAL_NOT_PENDING,
-  );
+/** A decision as the workflow sends it: stamped with the workflow's time, which a retry finds again. */
+export interface StampedDecision extends ProposalDecision {
+  /** ISO 8601; stored as `accepted_at` or `skipped_at`. */
+  readonly decidedAt: string;
+}
+
+const refused = (message: string) => ApplicationFailure.nonRetryable(message, PROPOSAL_DECISION_REFUSED);
+const notPending = (status: string, verb: string) =>
+  refused(`Proposal must be pending to ${verb} (it is ${status})`);
+
+/** The payment as a tester reads it; a study that never went through checkout may hold any decimal. */
+function payment(amount: string, currency: string): string {
+  try {
+    return formatMinorUnits(toMinorUnits(amount, currency, 'payout'), currency);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
 
 /** Proposal decisions and the outreach drafts they lead to; the study workflow runs them. */
-export function createOutreachActivities({
-  db,
-  agents,
-  now = () => new Date(),
-}: {
-  db: Db;
-  agents: Agents;
-  now?: () => Date;
-}) {
+export function createOutreachActivities({ db, agents }: { db: Db; agents: Agents }) {
   /** The offer's words: the providers, or the local analyst's when every provider is down. */
   async function draft(input: OutreachInput): Promise<{ draft: OutreachDraft; usedFallback: boolean }> {
     try {
@@ -52,12 +56,15 @@ export function createOutreachActivities({
     /**
      * Approves a pending proposal: drafts its outreach message (pending, for review) and stores
      * both in one transaction, the message under the id the workflow chose, so a retry finds it.
+     * A proposal decided meanwhile is refused before any provider is asked, and again under the lock.
      */
-    async acceptProposal(input: ProposalDecision & { outreachId: string }): Promise<{ acceptedAt: string }> {
+    async acceptProposal(input: StampedDecision & { outreachId: string }): Promise<{ acceptedAt: string }> {
       const context = await asSystem(db, (tx) => proposalContext(tx, input.proposalId));
-      if (!context) throw ApplicationFailure.nonRetryable('Proposal not found', PROPOSAL_NOT_PENDING);
+      if (!context) throw refused('Proposal not found');
+      const retried = context.proposal_status === 'accepted';
+      if (context.proposal_status !== 'pending' && !retried)
+        throw notPending(context.proposal_status, 'approve');
       const channel = context.messaging_chat_id ? 'messaging' : 'email';
-      const currency = context.compensation_currency;
       const { draft: words, usedFallback } = await draft({
         channel,
         testerFirstName: context.tester_name?.trim().split(/\s+/)[0] || null,
@@ -67,10 +74,7 @@ export function createOutreachActivities({
           taskCount: Number(context.task_count ?? 0),
           maxDurationMinutes: context.max_duration_minutes,
           devices: context.target_devices,
-          compensation: formatMinorUnits(
-            toMinorUnits(context.compensation_amount, currency, 'payout'),
-            currency,
-          ),
+          compensation: payment(context.compensation_amount, context.compensation_currency),
           thinkAloud: context.require_think_aloud,
           recordsFacial: context.record_facial,
           recordsVoice: context.record_voice,
@@ -78,13 +82,13 @@ export function createOutreachActivities({
       });
       return asSystem(db, async (tx) => {
         const proposal = await lockProposal(tx, input.proposalId);
-        if (!proposal) throw ApplicationFailure.nonRetryable('Proposal not found', PROPOSAL_NOT_PENDING);
+        if (!proposal) throw refused('Proposal not found');
         // A retry of this very approval after its commit: answered as it stands.
         if (proposal.status === 'accepted' && proposal.outreach_id === input.outreachId) {
           return { acceptedAt: proposal.accepted_at!.toISOString() };
         }
-        if (proposal.status !== 'pending') throw notPending(proposal, 'approve');
-        const at = now();
+        if (proposal.status !== 'pending') throw notPending(proposal.status, 'approve');
+        const at = new Date(input.decidedAt);
         await markProposalAccepted(tx, proposal.id, input.decidedBy, at);
         await insertOutreachMessage(tx, {
           id: input.outreachId,
@@ -105,15 +109,16 @@ export function createOutreachActivities({
     },
 
     /** Skips a pending proposal: no message is drafted, and matching may propose another tester. */
-    async skipProposal(input: ProposalDecision & { reason: string | null }): Promise<{ skippedAt: string }> {
+    async skipProposal(input: StampedDecision & { reason: string | null }): Promise<{ skippedAt: string }> {
       return asSystem(db, async (tx) => {
         const proposal = await lockProposal(tx, input.proposalId);
-        if (!proposal) throw ApplicationFailure.nonRetryable('Proposal not found', PROPOSAL_NOT_PENDING);
-        if (proposal.status === 'skipped' && proposal.decided_by === input.decidedBy) {
-          return { skippedAt: proposal.skipped_at!.toISOString() };
+        if (!proposal) throw refused('Proposal not found');
+        // A retry of this very skip after its commit (the workflow's time is its stamp).
+        if (proposal.status === 'skipped' && proposal.skipped_at?.toISOString() === input.decidedAt) {
+          return { skippedAt: input.decidedAt };
         }
-        if (proposal.status !== 'pending') throw notPending(proposal, 'reject');
-        const at = now();
+        if (proposal.status !== 'pending') throw notPending(proposal.status, 'reject');
+        const at = new Date(input.decidedAt);
         await markProposalSkipped(tx, proposal.id, { decidedBy: input.decidedBy, reason: input.reason, at });
         return { skippedAt: at.toISOString() };
       });

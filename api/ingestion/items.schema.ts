@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from '../validation/text.ts';
 
 // The spec's ingestion item tables ("Ingestion items"), one schema per kind. Each item of a batch
 // is parsed alone, so these schemas also turn what passes into exactly what the table stores.
@@ -10,11 +11,7 @@ export const EMOTION_SUM_TOLERANCE = 0.05;
 export const MAX_IMAGE_BASE64_CHARS = Math.ceil((2 * 1024 * 1024) / 3) * 4;
 
 // PostgreSQL refuses NUL in text and jsonb; one such item would otherwise fail its whole batch.
-const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((value) => !value.includes('\u0000'), 'must not contain NUL characters');
+const text = storableText;
 
 // ISO 8601 date-time with seconds and a zone (Z or an offset), as the extension's `toISOString()`
 // writes it. Checked by one regular expression and integer arithmetic: zod's datetime check plus a

@@ -7,6 +7,7 @@ import {
   type OutreachRow,
 } from '../../db/repositories/outreach-messages.ts';
 import type { Tx } from '../../db/doors.ts';
+import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, invalid, notFound } from '../http/errors.ts';
 import type { StudyCommandDependencies } from '../jobs/create-study.ts';
@@ -52,6 +53,7 @@ export async function rejectOutreach(
   principal: Principal,
   id: string,
   reason: string | undefined,
+  log: Logger,
 ) {
   const { rejected, study } = await asUser(deps.db, principal.claims, async (tx) => {
     await pendingMessage(tx, id, 'reject');
@@ -64,12 +66,14 @@ export async function rejectOutreach(
     });
     return { rejected: row, study: await studyStatusOf(tx, row.study_id) };
   });
+  // The rejection is committed whatever becomes of the signal: a lost one only delays matching
+  // until the workflow's own recheck (MATCHING_RECHECK), so it is logged, not answered as a failure.
   if (study) {
     await signalStudyWithStart(deps.temporal, deps.taskQueue, study, {
       studyId: study.id,
       signal: 'outreachRejected',
       outreachId: id,
-    });
+    }).catch((error: unknown) => log.warn({ err: error, outreachId: id }, 'outreachRejected not signalled'));
   }
   return {
     outreachId: rejected.id,

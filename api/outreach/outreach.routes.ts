@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { asUser } from '../../db/doors.ts';
 import { listPendingOutreach, type OutreachRow } from '../../db/repositories/outreach-messages.ts';
 import { offsetOf, pageMetadata } from '../http/pagination.ts';
@@ -66,8 +67,8 @@ export function outreachRoutes(deps: StudyCommandDependencies): RouteDefinition[
       summary: 'Reject a pending outreach message: it is never sent; the reason is kept for audit',
       body: rejectOutreachBody,
       response: rejectedOutreach,
-      handler: async ({ params, body, principal }) => ({
-        data: await rejectOutreach(deps, principal, params.id, body.reason),
+      handler: async ({ params, body, principal, ctx }) => ({
+        data: await rejectOutreach(deps, principal, params.id, body.reason, ctx.state.log as Logger),
       }),
     }),
   ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.ts';
+import { storableText } from '../validation/text.ts';
 
 export const OUTREACH_CHANNELS = ['email', 'messaging'] as const;
 
@@ -24,8 +25,8 @@ export const outreachRecord = z.object({
 });
 
 export const editOutreachBody = z.object({
-  body: z.string().trim().min(1, 'Must not be empty').max(10_000),
-  subject: z.string().trim().min(1, 'Must not be empty').max(500).optional().describe('email messages only'),
+  body: storableText(10_000).trim().min(1, 'Must not be empty'),
+  subject: storableText(500).trim().min(1, 'Must not be empty').optional().describe('email messages only'),
 });
 export type EditOutreachInput = z.output<typeof editOutreachBody>;
 
@@ -36,7 +37,7 @@ export const editedOutreach = z.object({
 });
 
 export const rejectOutreachBody = z.object({
-  reason: z.string().trim().min(1).max(2_000).optional().describe('kept for audit'),
+  reason: storableText(2_000).trim().min(1).optional().describe('kept for audit'),
 });
 
 export const rejectedOutreach = z.object({

@@ -1,7 +1,7 @@
 import { asUser } from '../../db/doors.ts';
 import { findProposal, type ProposalRow } from '../../db/repositories/proposals.ts';
 import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
-import { PROPOSAL_NOT_PENDING } from '../../lib/failures.ts';
+import { PROPOSAL_DECISION_REFUSED } from '../../lib/failures.ts';
 import { approveProposalUpdate, rejectProposalUpdate } from '../../workflows/recruitment.ts';
 import { studyWorkflowId } from '../../workflows/study.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -39,7 +39,7 @@ async function decidable(
 
 export async function approveProposal(deps: StudyCommandDependencies, principal: Principal, id: string) {
   const proposal = await decidable(deps, principal, id, 'approve');
-  const approval = await updateOrConflict(PROPOSAL_NOT_PENDING, () =>
+  const approval = await updateOrConflict(PROPOSAL_DECISION_REFUSED, () =>
     deps.temporal.workflow
       .getHandle(studyWorkflowId(proposal.study_id))
       .executeUpdate(approveProposalUpdate, { args: [{ proposalId: id, decidedBy: principal.claims.sub }] }),
@@ -54,7 +54,7 @@ export async function rejectProposal(
   reason: string | undefined,
 ) {
   const proposal = await decidable(deps, principal, id, 'reject');
-  const { skippedAt } = await updateOrConflict(PROPOSAL_NOT_PENDING, () =>
+  const { skippedAt } = await updateOrConflict(PROPOSAL_DECISION_REFUSED, () =>
     deps.temporal.workflow.getHandle(studyWorkflowId(proposal.study_id)).executeUpdate(rejectProposalUpdate, {
       args: [{ proposalId: id, decidedBy: principal.claims.sub, reason: reason ?? null }],
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.ts';
+import { storableText } from '../validation/text.ts';
 
 export const PROPOSAL_STATUSES = ['pending', 'accepted', 'skipped'] as const;
 
@@ -24,13 +25,7 @@ export const proposalRecord = z.object({
 export const proposalIdParams = z.object({ id: z.uuid() });
 
 export const rejectProposalBody = z.object({
-  reason: z
-    .string()
-    .trim()
-    .min(1)
-    .max(2_000)
-    .optional()
-    .describe('why the tester is skipped, kept for audit'),
+  reason: storableText(2_000).trim().min(1).optional().describe('why the tester is skipped, kept for audit'),
 });
 
 export const proposalApproval = z.object({

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { Device } from '../schema.ts';
+import type { Device, StudyStatus } from '../schema.ts';
 import type { AccessNeed, AssistiveTechnology } from '../schema-testers.ts';
 
 /** What the eligibility query filters on: the study's targeting, read from its row. */
@@ -49,7 +49,8 @@ export async function eligibleTesters(tx: Tx, target: MatchingTarget): Promise<C
     ) h
     where p.status = 'active'
       and p.quiz_passed
-      and p.country = any(${[...target.countries]}::text[])
+      -- bpchar, the column's type: compared as text, the partial index of 0028 would go unused.
+      and p.country = any(${[...target.countries]}::bpchar[])
       and p.devices && ${[...target.devices]}::text[]
       and exists (
         select 1 from unnest(p.languages) as spoken (code)
@@ -112,4 +113,18 @@ export async function insertProposals(
     .returning('id')
     .execute();
   return inserted.length;
+}
+
+/**
+ * Locks the study for one matching run and answers its status. `for no key update`: runs take
+ * turns, while sessions and messages that reference the study can still be written meanwhile.
+ */
+export async function lockStudyForMatching(tx: Tx, studyId: string): Promise<StudyStatus | undefined> {
+  const row = await tx
+    .selectFrom('studies')
+    .select('status')
+    .where('id', '=', studyId)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+  return row?.status;
 }

@@ -86,7 +86,7 @@ export async function markProposalSkipped(
     .set({
       status: 'skipped',
       skipped_at: change.at,
-      decided_by: change.decidedBy,
+      decided_by: existingUser(change.decidedBy),
       skip_reason: change.reason,
     })
     .where('id', '=', id)
@@ -102,6 +102,7 @@ export async function proposalContext(tx: Tx, proposalId: string) {
     .innerJoin('users', 'users.id', 'proposals.tester_id')
     .leftJoin('tester_profiles', 'tester_profiles.user_id', 'proposals.tester_id')
     .select([
+      'proposals.status as proposal_status',
       'studies.title',
       'studies.max_duration_minutes',
       'studies.target_devices',

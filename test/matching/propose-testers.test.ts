@@ -136,6 +136,57 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
     assert.equal(after.filter((p) => p.tester_id === skipped.tester_id).length, 1);
   });
 
+  it('a study that is not active gets no proposals (paused mid-recruitment, completed)', async () => {
+    const { organizationId } = await createBusiness('pro');
+    await tester({ country: 'LT' });
+    for (const status of ['paused', 'completed', 'draft'] as const) {
+      const studyId = await insertStudy(organizationId, {
+        status,
+        target_countries: ['LT'],
+        tester_count: 1,
+      });
+      assert.deepEqual(await matching().proposeTesters({ studyId }), {
+        wanted: 0,
+        taken: 0,
+        eligible: 0,
+        proposed: 0,
+      });
+      assert.deepEqual(await proposalsOf(studyId), []);
+    }
+  });
+
+  it('ages count from the birth year at the limits; languages match by primary subtag in any case', async () => {
+    const { organizationId } = await createBusiness('pro');
+    const year = NOW.getUTCFullYear();
+    const youngest = await tester({ country: 'SK', birth_year: year - 18 });
+    const oldest = await tester({ country: 'SK', birth_year: year - 60 });
+    const mixedCase = await tester({ country: 'SK', birth_year: 1990, languages: ['EN-us'] });
+    await tester({ country: 'SK', birth_year: year - 17 });
+    await tester({ country: 'SK', birth_year: year - 61 });
+    const noYear = await tester({ country: 'SK', birth_year: null });
+    const ranged = await insertStudy(organizationId, {
+      status: 'active',
+      target_countries: ['SK'],
+      target_languages: ['en-GB'],
+      target_age_min: 18,
+      target_age_max: 60,
+      tester_count: 20,
+    });
+    await matching().proposeTesters({ studyId: ranged });
+    assert.deepEqual(
+      new Set((await proposalsOf(ranged)).map((p) => p.tester_id)),
+      new Set([youngest, oldest, mixedCase]),
+    );
+    // Without an age range, a profile without a birth year is eligible too.
+    const open = await insertStudy(organizationId, {
+      status: 'active',
+      target_countries: ['SK'],
+      tester_count: 20,
+    });
+    await matching().proposeTesters({ studyId: open });
+    assert.ok((await proposalsOf(open)).some((p) => p.tester_id === noYear));
+  });
+
   it('a tester with a session on the study holds a place and is not proposed', async () => {
     const { organizationId } = await createBusiness('pro');
     const withSession = await tester({ country: 'LV' });

@@ -4,9 +4,10 @@ import { admin as adminUser } from '../payments/fixtures.ts';
 import { activeStudy, waitFor } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
-import { createBusiness, createTester } from '../support/factories.ts';
+import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { sessionToken } from '../support/tokens.ts';
+import { qualifiedTester } from './fixtures.ts';
 
 interface Outreach {
   outreachId: string;
@@ -18,27 +19,6 @@ interface Outreach {
   body: string;
   status: string;
   generatedAt: string;
-}
-
-async function qualifiedTester(country: string, chatId: string | null): Promise<string> {
-  const { sub } = await createTester();
-  await asSystem(testDatabase(), (tx) =>
-    tx
-      .insertInto('tester_profiles')
-      .values({
-        user_id: sub,
-        country,
-        devices: ['desktop'],
-        languages: ['en'],
-        status: 'active',
-        quiz_score: 90,
-        quiz_passed: true,
-        quiz_completed_at: new Date(),
-        messaging_chat_id: chatId,
-      })
-      .execute(),
-  );
-  return sub;
 }
 
 // Recruits in Greece (GR), a country no other test recruits in, so the pool of testers is its own.
@@ -56,9 +36,9 @@ describe('the outreach review queue: GET /api/outreach/queue, POST /api/outreach
   before(async () => {
     api = await startTestApi();
     business = await sessionToken((await createBusiness('pro')).claims);
-    const emailTester = await qualifiedTester('GR', null);
-    const chatTester = await qualifiedTester('GR', 'chat-gr-1');
-    await qualifiedTester('GR', null);
+    const emailTester = await qualifiedTester('GR');
+    const chatTester = await qualifiedTester('GR', { messaging_chat_id: 'chat-gr-1' });
+    await qualifiedTester('GR');
     jobId = await activeStudy(api, business, {
       ...validStudyBody(),
       abTest: undefined,
@@ -159,7 +139,7 @@ describe('the outreach review queue: GET /api/outreach/queue, POST /api/outreach
   });
 
   it('a rejected offer frees its place: matching proposes a newly qualified tester', async () => {
-    const newcomer = await qualifiedTester('GR', null);
+    const newcomer = await qualifiedTester('GR');
     const proposals = async () =>
       (await api.request('GET', `/api/outreach/proposals?jobId=${jobId}`, { token: business })).body.data as {
         testerId: string;

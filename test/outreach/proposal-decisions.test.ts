@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { asSystem } from '../../db/doors.ts';
+import { recruitmentQuery } from '../../workflows/recruitment.ts';
+import { studyWorkflowId } from '../../workflows/study.ts';
 import { admin as adminUser } from '../payments/fixtures.ts';
 import { activeStudy, waitFor } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
-import { createBusiness, createTester } from '../support/factories.ts';
+import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
+import { temporalEnvironment } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
+import { qualifiedTester } from './fixtures.ts';
 
 interface Proposal {
   proposalId: string;
@@ -17,27 +21,13 @@ interface Proposal {
   skippedAt?: string;
 }
 
-/** A qualified tester in `country`, named, with a linked chat or not. */
-async function qualifiedTester(country: string, chatId: string | null = null): Promise<string> {
-  const { sub } = await createTester();
-  await asSystem(testDatabase(), async (tx) => {
-    await tx.updateTable('users').set({ display_name: 'Ada Lovelace' }).where('id', '=', sub).execute();
-    await tx
-      .insertInto('tester_profiles')
-      .values({
-        user_id: sub,
-        country,
-        devices: ['desktop'],
-        languages: ['en'],
-        status: 'active',
-        quiz_score: 90,
-        quiz_passed: true,
-        quiz_completed_at: new Date(),
-        messaging_chat_id: chatId,
-      })
-      .execute();
-  });
-  return sub;
+/** A qualified tester named Ada Lovelace, with a linked chat or not. */
+async function namedTester(country: string, chatId: string | null = null): Promise<string> {
+  const id = await qualifiedTester(country, { messaging_chat_id: chatId });
+  await asSystem(testDatabase(), (tx) =>
+    tx.updateTable('users').set({ display_name: 'Ada Lovelace' }).where('id', '=', id).execute(),
+  );
+  return id;
 }
 
 const outreachRow = (id: string) =>
@@ -59,7 +49,7 @@ describe('POST /api/outreach/proposals/:id/approve and /reject', function () {
   before(async () => {
     api = await startTestApi();
     business = await sessionToken((await createBusiness('pro')).claims);
-    for (let i = 0; i < 4; i += 1) await qualifiedTester('HR');
+    for (let i = 0; i < 4; i += 1) await namedTester('HR');
     jobId = await activeStudy(api, business, {
       ...validStudyBody(),
       title: 'Checkout redesign',
@@ -100,6 +90,19 @@ describe('POST /api/outreach/proposals/:id/approve and /reject', function () {
     const reject = await decide(accepted.proposalId, 'reject');
     assert.equal(reject.status, 409);
     assert.equal(reject.body.error, 'Proposal must be pending to reject (it is accepted)');
+    const after = (await proposals()).find((p) => p.proposalId === accepted.proposalId)!;
+    assert.deepEqual(after, accepted);
+    const messages = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('outreach_messages')
+        .select('id')
+        .where('proposal_id', '=', accepted.proposalId)
+        .execute(),
+    );
+    assert.deepEqual(
+      messages.map((m) => m.id),
+      [accepted.outreachId],
+    );
   });
 
   it('rejecting skips the proposal with its reason, drafts nothing, and matching proposes the next tester', async () => {
@@ -154,9 +157,9 @@ describe('proposals of a study paused mid-recruitment, and a tester with a linke
 
   it('a paused study makes no new proposal for a freed place until it is resumed; a chat gets a messaging draft', async () => {
     const business = await sessionToken((await createBusiness('pro')).claims);
-    await qualifiedTester('CY', 'chat-cy-1');
-    await qualifiedTester('CY', 'chat-cy-2');
-    await qualifiedTester('CY', 'chat-cy-3');
+    await namedTester('CY', 'chat-cy-1');
+    await namedTester('CY', 'chat-cy-2');
+    await namedTester('CY', 'chat-cy-3');
     const jobId = await activeStudy(api, business, {
       ...validStudyBody(),
       abTest: undefined,
@@ -185,7 +188,9 @@ describe('proposals of a study paused mid-recruitment, and a tester with a linke
     const message = await outreachRow((approved.body.data as { outreachId: string }).outreachId);
     assert.equal(message.channel, 'messaging');
     assert.equal(message.subject, null);
-    // Paused: the freed place stays free (the approval's round trip through the workflow is done).
+    // Paused: the workflow holds the freed place's request until the study is active again.
+    const study = (await temporalEnvironment()).client.workflow.getHandle(studyWorkflowId(jobId));
+    assert.equal((await study.query(recruitmentQuery)).matchingWanted, true);
     assert.equal((await list()).length, 2);
 
     const resumed = await api.request('PATCH', `/api/jobs/${jobId}`, {

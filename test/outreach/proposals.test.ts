@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { asSystem } from '../../db/doors.ts';
 import { activeStudy, adminToken, waitFor } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { testDatabase } from '../support/database.ts';
-import { createBusiness, createTester } from '../support/factories.ts';
+import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { sessionToken } from '../support/tokens.ts';
+import { qualifiedTester } from './fixtures.ts';
 
 interface Proposal {
   proposalId: string;
@@ -15,27 +14,6 @@ interface Proposal {
   matchReasons: string[];
   status: string;
   generatedAt: string;
-}
-
-/** A qualified tester in Slovenia (a country no other test recruits in), desktop, English. */
-async function qualifiedTester(): Promise<string> {
-  const { sub } = await createTester();
-  await asSystem(testDatabase(), (tx) =>
-    tx
-      .insertInto('tester_profiles')
-      .values({
-        user_id: sub,
-        country: 'SI',
-        devices: ['desktop'],
-        languages: ['en'],
-        status: 'active',
-        quiz_score: 90,
-        quiz_passed: true,
-        quiz_completed_at: new Date(),
-      })
-      .execute(),
-  );
-  return sub;
 }
 
 describe('GET /api/outreach/proposals', function () {
@@ -51,10 +29,10 @@ describe('GET /api/outreach/proposals', function () {
     api = await startTestApi();
     business = await sessionToken((await createBusiness('pro')).claims);
     testers = [
-      await qualifiedTester(),
-      await qualifiedTester(),
-      await qualifiedTester(),
-      await qualifiedTester(),
+      await qualifiedTester('SI'),
+      await qualifiedTester('SI'),
+      await qualifiedTester('SI'),
+      await qualifiedTester('SI'),
     ];
     // Two testers: with the 25 % over-booking margin, three places are proposed.
     jobId = await activeStudy(api, business, {
