@@ -28,6 +28,7 @@ export interface ActivityDependencies {
 
 /** Every activity the worker registers, built over explicit dependencies. */
 export function createActivities(deps: ActivityDependencies) {
+  const agents = deps.agents ?? createAgents({ providers: [] });
   return {
     ...createStudyActivities({ db: deps.db, payoutsEnabled: deps.payments?.payoutsEnabled ?? false }),
     ...createSessionActivities({ ...deps, payoutsEnabled: deps.payments?.payoutsEnabled ?? false }),
@@ -42,9 +43,9 @@ export function createActivities(deps: ActivityDependencies) {
     ...(deps.payments ? createPaymentActivities(deps.payments) : {}),
     ...createAiActivities({
       db: deps.db,
-      agents: deps.agents ?? createAgents({ providers: [] }),
+      agents,
       ...(deps.aiClock ? { now: deps.aiClock } : {}),
     }),
-    ...createOutreachActivities({ db: deps.db, agents: deps.agents ?? createAgents({ providers: [] }) }),
+    ...createOutreachActivities({ db: deps.db, agents }),
   };
 }

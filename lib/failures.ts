@@ -2,6 +2,7 @@
 // `ApplicationFailure.type`, listed by workflows in `nonRetryableErrorTypes` or raised by their
 // update validators, and read by the API to choose a status. One pure module, so that workflows
 // (which may import nothing with I/O) and activities spell each name the same way.
+import { ApplicationFailure } from '@temporalio/common';
 
 /** The agent job or its session is not where the step expects it: a bug or a race, never an outage. */
 export const AGENT_INPUT_ERROR = 'AgentInputError';
@@ -30,3 +31,12 @@ export const INVALID_SESSION_TRANSITION = 'InvalidSessionTransition';
  * longer recruits); the API answers 409.
  */
 export const PROPOSAL_DECISION_REFUSED = 'ProposalDecisionRefused';
+
+/**
+ * The application failure of `type` that `error` wraps (an activity's failure seen by a workflow,
+ * an update's failure seen by a client), or undefined.
+ */
+export function failureOfType(error: unknown, type: string): ApplicationFailure | undefined {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof ApplicationFailure && cause.type === type ? cause : undefined;
+}

@@ -1,7 +1,7 @@
-import { ActivityFailure, ApplicationFailure, log, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, log, proxyActivities, sleep } from '@temporalio/workflow';
 import type { AiActivities, CompletionNotice } from '../activities/ai/ai-activities.ts';
 import type { SessionActivities } from '../activities/sessions/session-activities.ts';
-import { AGENT_INPUT_ERROR } from '../lib/failures.ts';
+import { AGENT_INPUT_ERROR, failureOfType } from '../lib/failures.ts';
 
 /** The workflow and signal an agent job queued for the AI retry schedule reports back to. */
 export type AgentNotice = CompletionNotice;
@@ -41,7 +41,7 @@ export async function buildReport(
     try {
       return (await runAgentJob({ jobId: reportJobId, notify })).status;
     } catch (error) {
-      if (isAgentInputError(error)) {
+      if (failureOfType(error, AGENT_INPUT_ERROR)) {
         log.error('Agent 3 cannot run on this session', { sessionId, error: String(error) });
         await failAgentJob({ jobId: reportJobId, reason: failureMessage(error) });
         return 'failed';
@@ -55,14 +55,6 @@ export async function buildReport(
       await sleep(delay);
     }
   }
-}
-
-function isAgentInputError(error: unknown): boolean {
-  return (
-    error instanceof ActivityFailure &&
-    error.cause instanceof ApplicationFailure &&
-    error.cause.type === AGENT_INPUT_ERROR
-  );
 }
 
 /** The activity's own message rather than the wrapper's "Activity task failed". */

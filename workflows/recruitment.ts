@@ -1,5 +1,4 @@
 import {
-  ActivityFailure,
   ApplicationFailure,
   condition,
   defineQuery,
@@ -12,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { MatchingActivities } from '../activities/matching/matching-activities.ts';
 import type { OutreachActivities, ProposalDecision } from '../activities/outreach/outreach-activities.ts';
-import { PROPOSAL_DECISION_REFUSED } from '../lib/failures.ts';
+import { failureOfType, PROPOSAL_DECISION_REFUSED } from '../lib/failures.ts';
 
 export type { ProposalDecision };
 
@@ -69,14 +68,8 @@ async function refusingStale<T>(decide: () => Promise<T>): Promise<T> {
   try {
     return await decide();
   } catch (error) {
-    if (
-      error instanceof ActivityFailure &&
-      error.cause instanceof ApplicationFailure &&
-      error.cause.type === PROPOSAL_DECISION_REFUSED
-    ) {
-      throw refuse(error.cause.message);
-    }
-    throw error;
+    const refusal = failureOfType(error, PROPOSAL_DECISION_REFUSED);
+    throw refusal ? refuse(refusal.message) : error;
   }
 }
 

@@ -44,13 +44,12 @@ export interface RankedForStudy {
 }
 
 /**
- * The study's best candidates for `places` more places, best first, from every eligible tester.
+ * The study's best candidates for free places (`placesWanted` less those taken), best first, from every eligible tester.
  * Undefined when the study is gone.
  */
 export async function rankTestersFor(
   tx: Tx,
   studyId: string,
-  places: (testerCount: number, taken: number) => number,
   now: Date,
 ): Promise<RankedForStudy | undefined> {
   const record = await findStudy(tx, studyId);
@@ -78,7 +77,7 @@ export async function rankTestersFor(
       ]),
       abTestEnabled: study.ab_test_enabled,
     },
-    places(study.tester_count, taken),
+    placesWanted(study.tester_count) - taken,
     now,
   );
   return {
@@ -107,12 +106,7 @@ export function createMatchingActivities({ db, now = () => new Date() }: { db: D
           return { wanted: 0, taken: 0, eligible: 0, proposed: 0 };
         }
         const at = now();
-        const match = await rankTestersFor(
-          tx,
-          input.studyId,
-          (testerCount, taken) => placesWanted(testerCount) - taken,
-          at,
-        );
+        const match = await rankTestersFor(tx, input.studyId, at);
         if (!match) return { wanted: 0, taken: 0, eligible: 0, proposed: 0 };
         const proposed = await insertProposals(
           tx,

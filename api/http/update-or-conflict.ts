@@ -1,5 +1,5 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { failureOfType } from '../../lib/failures.ts';
 import { conflict } from './errors.ts';
 
 /**
@@ -10,13 +10,8 @@ export async function updateOrConflict<T>(refusalType: string, send: () => Promi
   try {
     return await send();
   } catch (error) {
-    if (
-      error instanceof WorkflowUpdateFailedError &&
-      error.cause instanceof ApplicationFailure &&
-      error.cause.type === refusalType
-    ) {
-      throw conflict(error.cause.message);
-    }
-    throw error;
+    const refusal =
+      error instanceof WorkflowUpdateFailedError ? failureOfType(error, refusalType) : undefined;
+    throw refusal ? conflict(refusal.message) : error;
   }
 }

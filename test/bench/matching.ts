@@ -6,7 +6,7 @@
 // 300 ms at 100,000 testers, and growing no faster than linearly (100,000 at most ten times 10,000).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { placesWanted, rankTestersFor } from '../../activities/matching/matching-activities.ts';
+import { rankTestersFor } from '../../activities/matching/matching-activities.ts';
 import { asSystem } from '../../db/doors.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { testDatabase } from '../support/database.ts';
@@ -63,10 +63,7 @@ async function seedTesters(
 }
 
 async function timedRanking(studyId: string): Promise<{ ms: number; eligible: number }> {
-  const rank = () =>
-    asSystem(testDatabase(), (tx) =>
-      rankTestersFor(tx, studyId, (testerCount, taken) => placesWanted(testerCount) - taken, new Date()),
-    );
+  const rank = () => asSystem(testDatabase(), (tx) => rankTestersFor(tx, studyId, new Date()));
   const warm = await rank();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {

@@ -5,12 +5,14 @@ import { studyWorkflowId } from '../../workflows/study.ts';
 import { admin as adminUser } from '../payments/fixtures.ts';
 import { activeStudy, waitFor } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { testDatabase } from '../support/database.ts';
+import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { qualifiedTester } from './fixtures.ts';
+import { createMatchingActivities } from '../../activities/matching/matching-activities.ts';
+import { insertStudy } from '../auth/helpers.ts';
 
 interface Proposal {
   proposalId: string;
@@ -199,5 +201,44 @@ describe('proposals of a study paused mid-recruitment, and a tester with a linke
     });
     assert.equal(resumed.status, 200, resumed.text);
     await waitFor(async () => (await list()).length === 3);
+  });
+});
+
+describe('proposal decisions on a study that no longer recruits', function () {
+  this.timeout(60_000);
+  let api: TestApi;
+  before(async () => {
+    api = await startTestApi();
+  });
+  after(() => api.stop());
+
+  it('a completed study answers 409 naming the states that take decisions, and the proposal stays pending', async () => {
+    const business = await createBusiness('pro');
+    await qualifiedTester('PT');
+    const studyId = await insertStudy(business.organizationId, {
+      status: 'active',
+      target_countries: ['PT'],
+      tester_count: 1,
+    });
+    await createMatchingActivities({ db: serviceDatabase() }).proposeTesters({ studyId });
+    await asSystem(testDatabase(), (tx) =>
+      tx.updateTable('studies').set({ status: 'completed' }).where('id', '=', studyId).execute(),
+    );
+    const token = await sessionToken(business.claims);
+    const [proposal] = (await api.request('GET', `/api/outreach/proposals?jobId=${studyId}`, { token })).body
+      .data as Proposal[];
+    for (const verb of ['approve', 'reject'] as const) {
+      const answer = await api.request('POST', `/api/outreach/proposals/${proposal!.proposalId}/${verb}`, {
+        token,
+      });
+      assert.equal(answer.status, 409);
+      assert.equal(
+        answer.body.error,
+        'Study must be active or paused to decide its proposals (it is completed)',
+      );
+    }
+    const [after] = (await api.request('GET', `/api/outreach/proposals?jobId=${studyId}`, { token })).body
+      .data as Proposal[];
+    assert.equal(after!.status, 'pending');
   });
 });
