@@ -1,8 +1,13 @@
+import { DEVELOPMENT_JWT_SECRET } from '../config/index.ts';
 import type { Db } from '../db/connection.ts';
 import { createAgents, type Agents } from './ai/agents.ts';
 import { createAiActivities } from './ai/ai-activities.ts';
+import { createEmailSender, type EmailSender } from '../clients/email.ts';
 import { createMessagingSender, LOCAL_OUTBOX_DIR, type MessagingSender } from '../clients/messaging.ts';
+import { createOfferActivities, type OfferLinkSettings } from './outreach/offer-activities.ts';
+import { createTestReminderActivities } from './outreach/test-reminder-activities.ts';
 import { createMatchingActivities } from './matching/matching-activities.ts';
+import { createMilestoneActivities } from './notify/milestone-activities.ts';
 import { createNotificationActivities } from './notify/notification-activities.ts';
 import { createOutreachActivities } from './outreach/outreach-activities.ts';
 import { createPaymentActivities, type PaymentActivityDependencies } from './payments/payment-activities.ts';
@@ -14,6 +19,10 @@ export interface ActivityDependencies {
   readonly db: Db;
   /** The messaging channel; without one, messages go to the local outbox (.data/outbox). */
   readonly messaging?: MessagingSender;
+  /** Mail to testers without a chat and to businesses; without it, `.eml` files in the local outbox. */
+  readonly email?: EmailSender;
+  /** The origin and signing secret of offers' email answer links (workers/main.ts: the configuration). */
+  readonly offerLinks?: OfferLinkSettings;
   /**
    * The payment provider, mail and webhook target of payouts, payment events and invoices
    * (workers/main.ts builds them from the configuration). Without them those activities are not
@@ -25,6 +34,12 @@ export interface ActivityDependencies {
   /** The AI activities' clock (due times, records); default the system's. Tests move it. */
   readonly aiClock?: () => Date;
 }
+
+/** Offer links of a worker started without a configuration: the development origin and secret. */
+const LOCAL_OFFER_LINKS: OfferLinkSettings = {
+  baseUrl: 'http://localhost:3000',
+  secret: DEVELOPMENT_JWT_SECRET,
+};
 
 /** Every activity the worker registers, built over explicit dependencies. */
 export function createActivities(deps: ActivityDependencies) {
@@ -39,7 +54,13 @@ export function createActivities(deps: ActivityDependencies) {
       messaging:
         deps.messaging ??
         createMessagingSender({ botToken: undefined, apiRoot: undefined, outboxDir: LOCAL_OUTBOX_DIR }),
+      email:
+        deps.email ??
+        createEmailSender({ smtpUrl: undefined, from: 'noreply@localhost', outboxDir: LOCAL_OUTBOX_DIR }),
     }),
+    ...createOfferActivities({ db: deps.db, links: deps.offerLinks ?? LOCAL_OFFER_LINKS }),
+    ...createTestReminderActivities({ db: deps.db }),
+    ...createMilestoneActivities({ db: deps.db, baseUrl: (deps.offerLinks ?? LOCAL_OFFER_LINKS).baseUrl }),
     ...(deps.payments ? createPaymentActivities(deps.payments) : {}),
     ...createAiActivities({
       db: deps.db,

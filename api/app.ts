@@ -29,6 +29,7 @@ import { oauthRoutes } from './auth/oauth.routes.ts';
 import { recoveryRoutes } from './auth/recovery.routes.ts';
 import { RevokedLogins } from './auth/revoked-logins.ts';
 import { DOCS_ENDPOINTS, mountDocs } from './docs/docs.routes.ts';
+import { mountOfferPages, OFFER_PAGE_ENDPOINTS } from './offers/offer-pages.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { INGESTION_BODY_LIMIT_BYTES, isIngestionPath } from './ingestion/body-limit.ts';
 import { ingestionRoutes } from './ingestion/ingestion.routes.ts';
@@ -131,7 +132,13 @@ export function createApi(deps: AppDependencies): Api {
       now,
     }),
     ...webhookRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, payments: config.payments, now }),
-    ...messagingWebhookRoutes({ db, secret: config.serviceCredentials.messagingWebhookSecret, now }),
+    ...messagingWebhookRoutes({
+      db,
+      temporal,
+      taskQueue: config.temporal.taskQueue,
+      secret: config.serviceCredentials.messagingWebhookSecret,
+      now,
+    }),
     ...cronRoutes({ temporal, secret: config.serviceCredentials.cronSecret, now }),
     ...internalRoutes({ db, tokens: config.serviceCredentials.serviceTokens, now }),
   ];
@@ -142,12 +149,13 @@ export function createApi(deps: AppDependencies): Api {
       version: '0.1.0',
       serverUrl: config.http.baseUrl,
     },
-    DOCS_ENDPOINTS,
+    [...DOCS_ENDPOINTS, ...OFFER_PAGE_ENDPOINTS],
   );
 
   const router = new Router<RequestState>();
   mountRoutes(router, routes);
   mountDocs(router, () => document);
+  mountOfferPages(router, { db, temporal, secret: config.auth.jwtSecret });
 
   const parseJson = (jsonLimit: number) =>
     koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit, jsonStrict: false });

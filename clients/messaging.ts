@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Bot, GrammyError } from 'grammy';
+import { Bot, GrammyError, InlineKeyboard } from 'grammy';
+import type { ChatButton } from '../lib/offer-messages.ts';
 
 /** The local default, as for email (config's OUTBOX_DIR). */
 export const LOCAL_OUTBOX_DIR = '.data/outbox';
@@ -18,6 +19,14 @@ export interface ChatMessage {
   /** The chat the bot writes to (tester_profiles.messaging_chat_id). */
   readonly chatId: string;
   readonly text: string;
+  /** Inline keyboard buttons in one row; a press comes back as a callback query to the webhook. */
+  readonly buttons?: readonly ChatButton[];
+}
+
+/** The bot API's `reply_markup` for the buttons (grammy's InlineKeyboard), or none. */
+function replyMarkup(buttons: readonly ChatButton[] | undefined): InlineKeyboard | undefined {
+  if (!buttons?.length) return undefined;
+  return buttons.reduce((keyboard, button) => keyboard.text(button.text, button.data), new InlineKeyboard());
 }
 
 export interface MessagingSender {
@@ -39,18 +48,25 @@ export function createMessagingSender(settings: MessagingSettings): MessagingSen
     return {
       destination: 'bot-api',
       local: false,
-      async send({ chatId, text }) {
-        await bot.api.sendMessage(chatId, text);
+      async send({ chatId, text, buttons }) {
+        const markup = replyMarkup(buttons);
+        await bot.api.sendMessage(chatId, text, markup ? { reply_markup: markup } : {});
       },
     };
   }
   return {
     destination: `local-outbox:${settings.outboxDir}`,
     local: true,
-    async send({ chatId, text }) {
+    async send({ chatId, text, buttons }) {
       await mkdir(settings.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.messaging.json`;
-      const call = { method: 'sendMessage', chat_id: chatId, text };
+      const markup = replyMarkup(buttons);
+      const call = {
+        method: 'sendMessage',
+        chat_id: chatId,
+        text,
+        ...(markup ? { reply_markup: markup } : {}),
+      };
       await writeFile(join(settings.outboxDir, name), `${JSON.stringify(call, null, 2)}\n`);
     },
   };

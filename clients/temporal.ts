@@ -3,6 +3,7 @@
 // (with the worker's own client) and by tests.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { isLiveStudyStatus, type RecordedSession, type RecordedStudy } from '../db/repositories/lifecycle.ts';
+import { notificationWorkflow, notificationWorkflowId } from '../workflows/notification.ts';
 import { sessionWorkflow, sessionWorkflowId } from '../workflows/session.ts';
 import {
   paymentConfirmedSignal,
@@ -116,6 +117,7 @@ export async function ensureSessionWorkflow(
           studyId: session.study_id,
           startedAt: session.started_at.toISOString(),
           maxDurationMinutes: session.max_duration_minutes,
+          ...(session.due_at ? { dueAt: session.due_at.toISOString() } : {}),
           status: session.status,
         },
       ],
@@ -125,4 +127,21 @@ export async function ensureSessionWorkflow(
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
+}
+
+/**
+ * Hands a queued outbox message to its delivery workflow (`notification:<id>`); the caller does
+ * not wait for the channel. A start repeated while one runs joins it.
+ */
+export async function startNotificationDelivery(
+  client: Client,
+  taskQueue: string,
+  notificationId: string,
+): Promise<void> {
+  await client.workflow.start(notificationWorkflow, {
+    workflowId: notificationWorkflowId(notificationId),
+    taskQueue,
+    args: [{ notificationId }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
 }

@@ -8,7 +8,7 @@ import {
 } from './service-credentials.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
-const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-0123456789';
+export const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-0123456789';
 
 const environmentSchema = z
   .object({

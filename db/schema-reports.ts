@@ -7,6 +7,7 @@ export type ReportFormat = 'structured' | 'narrative';
 export type ProposalStatus = 'pending' | 'accepted' | 'skipped';
 export type OutreachChannel = 'email' | 'messaging';
 export type OutreachStatus = 'pending' | 'approved' | 'rejected';
+export type OfferStatus = 'open' | 'accepted' | 'declined' | 'expired' | 'withdrawn';
 export type CapacityReviewStatus = 'pending' | 'approved' | 'rejected';
 
 export interface ReportsTable {
@@ -76,6 +77,10 @@ export interface OutreachMessagesTable {
   rejected_by: string | null;
   rejected_at: Timestamp | null;
   rejection_reason: string | null;
+  offer_status: OfferStatus | null;
+  offer_expires_at: Timestamp | null;
+  answered_at: Timestamp | null;
+  session_id: string | null;
 }
 
 export interface CapacitySegment {

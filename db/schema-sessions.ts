@@ -42,6 +42,7 @@ export interface SessionsTable {
   analyzed_at: Timestamp | null;
   confirmed_at: Timestamp | null;
   cancelled_at: Timestamp | null;
+  due_at: Timestamp | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
   /** 0026: when the lifecycle reconciler found (or started) the session's workflow. */

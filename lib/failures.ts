@@ -31,6 +31,8 @@ export const INVALID_SESSION_TRANSITION = 'InvalidSessionTransition';
  * longer recruits); the API answers 409.
  */
 export const PROPOSAL_DECISION_REFUSED = 'ProposalDecisionRefused';
+/** An outreach approval that no longer applies (the message was decided meanwhile); the API answers 409. */
+export const OUTREACH_DECISION_REFUSED = 'OutreachDecisionRefused';
 
 /**
  * The application failure of `type` that `error` wraps (an activity's failure seen by a workflow,

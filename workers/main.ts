@@ -42,6 +42,8 @@ const worker = await createServiceWorker({
   taskQueue: config.temporal.taskQueue,
   db: database.db,
   messaging,
+  email: paymentEmail,
+  offerLinks: { baseUrl: config.http.baseUrl, secret: config.auth.jwtSecret },
   payments: paymentActivityDependencies(config, database.db, paymentEmail),
   agents: createAgents({ providers: aiProviders, logger }),
 });

@@ -1,6 +1,8 @@
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities } from '@temporalio/workflow';
 import type { AgentJobOutcome, AiActivities } from '../activities/ai/ai-activities.ts';
+import type { MilestoneActivities } from '../activities/notify/milestone-activities.ts';
 import { runAgentJob } from './agent-steps.ts';
+import { deliverAll } from './notification.ts';
 
 export const agent1WorkflowId = (analysisJobId: string): string => `agent1:${analysisJobId}`;
 export const agent4WorkflowId = (aggregateJobId: string): string => `agent4:${aggregateJobId}`;
@@ -9,7 +11,7 @@ export interface AgentJobInput {
   readonly jobId: string;
 }
 
-const records = proxyActivities<AiActivities>({
+const records = proxyActivities<AiActivities & MilestoneActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
@@ -21,7 +23,12 @@ export async function agent1Workflow(input: AgentJobInput): Promise<AgentJobOutc
 
 /** Agent 4 for POST /api/reports/job/:id, through the system door like every agent job. */
 export async function agent4Workflow(input: AgentJobInput): Promise<AgentJobOutcome> {
-  return runToEnd(input.jobId);
+  const outcome = await runToEnd(input.jobId);
+  // "Report ready" to the business once the study report exists (the activity checks it does).
+  if (outcome.status === 'complete' && patched('milestone-notices')) {
+    await deliverAll(await records.queueReportReady({ agentJobId: input.jobId }));
+  }
+  return outcome;
 }
 
 /** The job run once; a run that still fails after its attempts fails the job with the reason. */

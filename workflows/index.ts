@@ -10,3 +10,4 @@ export { localProviderEventWorkflow } from './local-payment-provider.ts';
 export { agent1Workflow, agent4Workflow } from './agents.ts';
 export { aiRetryWorkflow } from './ai-retry.ts';
 export { lifecycleReconcileWorkflow } from './reconcile.ts';
+export { offerWorkflow } from './offer.ts';

@@ -1,4 +1,11 @@
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  type ChildWorkflowHandle,
+  ParentClosePolicy,
+  proxyActivities,
+  startChild,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { NotificationActivities } from '../activities/notify/notification-activities.ts';
 
 export interface NotificationWorkflowInput {
@@ -34,4 +41,36 @@ export async function notificationWorkflow({ notificationId }: NotificationWorkf
     await giveUpNotification({ notificationId, reason });
     return 'failed';
   }
+}
+
+/**
+ * From another workflow: hands a queued message to its delivery workflow, which may outlive the
+ * caller; a message already handed over (a repeated start) is left to its workflow (undefined).
+ */
+export async function startDelivery(
+  notificationId: string,
+): Promise<ChildWorkflowHandle<typeof notificationWorkflow> | undefined> {
+  try {
+    return await startChild(notificationWorkflow, {
+      workflowId: notificationWorkflowId(notificationId),
+      args: [{ notificationId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    return undefined;
+  }
+}
+
+/**
+ * Hands each queued message to its delivery workflow and resolves once every one has delivered or
+ * given up (never failing): a caller that awaits it before it ends leaves no message behind.
+ */
+export async function deliverAll(notificationIds: readonly (string | null)[]): Promise<void> {
+  const results: Promise<unknown>[] = [];
+  for (const id of notificationIds) {
+    const child = id ? await startDelivery(id) : undefined;
+    if (child) results.push(child.result().catch(() => undefined));
+  }
+  await Promise.all(results);
 }

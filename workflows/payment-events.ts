@@ -1,14 +1,7 @@
-import {
-  getExternalWorkflowHandle,
-  log,
-  ParentClosePolicy,
-  proxyActivities,
-  startChild,
-} from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { getExternalWorkflowHandle, log, proxyActivities } from '@temporalio/workflow';
 import type { PaymentActivities } from '../activities/payments/payment-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
-import { notificationWorkflow, notificationWorkflowId } from './notification.ts';
+import { startDelivery } from './notification.ts';
 import {
   payoutAccountReadySignal,
   payoutSettledSignal,
@@ -87,18 +80,5 @@ export async function paymentEventWorkflow({ followUp }: PaymentEventInput): Pro
       }
       return;
     }
-  }
-}
-
-/** Hands the queued message to the outbox's delivery workflow, which outlives this one. */
-async function startDelivery(notificationId: string): Promise<void> {
-  try {
-    await startChild(notificationWorkflow, {
-      workflowId: notificationWorkflowId(notificationId),
-      args: [{ notificationId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
 }

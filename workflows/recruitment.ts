@@ -10,8 +10,9 @@ import {
   uuid4,
 } from '@temporalio/workflow';
 import type { MatchingActivities } from '../activities/matching/matching-activities.ts';
+import type { OfferActivities } from '../activities/outreach/offer-activities.ts';
 import type { OutreachActivities, ProposalDecision } from '../activities/outreach/outreach-activities.ts';
-import { failureOfType, PROPOSAL_DECISION_REFUSED } from '../lib/failures.ts';
+import { failureOfType, OUTREACH_DECISION_REFUSED, PROPOSAL_DECISION_REFUSED } from '../lib/failures.ts';
 
 export type { ProposalDecision };
 
@@ -37,6 +38,24 @@ export const rejectProposalUpdate = defineUpdate<{ skippedAt: string }, [Proposa
 );
 /** Sent by the API when a person rejects an outreach message (its id): the offer's place is free again. */
 export const outreachRejectedSignal = defineSignal<[string]>('outreachRejected');
+/** Sent by an offer's workflow (the message's id) once it is declined, expired or withdrawn. */
+export const offerClosedSignal = defineSignal<[string]>('offerClosed');
+
+export interface OutreachApproval {
+  readonly outreachId: string;
+  /** The business user or admin who approved. */
+  readonly approvedBy: string;
+}
+/** An approved message waiting to go out as an offer (held while the study is paused). */
+export interface ApprovedOffer {
+  readonly outreachId: string;
+  readonly scheduledSendAt: string;
+}
+/** A person approves a pending outreach message: it is scheduled and sent as the study's offer. */
+export const approveOutreachUpdate = defineUpdate<
+  { approvedAt: string; scheduledSendAt: string },
+  [OutreachApproval]
+>('approveOutreach');
 export const recruitmentQuery = defineQuery<RecruitmentState>('recruitment');
 
 /**
@@ -61,32 +80,56 @@ const decisions = proxyActivities<OutreachActivities>({
   },
 });
 
-const refuse = (message: string) => ApplicationFailure.create({ type: PROPOSAL_DECISION_REFUSED, message });
+const approvals = proxyActivities<OfferActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    maximumAttempts: 5,
+    maximumInterval: '30 seconds',
+    nonRetryableErrorTypes: [OUTREACH_DECISION_REFUSED],
+  },
+});
 
-/** A decision the proposal no longer takes (decided meanwhile) fails the update, not the workflow. */
-async function refusingStale<T>(decide: () => Promise<T>): Promise<T> {
+const refuse = (message: string, type = PROPOSAL_DECISION_REFUSED) =>
+  ApplicationFailure.create({ type, message });
+
+/** A decision that no longer applies (decided meanwhile) fails the update, not the workflow. */
+async function refusingStale<T>(decide: () => Promise<T>, type = PROPOSAL_DECISION_REFUSED): Promise<T> {
   try {
     return await decide();
   } catch (error) {
-    const refusal = failureOfType(error, PROPOSAL_DECISION_REFUSED);
-    throw refusal ? refuse(refusal.message) : error;
+    const refusal = failureOfType(error, type);
+    throw refusal ? refuse(refusal.message, type) : error;
   }
 }
 
 /**
- * The human step between matching and outreach: each proposal decision is an update that answers
- * once it is recorded, taken only while the study recruits (`recruitingStatus` answers undefined
- * when it does, else the status that refuses); a skip or a rejected offer frees a place, and
- * `placeFreed` tells the recruitment loop.
+ * The human steps between matching and offers: each proposal decision and each outreach approval
+ * is an update that answers once it is recorded, taken only while the study recruits
+ * (`recruitingStatus` answers undefined when it does, else the status that refuses). A skip, a
+ * rejected message or a closed offer frees a place (`placeFreed` tells the recruitment loop); an
+ * approved message is handed to `offerApproved`.
  */
-export function handleProposalDecisions(
+export function handleReviewDecisions(
   recruitingStatus: () => string | undefined,
   placeFreed: () => void,
+  offerApproved: (offer: ApprovedOffer) => void,
 ): void {
-  const judge = () => {
+  const judge = (what = 'its proposals', type = PROPOSAL_DECISION_REFUSED) => {
     const status = recruitingStatus();
-    if (status) throw refuse(`Study must be active or paused to decide its proposals (it is ${status})`);
+    if (status) throw refuse(`Study must be active or paused to decide ${what} (it is ${status})`, type);
   };
+  setHandler(
+    approveOutreachUpdate,
+    (approval) =>
+      refusingStale(async () => {
+        const approvedAt = new Date().toISOString();
+        const approved = await approvals.approveOutreach({ ...approval, approvedAt });
+        offerApproved({ outreachId: approval.outreachId, scheduledSendAt: approved.scheduledSendAt });
+        return approved;
+      }, OUTREACH_DECISION_REFUSED),
+    { validator: (_approval: OutreachApproval) => judge('its outreach', OUTREACH_DECISION_REFUSED) },
+  );
+  setHandler(offerClosedSignal, () => placeFreed());
   setHandler(
     approveProposalUpdate,
     (decision) =>

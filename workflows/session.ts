@@ -6,12 +6,14 @@ import {
   defineSignal,
   defineUpdate,
   log,
+  patched,
   proxyActivities,
   setHandler,
   uuid4,
 } from '@temporalio/workflow';
 import { Mutex } from 'async-mutex';
 import type { AiActivities } from '../activities/ai/ai-activities.ts';
+import type { MilestoneActivities } from '../activities/notify/milestone-activities.ts';
 import type { PrivacyActivities } from '../activities/privacy/privacy-activities.ts';
 import type { Confirmation, SessionActivities } from '../activities/sessions/session-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
@@ -24,6 +26,7 @@ import {
   SETTLED_RECHECK,
   type AgentNotice,
 } from './agent-steps.ts';
+import { deliverAll } from './notification.ts';
 import { startPayoutChild } from './payout.ts';
 import {
   analyzeRefusal,
@@ -49,6 +52,11 @@ export interface SessionWorkflowInput {
   /** ISO timestamp; the time limit counts from here, pauses included. */
   readonly startedAt: string;
   readonly maxDurationMinutes: number;
+  /**
+   * ISO timestamp; for a session an accepted offer created, when its test is due: the time limit
+   * then counts from here instead (the tester may start any time before it).
+   */
+  readonly dueAt?: string;
   /**
    * Where the session stands when the workflow starts: active for a new session; the recorded
    * status (active or paused) for a session whose workflow is started late (lifecycle reconciler).
@@ -98,7 +106,11 @@ const {
   failAgentJob,
   agentJobStatus,
   signalStudy,
-} = proxyActivities<SessionActivities & PrivacyActivities & AiActivities & StudyActivities>({
+  queueReviewRequest,
+  queueReportReady,
+} = proxyActivities<
+  SessionActivities & PrivacyActivities & AiActivities & StudyActivities & MilestoneActivities
+>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
@@ -261,7 +273,8 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   }
 
   // The time limit: a durable timer, so a worker restart or a long pause does not lose it.
-  const deadline = Date.parse(input.startedAt) + input.maxDurationMinutes * 60_000;
+  const limitFrom = Math.max(Date.parse(input.startedAt), input.dueAt ? Date.parse(input.dueAt) : 0);
+  const deadline = limitFrom + input.maxDurationMinutes * 60_000;
   const running = () => state.status === 'active' || state.status === 'paused';
   if (!(await condition(() => !running(), Math.max(0, deadline - Date.now())))) {
     await lock.runExclusive(async () => {
@@ -286,6 +299,12 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
     await condition(() => state.analysisRequested);
   }
 
+  // The findings await the tester: the confirmation request with the review page's link (spec).
+  // Histories recorded before these messages existed replay without them.
+  const notices = patched('milestone-notices');
+  const delivered: Promise<void>[] = [];
+  if (notices) delivered.push(deliverAll([await queueReviewRequest({ sessionId })]));
+
   // The human-in-the-loop gate: only the tester's confirmation moves on, however long it takes.
   await condition(() => state.confirmed !== undefined);
   const { reportJobId, payment } = state.confirmed!;
@@ -300,7 +319,10 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
 
   // Agent 3, after the payout: a report that waits for a provider holds nothing else up.
   if ((await buildReport(sessionId, reportJobId, notify)) === 'queued') await settledLater(reportJobId);
+  // "Report ready" to the business once the tester report exists.
+  if (notices) delivered.push(deliverAll(await queueReportReady({ agentJobId: reportJobId })));
   // The study waits for every tester report before its own (Agent 4 on completion).
   await signalStudy({ studyId, signal: 'sessionReported', sessionId });
   await condition(allHandlersFinished);
+  await Promise.all(delivered);
 }

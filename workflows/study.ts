@@ -19,7 +19,8 @@ import type { StudyActivities } from '../activities/studies/study-activities.ts'
 import { AGENT_INPUT_ERROR, INVALID_STUDY_TRANSITION } from '../lib/failures.ts';
 import { agent4Workflow, agent4WorkflowId } from './agents.ts';
 import { payoutWorkflow, payoutWorkflowId } from './payout.ts';
-import { handleProposalDecisions, recruit } from './recruitment.ts';
+import { sendApprovedOffers } from './offer.ts';
+import { type ApprovedOffer, handleReviewDecisions, recruit } from './recruitment.ts';
 import { nextStudyStatus, type StudyStatusAction, type StudyWorkflowStatus } from './study-transitions.ts';
 
 export type { StudyStatusAction, StudyTransition, StudyWorkflowStatus } from './study-transitions.ts';
@@ -53,6 +54,8 @@ interface StudyWorkflowState {
   reportsSettled: number;
   /** Matching should run (activation, a freed place, a resume) once the study is active. */
   matchingWanted: boolean;
+  /** Approved outreach messages whose offers are not started yet (held while paused). */
+  approvedOffers: ApprovedOffer[];
 }
 
 const refuse = (message: string) => ApplicationFailure.create({ type: INVALID_STUDY_TRANSITION, message });
@@ -82,6 +85,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
     status: input.status ?? 'draft',
     reportsSettled: 0,
     matchingWanted: true,
+    approvedOffers: [],
   };
   const lock = new Mutex();
   const running = () => state.status === 'active' || state.status === 'paused';
@@ -138,23 +142,26 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
     },
   );
 
-  handleProposalDecisions(
+  handleReviewDecisions(
     () => (state.status === 'active' || state.status === 'paused' ? undefined : state.status),
     () => {
       state.matchingWanted = true;
     },
+    (offer) => state.approvedOffers.push(offer),
   );
 
   // Recruitment (DESIGN.md, "The spine"): once the study is paid, matching proposes testers for
   // its places, pending the business's review; again after a freed place or a resume, while active.
-  await recruit(
-    studyId,
-    {
-      active: () => state.status === 'active',
-      over: () => state.status === 'completed' || state.status === 'archived',
-    },
-    state,
-  );
+  // Each approved message goes out as an offer while the study is active.
+  const recruiting = {
+    active: () => state.status === 'active',
+    over: () => state.status === 'completed' || state.status === 'archived',
+    archived: () => state.status === 'archived',
+  };
+  await Promise.all([
+    recruit(studyId, recruiting, state),
+    sendApprovedOffers(studyId, recruiting, state.approvedOffers),
+  ]);
 
   // A completed study lives on until it is archived: archiving is still a change it answers.
   await condition(() => state.status === 'archived');

@@ -7,6 +7,7 @@ import {
   placesTaken,
   type CandidateRow,
 } from '../../db/repositories/matching.ts';
+import { liveSessionCount } from '../../db/repositories/sessions.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
 import { rankCandidates, soughtNeeds, type MatchCandidate, type RankedCandidate } from './rank-candidates.ts';
 
@@ -56,6 +57,8 @@ export async function rankTestersFor(
   if (!record) return undefined;
   const { study, tasks } = record;
   const taken = await placesTaken(tx, studyId);
+  // A study whose sessions already reach its tester count is full: an offer now could only be refused.
+  const full = (await liveSessionCount(tx, studyId)) >= study.tester_count;
   const rows = await eligibleTesters(tx, {
     studyId,
     countries: study.target_countries,
@@ -77,7 +80,7 @@ export async function rankTestersFor(
       ]),
       abTestEnabled: study.ab_test_enabled,
     },
-    placesWanted(study.tester_count) - taken,
+    full ? 0 : placesWanted(study.tester_count) - taken,
     now,
   );
   return {

@@ -7,22 +7,35 @@ import {
   markNotificationSent,
   releaseNotification,
 } from '../../db/repositories/notification-outbox.ts';
+import type { EmailSender } from '../../clients/email.ts';
 import { isPermanentMessagingFailure, type MessagingSender } from '../../clients/messaging.ts';
+import type { ChatButton } from '../../lib/offer-messages.ts';
 import { MissingSecret, withSecret } from '../../lib/outbox-messages.ts';
 import { PERMANENT_DELIVERY_FAILURE } from '../../lib/failures.ts';
 
 export interface NotificationActivityDependencies {
   readonly db: Db;
   readonly messaging: MessagingSender;
+  /** Mail for the outbox's email rows (offers and their answers to testers without a chat, businesses). */
+  readonly email: EmailSender;
   readonly now?: () => Date;
 }
 
-/** Named so the workflow gives a message up at once instead of retrying what can never succeed. */
+/** The chat buttons a queued message carries in its payload (an offer's accept and decline). */
+function buttonsOf(payload: Record<string, unknown>): ChatButton[] | undefined {
+  const buttons = payload.buttons;
+  if (!Array.isArray(buttons)) return undefined;
+  return buttons.filter(
+    (button): button is ChatButton =>
+      typeof (button as ChatButton)?.text === 'string' && typeof (button as ChatButton)?.data === 'string',
+  );
+}
 
 /** Delivery of the notification outbox (db/migrations/0009): one attempt per call, recorded on the row. */
 export function createNotificationActivities({
   db,
   messaging,
+  email,
   now = () => new Date(),
 }: NotificationActivityDependencies) {
   return {
@@ -34,16 +47,16 @@ export function createNotificationActivities({
     async deliverNotification({ notificationId }: { notificationId: string }): Promise<'sent' | 'skipped'> {
       const row = await asSystem(db, (tx) => claimNotification(tx, notificationId));
       if (!row) return 'skipped';
+      const destination = row.channel === 'email' ? email.destination : messaging.destination;
       try {
-        if (row.channel !== 'messaging') {
-          throw ApplicationFailure.nonRetryable(
-            `channel ${row.channel} is not delivered from the outbox`,
-            PERMANENT_DELIVERY_FAILURE,
-          );
-        }
         const secret = typeof row.payload.secret === 'string' ? row.payload.secret : undefined;
         const text = withSecret(row.body, secret);
-        await messaging.send({ chatId: row.recipient, text });
+        if (row.channel === 'email') {
+          await email.send({ to: row.recipient, subject: row.subject ?? '', text });
+        } else {
+          const buttons = buttonsOf(row.payload);
+          await messaging.send({ chatId: row.recipient, text, ...(buttons ? { buttons } : {}) });
+        }
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         await asSystem(db, (tx) => releaseNotification(tx, notificationId, reason));
@@ -52,13 +65,14 @@ export function createNotificationActivities({
         }
         throw error;
       }
-      await asSystem(db, (tx) => markNotificationSent(tx, notificationId, messaging.destination, now()));
-      log.info(
-        messaging.local
-          ? 'message written to the local outbox (local delivery: no MESSAGING_BOT_TOKEN)'
-          : 'message sent through the bot API',
-        { notificationId, kind: row.kind, destination: messaging.destination },
-      );
+      await asSystem(db, (tx) => markNotificationSent(tx, notificationId, destination, now()));
+      const note =
+        row.channel === 'email'
+          ? 'mail sent'
+          : messaging.local
+            ? 'message written to the local outbox (local delivery: no MESSAGING_BOT_TOKEN)'
+            : 'message sent through the bot API';
+      log.info(note, { notificationId, kind: row.kind, destination });
       return 'sent';
     },
 

@@ -1,12 +1,6 @@
 import type { Db } from '../../db/connection.ts';
-import { asSystem, type Tx } from '../../db/doors.ts';
-import {
-  adminContacts,
-  organizationOwners,
-  studyCreator,
-  testerContact,
-  type Contact,
-} from '../../db/repositories/contacts.ts';
+import { asSystem } from '../../db/doors.ts';
+import { adminContacts, studyContacts, testerContact } from '../../db/repositories/contacts.ts';
 import { queueNotificationOnce } from '../../db/repositories/notification-outbox.ts';
 import { findPayment } from '../../db/repositories/payments.ts';
 import { studyCommission, studyTitle } from '../../db/repositories/studies.ts';
@@ -23,14 +17,6 @@ export interface NoticeActivityDependencies {
 
 /** The outbox kind of the tester's payment confirmation (spec: through the messaging channel). */
 export const PAYMENT_CONFIRMATION_KIND = 'payment_confirmation';
-
-/** The study's creator, or the organization's owners when the creator is gone. */
-async function studyContacts(tx: Tx, jobId: string): Promise<Contact[]> {
-  const study = await studyCreator(tx, jobId);
-  if (!study) return [];
-  if (study.user_id && study.email) return [{ id: study.user_id, email: study.email }];
-  return organizationOwners(tx, study.organization_id);
-}
 
 /** Mail and messages the money path sends: to businesses, testers and admins. */
 export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDependencies) {

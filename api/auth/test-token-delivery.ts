@@ -5,7 +5,7 @@ import { asSystem, type Tx } from '../../db/doors.ts';
 import { queueNotification, supersedeNotifications } from '../../db/repositories/notification-outbox.ts';
 import { messagingChatOf } from '../../db/repositories/tester-profiles.ts';
 import { lockSessionForTestToken, sessionHoldingTestToken } from '../../db/repositories/test-tokens.ts';
-import { notificationWorkflow, notificationWorkflowId } from '../../workflows/notification.ts';
+import { startNotificationDelivery } from '../../clients/temporal.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { sha256Hex } from './secrets.ts';
 import { issueTestToken } from './test-tokens.ts';
@@ -60,13 +60,8 @@ async function queueTestTokenMessage(tx: Tx, message: TokenMessage, now: Date): 
 }
 
 /** Hands the queued message to its workflow; the request does not wait for the channel. */
-async function startDelivery(deps: TestTokenDeliveryDependencies, notificationId: string): Promise<void> {
-  await deps.temporal.workflow.start(notificationWorkflow, {
-    workflowId: notificationWorkflowId(notificationId),
-    taskQueue: deps.taskQueue,
-    args: [{ notificationId }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-  });
+function startDelivery(deps: TestTokenDeliveryDependencies, notificationId: string): Promise<void> {
+  return startNotificationDelivery(deps.temporal, deps.taskQueue, notificationId);
 }
 
 /**

@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
 import { sessionOfTestToken, setTestToken } from '../../db/repositories/test-tokens.ts';
+import { mintTestToken } from '../../lib/test-token.ts';
 import type { TestTokenPrincipal } from './principal.ts';
 import { sha256Hex } from './secrets.ts';
 
 export const TEST_TOKEN_HEADER = 'X-Test-Token';
-export const TEST_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const TEST_TOKEN_FORMAT = /^[0-9a-f]{48}$/;
 
 /**
@@ -19,9 +18,8 @@ export async function issueTestToken(
   sessionId: string,
   now: Date,
 ): Promise<{ token: string; expiresAt: Date }> {
-  const token = randomBytes(24).toString('hex');
-  const expiresAt = new Date(now.getTime() + TEST_TOKEN_LIFETIME_MS);
-  const stored = await setTestToken(tx, sessionId, sha256Hex(token), expiresAt);
+  const { token, hash, expiresAt } = mintTestToken(now);
+  const stored = await setTestToken(tx, sessionId, hash, expiresAt);
   if (!stored) throw new Error(`session ${sessionId} not found`);
   return { token, expiresAt };
 }

@@ -19,12 +19,13 @@ function jsonSchema(schema: ZodType, io: 'input' | 'output'): JsonSchema {
 
 /** An endpoint that answers outside the envelope: the documentation itself (api/docs/). */
 export interface RawEndpoint {
-  readonly method: 'GET';
+  readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly summary: string;
   readonly tag: string;
   readonly contentTypes: readonly string[];
   readonly params?: ZodType;
+  readonly query?: ZodType;
 }
 
 const CONVENTIONS = [
@@ -107,13 +108,18 @@ function rawOperation(endpoint: RawEndpoint): JsonSchema {
     summary: endpoint.summary,
     tags: [endpoint.tag],
     security: [],
-    parameters: parameters(endpoint.params, 'path'),
+    parameters: [...parameters(endpoint.params, 'path'), ...parameters(endpoint.query, 'query')],
     responses: {
       200: {
         description: 'Success (outside the envelope)',
         content: Object.fromEntries(endpoint.contentTypes.map((type) => [type, { schema: {} }])),
       },
-      ...errorResponses({ method: endpoint.method, auth: 'public', params: endpoint.params }),
+      ...errorResponses({
+        method: endpoint.method,
+        auth: 'public',
+        params: endpoint.params,
+        query: endpoint.query,
+      }),
     },
   };
 }

@@ -1,4 +1,9 @@
 import { signalStudyWithStart } from '../../clients/temporal.ts';
+import { OUTREACH_DECISION_REFUSED } from '../../lib/failures.ts';
+import { approveOutreachUpdate } from '../../workflows/recruitment.ts';
+import { studyWorkflowId } from '../../workflows/study.ts';
+import { updateOrConflict } from '../http/update-or-conflict.ts';
+import { ensureStudyWorkflow } from '../jobs/create-study.ts';
 import { asUser } from '../../db/doors.ts';
 import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
 import {
@@ -21,6 +26,29 @@ async function pendingMessage(tx: Tx, id: string, verb: string): Promise<Outreac
     throw conflict(`Outreach message must be pending to ${verb} (it is ${message.status})`);
   }
   return message;
+}
+
+/**
+ * Approves a pending message: the study's workflow records it and sends it as the study's offer
+ * at its `scheduledSendAt`. Only while the study recruits (active or paused; a paused study holds
+ * the offer until it is resumed), else 409.
+ */
+export async function approveOutreach(deps: StudyCommandDependencies, principal: Principal, id: string) {
+  const study = await asUser(deps.db, principal.claims, async (tx) => {
+    const message = await pendingMessage(tx, id, 'approve');
+    return studyStatusOf(tx, message.study_id);
+  });
+  if (!study) throw notFound('Outreach message');
+  if (study.status !== 'active' && study.status !== 'paused') {
+    throw conflict(`Study must be active or paused to decide its outreach (it is ${study.status})`);
+  }
+  await ensureStudyWorkflow(deps, study);
+  const approved = await updateOrConflict(OUTREACH_DECISION_REFUSED, () =>
+    deps.temporal.workflow
+      .getHandle(studyWorkflowId(study.id))
+      .executeUpdate(approveOutreachUpdate, { args: [{ outreachId: id, approvedBy: principal.claims.sub }] }),
+  );
+  return { outreachId: id, status: 'approved' as const, ...approved };
 }
 
 /** Rewords a pending message; it stays pending and still needs an approval. */

@@ -4,8 +4,9 @@ import { listPendingOutreach, type OutreachRow } from '../../db/repositories/out
 import { offsetOf, pageMetadata } from '../http/pagination.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import type { StudyCommandDependencies } from '../jobs/create-study.ts';
-import { editOutreach, rejectOutreach } from './outreach-commands.ts';
+import { approveOutreach, editOutreach, rejectOutreach } from './outreach-commands.ts';
 import {
+  approvedOutreach,
   editedOutreach,
   editOutreachBody,
   outreachIdParams,
@@ -59,6 +60,15 @@ export function outreachRoutes(deps: StudyCommandDependencies): RouteDefinition[
       handler: async ({ params, body, principal }) => ({
         data: await editOutreach(deps, principal, params.id, body),
       }),
+    }),
+    defineRoute({
+      ...byId,
+      method: 'POST',
+      path: '/api/outreach/:id/approve',
+      summary:
+        "Approve a pending outreach message: it is sent at scheduledSendAt as the study's offer (held while the study is paused)",
+      response: approvedOutreach,
+      handler: async ({ params, principal }) => ({ data: await approveOutreach(deps, principal, params.id) }),
     }),
     defineRoute({
       ...byId,

@@ -45,3 +45,10 @@ export const rejectedOutreach = z.object({
   status: z.literal('rejected'),
   rejectedAt: z.string().describe('ISO 8601'),
 });
+
+export const approvedOutreach = z.object({
+  outreachId: z.uuid(),
+  status: z.literal('approved'),
+  scheduledSendAt: z.string().describe('ISO 8601: when the offer is sent (held while the study is paused)'),
+  approvedAt: z.string().describe('ISO 8601'),
+});

@@ -17,7 +17,7 @@ import { deliverTestToken } from '../auth/test-token-delivery.ts';
 import { issueTestToken } from '../auth/test-tokens.ts';
 import { ApiError, conflict, invalid, notFound } from '../http/errors.ts';
 import { ensureStudyWorkflow } from '../jobs/create-study.ts';
-import { assignVariant } from './assign-variant.ts';
+import { assignVariant } from '../../lib/assign-variant.ts';
 import { ensureSessionWorkflow as startRecordedSession } from '../../clients/temporal.ts';
 import { ensureSessionWorkflow } from './session-workflow.ts';
 import type { CreateSessionInput } from './sessions.schema.ts';

@@ -1,23 +1,46 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
-import { insertProviderEvent, markEventProcessed } from '../../db/repositories/provider-events.ts';
+import {
+  findProviderEvent,
+  insertProviderEvent,
+  markEventProcessed,
+} from '../../db/repositories/provider-events.ts';
 import { linkMessagingChat } from '../auth/messaging-links.ts';
+import { findOffer } from '../../db/repositories/offers.ts';
+import { messagingChatOf } from '../../db/repositories/tester-profiles.ts';
+import { type OfferAnswer, parseOfferCallback } from '../../lib/offers.ts';
 import type { MessagingUpdate } from './messaging.schema.ts';
 
 /** `/start <code>` (the bot API's deep-link form), optionally addressed as `/start@botname`. */
 const START_COMMAND = /^\/start(?:@\w+)?\s+(\S+)\s*$/;
 
+/** An offer's button pressed in the chat of the offer's own tester. */
+export interface ChatOfferAnswer {
+  readonly outreachId: string;
+  readonly answer: OfferAnswer;
+  readonly chatId: string;
+  readonly testerId: string;
+}
+
+export interface ReceivedUpdate {
+  readonly linked: boolean;
+  /** A fresh update that answers an offer: the caller hands it to the offer. */
+  readonly offerAnswer?: ChatOfferAnswer;
+}
+
 /**
- * Records the bot API's update by its id (a repeated delivery changes nothing) and acts on the one
- * kind the service understands: `/start <code>` in a private chat links that chat to the tester
- * who asked for the code. Everything else is recorded and left alone. Returns whether it linked.
+ * Records the bot API's update by its id (a repeated delivery changes nothing) and reads the two
+ * kinds the service understands: `/start <code>` in a private chat links that chat to the tester
+ * who asked for the code; an offer's accept or decline button (a callback query) from the chat
+ * linked to the offer's tester is returned for the caller to answer. Anything else, or a button
+ * pressed from another chat, is recorded and left alone.
  */
 export async function receiveMessagingUpdate(
   db: Db,
   update: MessagingUpdate,
   raw: Record<string, unknown>,
   at: Date,
-): Promise<boolean> {
+): Promise<ReceivedUpdate> {
   const id = String(update.update_id);
   const message = update.message;
   const code = message?.chat.type === 'private' ? START_COMMAND.exec(message.text ?? '')?.[1] : undefined;
@@ -33,14 +56,29 @@ export async function receiveMessagingUpdate(
       },
       at,
     );
-    if (!fresh) return false;
+    const callback = update.callback_query;
+    const pressed = callback?.data ? parseOfferCallback(callback.data) : undefined;
+    if (callback?.from && pressed) {
+      // An answer is marked processed by the caller once the offer took it: a delivery repeated
+      // after a failure (the bot API retries on 500) answers again, and the offer takes it once.
+      if (!fresh && (await findProviderEvent(tx, 'messaging', id))?.processed_at) return { linked: false };
+      const chatId = String(callback.from.id);
+      const offer = await findOffer(tx, pressed.outreachId);
+      const own = offer !== undefined && (await messagingChatOf(tx, offer.tester_id)) === chatId;
+      if (!own) {
+        await markEventProcessed(tx, 'messaging', id, at, 'offer button from a chat not its tester');
+        return { linked: false };
+      }
+      return { linked: false, offerAnswer: { ...pressed, chatId, testerId: offer.tester_id } };
+    }
+    if (!fresh) return { linked: false };
     if (code === undefined) {
       await markEventProcessed(tx, 'messaging', id, at);
-      return false;
+      return { linked: false };
     }
     const linked = await linkMessagingChat(tx, code, String(message!.chat.id), at);
     await markEventProcessed(tx, 'messaging', id, at, linked ? null : 'unknown, expired or used link code');
-    return linked !== undefined;
+    return { linked: linked !== undefined };
   });
 }
 

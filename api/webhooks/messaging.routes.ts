@@ -1,14 +1,22 @@
+import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/connection.ts';
+import { asSystem } from '../../db/doors.ts';
+import { markEventProcessed } from '../../db/repositories/provider-events.ts';
 import { messagingWebhookCredential, WEBHOOK_SECRET_HEADER } from '../auth/service-credentials.ts';
 import { malformed } from '../http/errors.ts';
 import { admitWebhookDelivery } from '../http/rate-limit.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { validateBody } from '../http/validate.ts';
 import { messagingReceivedResponse, messagingUpdate } from './messaging.schema.ts';
-import { receiveMessagingUpdate } from './messaging-update.ts';
+import { type ChatOfferAnswer, receiveMessagingUpdate } from './messaging-update.ts';
+import { answerOffer } from '../offers/answer-offer.ts';
+import { replyToTester } from '../offers/offer-replies.ts';
+import type { OfferOutcome } from '../../lib/offers.ts';
 
 export interface MessagingWebhookDependencies {
   readonly db: Db;
+  readonly temporal: Client;
+  readonly taskQueue: string;
   /** MESSAGING_WEBHOOK_SECRET; unset: the route answers 503. */
   readonly secret: string | undefined;
   readonly now: () => Date;
@@ -24,6 +32,23 @@ function parseObject(raw: Buffer): Record<string, unknown> {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
     throw malformed('Body must be a JSON object');
   return parsed as Record<string, unknown>;
+}
+
+/**
+ * Hands a pressed offer button to the offer and tells the tester in the chat what it did (an
+ * acceptance is told by its confirmation, which carries the test token).
+ */
+async function answerInChat(
+  deps: MessagingWebhookDependencies,
+  pressed: ChatOfferAnswer,
+  updateId: number,
+): Promise<OfferOutcome | undefined> {
+  const reply = await answerOffer(deps, pressed.outreachId, pressed.answer);
+  if (reply && reply.outcome !== 'accepted') {
+    await replyToTester(deps, { ...pressed, outcome: reply.outcome, dedupeKey: `offer-answer:${updateId}` });
+  }
+  await asSystem(deps.db, (tx) => markEventProcessed(tx, 'messaging', String(updateId), deps.now()));
+  return reply?.outcome;
 }
 
 export function messagingWebhookRoutes(deps: MessagingWebhookDependencies): RouteDefinition[] {
@@ -45,8 +70,11 @@ export function messagingWebhookRoutes(deps: MessagingWebhookDependencies): Rout
         await admitWebhookDelivery(ctx);
         const raw = parseObject(rawBody!);
         const update = validateBody(messagingUpdate, raw);
-        const linked = await receiveMessagingUpdate(deps.db, update, raw, deps.now());
-        return { data: { received: true, linked } };
+        const received = await receiveMessagingUpdate(deps.db, update, raw, deps.now());
+        const offer = received.offerAnswer
+          ? await answerInChat(deps, received.offerAnswer, update.update_id)
+          : undefined;
+        return { data: { received: true, linked: received.linked, ...(offer ? { offer } : {}) } };
       },
     }),
   ];

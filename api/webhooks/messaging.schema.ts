@@ -1,5 +1,6 @@
 import type { Update } from 'grammy/types';
 import { z } from 'zod';
+import { OFFER_OUTCOMES } from '../../lib/offers.ts';
 
 /**
  * The part of the bot API's Update (grammy's `Update` type) the service reads: its id, and a text
@@ -15,6 +16,14 @@ export const messagingUpdate = z.object({
       text: z.string().optional(),
     })
     .optional(),
+  // A button press: read only when it names its sender; any other shape is recorded and left alone.
+  callback_query: z
+    .object({
+      from: z.object({ id: z.number().int() }).optional(),
+      data: z.string().optional(),
+    })
+    .optional()
+    .catch(undefined),
 });
 
 export type MessagingUpdate = z.output<typeof messagingUpdate>;
@@ -29,4 +38,8 @@ export const messagingReceivedResponse = z.object({
   linked: z
     .boolean()
     .describe("true when the update was a /start with a valid link code and linked the sender's chat"),
+  offer: z
+    .enum(OFFER_OUTCOMES)
+    .optional()
+    .describe("when the update was an offer's accept or decline button pressed by its tester: what it did"),
 });

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { AgentJobsTable, AgentKind } from '../schema-sessions.ts';
 
@@ -109,4 +109,22 @@ export function strandedApiJobs(
     .orderBy('agent_jobs.queued_at')
     .limit(options.limit)
     .execute();
+}
+
+/** A completed agent job (Agent 3 or 4) with its study, for the "report ready" email. */
+export async function completedReportJob(
+  tx: Tx,
+  agentJobId: string,
+): Promise<{ kind: string; study_id: string; study_title: string; report_id: string | null } | undefined> {
+  const { rows } = await sql<{
+    kind: string;
+    study_id: string;
+    study_title: string;
+    report_id: string | null;
+  }>`
+    select j.kind, j.study_id, s.title as study_title,
+      (select r.id from reports r where r.agent_job_id = j.id limit 1) as report_id
+    from agent_jobs j join studies s on s.id = j.study_id
+    where j.id = ${agentJobId} and j.status = 'complete'`.execute(tx);
+  return rows[0];
 }

@@ -21,6 +21,14 @@ export function studyCreator(
     .executeTakeFirst();
 }
 
+/** Whom mail about a study goes to: its creator, or the organization's owners when the creator is gone. */
+export async function studyContacts(tx: Tx, studyId: string): Promise<Contact[]> {
+  const study = await studyCreator(tx, studyId);
+  if (!study) return [];
+  if (study.user_id && study.email) return [{ id: study.user_id, email: study.email }];
+  return organizationOwners(tx, study.organization_id);
+}
+
 export function organizationOwners(tx: Tx, organizationId: string): Promise<Contact[]> {
   return tx
     .selectFrom('organization_memberships')

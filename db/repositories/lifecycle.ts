@@ -31,6 +31,7 @@ export interface RecordedSession {
   readonly study_id: string;
   readonly status: StartableSessionStatus;
   readonly started_at: Date;
+  readonly due_at?: Date | null;
   readonly max_duration_minutes: number;
 }
 
@@ -66,6 +67,7 @@ function recordedSessions(tx: Tx) {
       'sessions.study_id as study_id',
       'sessions.status as status',
       'sessions.started_at as started_at',
+      'sessions.due_at as due_at',
       'studies.max_duration_minutes as max_duration_minutes',
     ]);
 }

@@ -66,7 +66,8 @@ export async function eligibleTesters(tx: Tx, target: MatchingTarget): Promise<C
 
 /**
  * How many testers the study holds a place for: those with a live session (not cancelled) and
- * those with a pending proposal or an accepted one whose offer was not rejected, each tester once.
+ * those with a pending proposal or an accepted one whose message was not rejected and whose offer
+ * was not declined, left to expire or withdrawn and whose session was not cancelled, each tester once.
  */
 export async function placesTaken(tx: Tx, studyId: string): Promise<number> {
   const { rows } = await sql<{ taken: number }>`
@@ -76,7 +77,9 @@ export async function placesTaken(tx: Tx, studyId: string): Promise<number> {
       select p.tester_id from proposals p
       where p.study_id = ${studyId}
         and (p.status = 'pending' or (p.status = 'accepted' and not exists (
-          select 1 from outreach_messages m where m.proposal_id = p.id and m.status = 'rejected'
+          select 1 from outreach_messages m where m.proposal_id = p.id
+            and (m.status = 'rejected' or m.offer_status in ('declined', 'expired', 'withdrawn')
+              or exists (select 1 from sessions c where c.id = m.session_id and c.status = 'cancelled'))
         )))
     ) holding
   `.execute(tx);

@@ -136,3 +136,13 @@ export async function markNotificationFailed(tx: Tx, id: string, error: string):
     .where('status', 'in', ['pending', 'sending'])
     .execute();
 }
+
+/** The message queued under `dedupeKey`, if any (a retried activity finds what it queued). */
+export async function notificationIdByDedupeKey(tx: Tx, dedupeKey: string): Promise<string | undefined> {
+  const row = await tx
+    .selectFrom('notification_outbox')
+    .select('id')
+    .where('dedupe_key', '=', dedupeKey.slice(0, 255))
+    .executeTakeFirst();
+  return row?.id;
+}

@@ -136,3 +136,25 @@ export function liveSessionOf(tx: Tx, studyId: string, testerId: string): Promis
     .where('status', '<>', 'cancelled')
     .executeTakeFirst();
 }
+
+/** How many sessions (not cancelled) the study holds: an acceptance past its target changes nothing. */
+export async function liveSessionCount(tx: Tx, studyId: string): Promise<number> {
+  const row = await tx
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('study_id', '=', studyId)
+    .where('status', '<>', 'cancelled')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** A session's tester and study, for the confirmation request. */
+export async function sessionForReview(
+  tx: Tx,
+  sessionId: string,
+): Promise<{ tester_id: string; status: string; study_title: string } | undefined> {
+  const { rows } = await sql<{ tester_id: string; status: string; study_title: string }>`
+    select s.tester_id, s.status, st.title as study_title
+    from sessions s join studies st on st.id = s.study_id where s.id = ${sessionId}`.execute(tx);
+  return rows[0];
+}

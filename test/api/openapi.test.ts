@@ -73,6 +73,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'POST /api/outreach/proposals/:id/reject': [...BODY_BY_ID, 409],
   'GET /api/outreach/queue': QUERY,
   'POST /api/outreach/:id/edit': [...BODY_BY_ID, 409],
+  'POST /api/outreach/:id/approve': [...BODY_WITHOUT_SCHEMA, 404, 409],
   'POST /api/outreach/:id/reject': [...BODY_BY_ID, 409],
   'POST /api/audits/instant': [...JSON_BODY, 503],
   'POST /api/audits/full': JSON_BODY,

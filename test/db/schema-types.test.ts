@@ -225,6 +225,10 @@ const COLUMNS = {
     rejected_by: true,
     rejected_at: true,
     rejection_reason: true,
+    offer_status: true,
+    offer_expires_at: true,
+    answered_at: true,
+    session_id: true,
   },
   payments: {
     id: true,
@@ -426,6 +430,7 @@ const COLUMNS = {
     analyzed_at: true,
     confirmed_at: true,
     cancelled_at: true,
+    due_at: true,
     created_at: true,
     updated_at: true,
     workflow_seen_at: true,

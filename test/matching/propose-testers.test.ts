@@ -38,6 +38,21 @@ async function tester(
   return sub;
 }
 
+/** An active session of the tester on the study. */
+const activeSession = (organizationId: string, studyId: string, testerId: string) =>
+  asSystem(testDatabase(), (tx) =>
+    tx
+      .insertInto('sessions')
+      .values({
+        organization_id: organizationId,
+        study_id: studyId,
+        tester_id: testerId,
+        status: 'active',
+        started_at: NOW,
+      })
+      .execute(),
+  );
+
 const proposalsOf = (studyId: string) =>
   asSystem(testDatabase(), (tx) =>
     tx
@@ -194,23 +209,12 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
     const studyId = await insertStudy(organizationId, {
       status: 'active',
       target_countries: ['LV'],
-      tester_count: 1,
+      tester_count: 2,
     });
-    await asSystem(testDatabase(), (tx) =>
-      tx
-        .insertInto('sessions')
-        .values({
-          organization_id: organizationId,
-          study_id: studyId,
-          tester_id: withSession,
-          status: 'active',
-          started_at: NOW,
-        })
-        .execute(),
-    );
-    // One place (1 tester + 25 % = 2 places): the session holds one, the other tester gets the other.
+    await activeSession(organizationId, studyId, withSession);
+    // Three places (2 testers + 25 %): the session holds one, the other tester gets another.
     assert.deepEqual(await matching().proposeTesters({ studyId }), {
-      wanted: 2,
+      wanted: 3,
       taken: 1,
       eligible: 1,
       proposed: 1,
@@ -219,5 +223,89 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
       (await proposalsOf(studyId)).map((p) => p.tester_id),
       [other],
     );
+  });
+
+  it('a study whose sessions reach its tester count proposes nobody, over-booking margin or not', async () => {
+    const { organizationId } = await createBusiness('pro');
+    const withSession = await tester({ country: 'LV' });
+    await tester({ country: 'LV' });
+    const studyId = await insertStudy(organizationId, {
+      status: 'active',
+      target_countries: ['LV'],
+      tester_count: 1,
+    });
+    await activeSession(organizationId, studyId, withSession);
+    const outcome = await matching().proposeTesters({ studyId });
+    assert.equal(outcome.proposed, 0);
+    assert.deepEqual(await proposalsOf(studyId), []);
+  });
+
+  it('an accepted offer whose session was cancelled frees its place; a pending proposal keeps one', async () => {
+    const { organizationId } = await createBusiness('pro');
+    const [cancelled, pending, newcomer] = [
+      await tester({ country: 'RO' }),
+      await tester({ country: 'RO' }),
+      await tester({ country: 'RO' }),
+    ];
+    // Romania (RO): no other test recruits there. One tester plus the margin: two places, one
+    // held by the pending proposal.
+    const studyId = await insertStudy(organizationId, {
+      status: 'active',
+      target_countries: ['RO'],
+      tester_count: 1,
+    });
+    await asSystem(testDatabase(), async (tx) => {
+      const base = {
+        organization_id: organizationId,
+        study_id: studyId,
+        match_score: '0.5',
+        match_reasons: [],
+      };
+      await tx
+        .insertInto('proposals')
+        .values({ ...base, tester_id: pending })
+        .execute();
+      const accepted = await tx
+        .insertInto('proposals')
+        .values({ ...base, tester_id: cancelled, status: 'accepted', accepted_at: NOW })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const session = await tx
+        .insertInto('sessions')
+        .values({
+          organization_id: organizationId,
+          study_id: studyId,
+          tester_id: cancelled,
+          status: 'cancelled',
+          started_at: NOW,
+          cancelled_at: NOW,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await tx
+        .insertInto('outreach_messages')
+        .values({
+          organization_id: organizationId,
+          study_id: studyId,
+          tester_id: cancelled,
+          proposal_id: accepted.id,
+          recipient_email: 'cancelled@example.com',
+          channel: 'email',
+          subject: 'Offer',
+          body: 'Offer',
+          status: 'approved',
+          approved_at: NOW,
+          scheduled_send_at: NOW,
+          sent_at: NOW,
+          offer_status: 'accepted',
+          offer_expires_at: NOW,
+          answered_at: NOW,
+          session_id: session.id,
+        })
+        .execute();
+    });
+    const outcome = await matching().proposeTesters({ studyId });
+    assert.deepEqual({ taken: outcome.taken, proposed: outcome.proposed }, { taken: 1, proposed: 1 });
+    assert.ok((await proposalsOf(studyId)).some((p) => p.tester_id === newcomer));
   });
 });

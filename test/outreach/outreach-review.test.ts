@@ -159,6 +159,21 @@ describe('the outreach review queue: GET /api/outreach/queue, POST /api/outreach
     assert.equal(hidden.status, 404);
     assert.equal(hidden.body.error, 'Outreach message not found');
     assert.equal((await post('/api/outreach/not-a-uuid/reject', {})).status, 404);
+    // Approval: the same rules; a message no longer pending is 409 whoever asks.
+    assert.equal(
+      (await post(`/api/outreach/${emailMessage.outreachId}/approve`, undefined, tester)).status,
+      403,
+    );
+    const hiddenApproval = await post(
+      `/api/outreach/${emailMessage.outreachId}/approve`,
+      undefined,
+      stranger,
+    );
+    assert.equal(hiddenApproval.status, 404);
+    assert.equal(hiddenApproval.body.error, 'Outreach message not found');
+    const decided = await post(`/api/outreach/${emailMessage.outreachId}/approve`, undefined);
+    assert.equal(decided.status, 409);
+    assert.equal(decided.body.error, 'Outreach message must be pending to approve (it is rejected)');
     const bad = await queue('jobId=12');
     assert.equal(bad.status, 422);
     assert.match(bad.body.error as string, /^jobId: /);

@@ -90,9 +90,12 @@ describe('a confirmed session is paid out by its own workflow', function () {
       await handle.result();
       const events = (await handle.fetchHistory()).events ?? [];
       assert.equal(
-        events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes).length,
+        events.filter(
+          (e) =>
+            e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === 'payoutWorkflow',
+        ).length,
         0,
-        'no child workflow',
+        'no payout workflow',
       );
       const [payment] = await paymentsOf(jobId);
       assert.equal(payment?.status, 'queued');

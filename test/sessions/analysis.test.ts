@@ -3,7 +3,7 @@ import { findingsOf } from '../../lib/analysis/findings.ts';
 import { buildSessionReport, type ConfirmedNote } from '../../lib/analysis/session-report.ts';
 import { analyseSignals } from '../../lib/analysis/signal-analysis.ts';
 import type { EventSignal, SessionSignals, VoiceSignal } from '../../lib/analysis/signals.ts';
-import { assignVariant } from '../../api/sessions/assign-variant.ts';
+import { assignVariant } from '../../lib/assign-variant.ts';
 import { event, frame as faceFrame, session as signals, speech, t } from '../ai/signal-builders.ts';
 
 /** Agent 2's facts, as its agent computes them: the core's moments, then the findings. */

@@ -133,6 +133,7 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
   'POST /api/outreach/proposals/:id/reject': none('skips a proposal'),
   'GET /api/outreach/queue': none('offers drafted from the study; no findings'),
   'POST /api/outreach/:id/edit': none('rewords an offer'),
+  'POST /api/outreach/:id/approve': none('schedules an approved offer; no findings'),
   'POST /api/outreach/:id/reject': none('rejects an offer'),
   'POST /api/billing/checkout': none('payments'),
   'POST /api/billing/connect': none('payments'),

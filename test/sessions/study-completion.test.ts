@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { asSystem } from '../../db/doors.ts';
 import { studyWorkflowId } from '../../workflows/study.ts';
+import { testDatabase } from '../support/database.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
@@ -109,5 +112,37 @@ describe('study completion after confirmed sessions', () => {
     assert.equal(await studyStatus(jobId), 'paused');
     await confirm(second);
     await waitFor(async () => (await studyStatus(jobId)) === 'completed');
+  });
+
+  it('the tester gets the review link once the findings are ready; the business gets "report ready" for the tester report and the study report', async () => {
+    const jobId = await activeStudy(api, business, {
+      ...validStudyBody(),
+      targeting: { countries: ['GB'], devices: ['desktop'], testerCount: 1 },
+    });
+    const session = await analyzedSession(api, business, jobId);
+    const outbox = (kind: string) =>
+      asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('notification_outbox')
+          .select(['channel', 'recipient', 'subject', 'body', 'payload'])
+          .where('kind', '=', kind)
+          .where((eb) =>
+            eb.or([
+              eb(sql<string>`payload ->> 'sessionId'`, '=', session.sessionId),
+              eb(sql<string>`payload ->> 'studyId'`, '=', jobId),
+            ]),
+          )
+          .execute(),
+      );
+    await waitFor(async () => (await outbox('confirmation_request')).length === 1);
+    const [request] = await outbox('confirmation_request');
+    assert.ok(request!.body.includes(`${api.config.http.baseUrl}/sessions/${session.sessionId}/review`));
+    assert.equal((await outbox('report_ready')).length, 0);
+
+    await confirm(session);
+    await waitFor(async () => (await outbox('report_ready')).length === 2);
+    const subjects = (await outbox('report_ready')).map((row) => row.subject).sort();
+    assert.match(subjects[0]!, /^A tester report for ".*" is ready$/);
+    assert.match(subjects[1]!, /^The study report for ".*" is ready$/);
   });
 });

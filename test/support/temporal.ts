@@ -2,6 +2,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Runtime, type Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDependencies } from '../../activities/index.ts';
 import { createServiceWorker, WORKFLOWS_PATH } from '../../workers/service-worker.ts';
+import { testConfig } from './config.ts';
 import { serviceDatabase } from './database.ts';
 
 /** One task queue per test run, so runs on the same server never steal each other's tasks. */
@@ -61,6 +62,7 @@ export async function createTestServiceWorker(
     taskQueue,
     workflowBundle: await workflowBundle(),
     db: serviceDatabase(),
+    offerLinks: { baseUrl: testConfig().http.baseUrl, secret: testConfig().auth.jwtSecret },
     ...deps,
   });
 }

@@ -1,0 +1,90 @@
+import { sql, type Selectable } from 'kysely';
+import type { Tx } from '../doors.ts';
+import type { OfferStatus, OutreachMessagesTable } from '../schema-reports.ts';
+
+// Offers: approved outreach messages once sent (db/migrations/0029). Read and changed through
+// the system door by the offer activities; the tester's chat and standing come along.
+
+/** An offer with what sending and answering it needs: its study and its tester. */
+export interface OfferRecord extends Selectable<OutreachMessagesTable> {
+  readonly study_title: string;
+  readonly study_status: string;
+  readonly tester_count: number;
+  readonly max_duration_minutes: number;
+  readonly reminder_after_hours: number | null;
+  readonly tester_chat_id: string | null;
+  readonly tester_user_status: string;
+  readonly tester_profile_status: string | null;
+}
+
+/** The offer, locked for the rest of the transaction (the message row only). */
+export async function lockOffer(tx: Tx, outreachId: string): Promise<OfferRecord | undefined> {
+  const { rows } = await sql<OfferRecord>`
+    select m.*, s.title as study_title, s.status as study_status, s.tester_count,
+      s.max_duration_minutes, s.reminder_after_hours, p.messaging_chat_id as tester_chat_id, u.status as tester_user_status,
+      p.status as tester_profile_status
+    from outreach_messages m
+    join studies s on s.id = m.study_id
+    join users u on u.id = m.tester_id
+    left join tester_profiles p on p.user_id = m.tester_id
+    where m.id = ${outreachId}
+    for update of m`.execute(tx);
+  return rows[0];
+}
+
+export interface OfferChange {
+  readonly status?: 'approved';
+  readonly approved_by?: string;
+  readonly approved_at?: Date;
+  readonly scheduled_send_at?: Date;
+  readonly offer_status?: OfferStatus;
+  readonly sent_at?: Date;
+  readonly offer_expires_at?: Date;
+  readonly answered_at?: Date;
+  readonly session_id?: string;
+}
+
+export async function changeOffer(tx: Tx, outreachId: string, change: OfferChange, at: Date): Promise<void> {
+  await tx
+    .updateTable('outreach_messages')
+    .set({ ...change, updated_at: at })
+    .where('id', '=', outreachId)
+    .execute();
+}
+
+/** The offer's recorded state, without a lock. */
+export function findOffer(
+  tx: Tx,
+  outreachId: string,
+): Promise<
+  Pick<Selectable<OutreachMessagesTable>, 'id' | 'tester_id' | 'status' | 'offer_status'> | undefined
+> {
+  return tx
+    .selectFrom('outreach_messages')
+    .select(['id', 'tester_id', 'status', 'offer_status'])
+    .where('id', '=', outreachId)
+    .executeTakeFirst();
+}
+
+/** An accepted offer's session as its reminders read it, locked: whether it started and its token. */
+export interface RemindedSession {
+  readonly id: string;
+  readonly status: string;
+  readonly tester_id: string;
+  readonly due_at: Date | null;
+  readonly test_token_expires_at: Date | null;
+  readonly max_duration_minutes: number;
+  readonly study_title: string;
+  readonly recorded_anything: boolean;
+}
+
+export async function lockRemindedSession(tx: Tx, sessionId: string): Promise<RemindedSession | undefined> {
+  const { rows } = await sql<RemindedSession>`
+    select s.id, s.status, s.tester_id, s.due_at, s.test_token_expires_at, st.max_duration_minutes,
+      st.title as study_title,
+      exists (select 1 from session_events e where e.session_id = s.id) as recorded_anything
+    from sessions s join studies st on st.id = s.study_id
+    where s.id = ${sessionId}
+    for update of s`.execute(tx);
+  return rows[0];
+}

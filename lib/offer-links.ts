@@ -1,0 +1,37 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { OfferAnswer } from './offers.ts';
+
+// The signed answer links of an offer sent by email (docs/decisions.md, "Offers"). One-time by
+// the offer itself: once answered, expired or withdrawn, a link changes nothing.
+
+/** The key of the email links, derived from the service's signing secret for this one use. */
+function linkKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('offer-answer-links').digest();
+}
+
+/** The signature of one answer to one offer (HMAC-SHA256, base64url). */
+export function offerAnswerSignature(secret: string, outreachId: string, answer: OfferAnswer): string {
+  return createHmac('sha256', linkKey(secret)).update(`${outreachId}:${answer}`).digest('base64url');
+}
+
+export function isOfferAnswerSignature(
+  secret: string,
+  outreachId: string,
+  answer: OfferAnswer,
+  signature: string,
+): boolean {
+  const expected = Buffer.from(offerAnswerSignature(secret, outreachId, answer));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** The page an email's link opens: it asks to confirm, so a mail scanner's visit answers nothing. */
+export function offerAnswerLink(
+  baseUrl: string,
+  secret: string,
+  outreachId: string,
+  answer: OfferAnswer,
+): string {
+  const signature = offerAnswerSignature(secret, outreachId, answer);
+  return `${baseUrl}/offers/${outreachId}?answer=${answer}&signature=${signature}`;
+}

@@ -1,0 +1,281 @@
+import {
+  allHandlersFinished,
+  condition,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  getExternalWorkflowHandle,
+  log,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { Mutex } from 'async-mutex';
+import type { AcceptedSession, OfferActivities } from '../activities/outreach/offer-activities.ts';
+import type { TestReminderActivities } from '../activities/outreach/test-reminder-activities.ts';
+import type { TestReminderKind } from '../lib/offer-messages.ts';
+import {
+  OFFER_EXPIRY_REMINDER_MS,
+  OFFER_WINDOW_MS,
+  type OfferAnswer,
+  type OfferOutcome,
+} from '../lib/offers.ts';
+import { deliverAll } from './notification.ts';
+import { type ApprovedOffer, offerClosedSignal } from './recruitment.ts';
+import { sessionWorkflow, sessionWorkflowId } from './session.ts';
+
+export interface OfferWorkflowInput {
+  readonly outreachId: string;
+  readonly studyId: string;
+  /** ISO 8601: when the approved message is sent (its `scheduledSendAt`). */
+  readonly scheduledSendAt: string;
+}
+
+/** Where the offer stands, for the Temporal Web UI and operators. */
+export interface OfferState {
+  stage: 'scheduled' | 'open' | 'answered' | 'closed';
+  expiresAt: string | null;
+  outcome: OfferOutcome | null;
+  /** After acceptance: the session, and the reminders still to come before its test. */
+  session: AcceptedSession | null;
+  remindersDue: { kind: TestReminderKind; at: string }[];
+}
+
+export interface OfferAnswerReply {
+  readonly outcome: OfferOutcome;
+  readonly sessionId?: string;
+}
+
+export const offerWorkflowId = (outreachId: string): string => `offer:${outreachId}`;
+
+/** The tester's answer (a chat button, a signed email link); replies with what it did. */
+export const answerOfferUpdate = defineUpdate<OfferAnswerReply, [OfferAnswer]>('answer');
+export const offerQuery = defineQuery<OfferState>('offer');
+/** Sent by the study's workflow when the study is archived: an offer not yet answered is withdrawn. */
+export const withdrawOfferSignal = defineSignal<[]>('withdraw');
+
+const offers = proxyActivities<OfferActivities & TestReminderActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute' },
+});
+// A tester's answer is a request waiting for its reply: a few attempts, then the update fails
+// (the request answers 500 and may be tried again) rather than holding the offer's lock.
+const answers = proxyActivities<OfferActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, maximumInterval: '10 seconds' },
+});
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The reminders of an accepted offer's tester, in time order: inactivity after the study's
+ * `reminderAfterHours` (when set), then 24 and 2 hours before the test is due (spec). Those whose
+ * time has passed are left out.
+ */
+export function testReminders(
+  session: AcceptedSession,
+  now: number,
+): { kind: TestReminderKind; at: string }[] {
+  const due = Date.parse(session.dueAt);
+  const planned: { kind: TestReminderKind; at: number }[] = [
+    ...(session.reminderAfterHours
+      ? [
+          {
+            kind: 'inactivity' as const,
+            at: Date.parse(session.startedAt) + session.reminderAfterHours * HOUR_MS,
+          },
+        ]
+      : []),
+    { kind: 'due_24h', at: due - 24 * HOUR_MS },
+    { kind: 'due_2h', at: due - 2 * HOUR_MS },
+  ];
+  return planned
+    .filter((reminder) => reminder.at > now && reminder.at < due)
+    .sort((a, b) => a.at - b.at)
+    .map((reminder) => ({ kind: reminder.kind, at: new Date(reminder.at).toISOString() }));
+}
+
+/** Outcomes after which the offer's place is free for the next candidate. */
+const FREES_PLACE: readonly OfferOutcome[] = ['declined', 'expired', 'withdrawn', 'filled'];
+
+/**
+ * One approved outreach message as the study's offer to its tester (a child of the study's
+ * workflow, id `offer:<outreachId>`): sent at its scheduled time through the outbox, then open
+ * for OFFER_WINDOW_MS with a reminder OFFER_EXPIRY_REMINDER_MS before it expires. An acceptance
+ * starts the session's workflow; a decline, an expiry or a withdrawal tells the study, whose
+ * matching proposes the next candidate. Withdrawn (`withdraw`) when its study is archived: an
+ * offer not yet answered is withdrawn, and an accepted one's reminders stop.
+ */
+export async function offerWorkflow(input: OfferWorkflowInput): Promise<OfferState> {
+  const { outreachId } = input;
+  const state: OfferState = {
+    stage: 'scheduled',
+    expiresAt: null,
+    outcome: null,
+    session: null,
+    remindersDue: [],
+  };
+  const lock = new Mutex();
+  const now = () => new Date().toISOString();
+  // The offer ends once its messages are delivered or given up: none is left behind by a closed offer.
+  const deliveries: Promise<void>[] = [];
+  const deliver = (notificationId: string | null) => {
+    deliveries.push(deliverAll([notificationId]));
+  };
+  const settled = () => state.stage === 'answered' || state.stage === 'closed';
+  let withdrawing = false;
+  /** Waits until `at` unless `stop` holds first; true when it did (a timer is set only for a time ahead). */
+  const stoppedBefore = async (at: number, stop: () => boolean) => {
+    const wait = at - Date.now();
+    return wait > 0 ? condition(stop, wait) : stop();
+  };
+  const answeredOrWithdrawn = () => settled() || withdrawing;
+  setHandler(offerQuery, () => state);
+  setHandler(withdrawOfferSignal, () => {
+    withdrawing = true;
+  });
+  setHandler(answerOfferUpdate, (answer) =>
+    lock.runExclusive(async () => {
+      const result = await answers.answerOffer({ outreachId, answer, at: now() });
+      if (result.session) await startSession(input.studyId, result.session);
+      deliveries.push(deliverAll(result.notificationIds));
+      if (result.session) state.session = result.session;
+      if (result.outcome === 'accepted' || result.outcome === 'declined') {
+        Object.assign(state, { stage: 'answered', outcome: result.outcome });
+      } else if (FREES_PLACE.includes(result.outcome) && !settled()) {
+        Object.assign(state, { stage: 'closed', outcome: result.outcome });
+      }
+      return { outcome: result.outcome, ...(result.session ? { sessionId: result.session.sessionId } : {}) };
+    }),
+  );
+
+  if (!(await stoppedBefore(Date.parse(input.scheduledSendAt), () => withdrawing))) {
+    const expiresAt = new Date(Date.now() + OFFER_WINDOW_MS).toISOString();
+    const sent = await lock.runExclusive(async () => {
+      if (settled()) return undefined;
+      const result = await offers.sendOffer({ outreachId, sentAt: now(), expiresAt });
+      if (result.sent) Object.assign(state, { stage: 'open', expiresAt });
+      else Object.assign(state, { stage: 'closed', outcome: 'withdrawn' });
+      return result;
+    });
+    deliver(sent?.notificationId ?? null);
+    if (state.stage === 'open') {
+      if (!(await stoppedBefore(Date.parse(expiresAt) - OFFER_EXPIRY_REMINDER_MS, answeredOrWithdrawn))) {
+        deliver(await offers.remindOfferExpiry({ outreachId, at: now() }));
+      }
+      if (!(await stoppedBefore(Date.parse(expiresAt), answeredOrWithdrawn))) {
+        await closeAs('expired', () => offers.expireOffer({ outreachId, at: now() }));
+      }
+    }
+  }
+  // The study stopped recruiting (archived): an offer not yet answered is withdrawn.
+  if (withdrawing) await closeAs('withdrawn', () => offers.withdrawOffer({ outreachId, at: now() }));
+  else if (state.outcome && FREES_PLACE.includes(state.outcome)) await tellStudy(outreachId);
+  if (state.session) await remindBeforeTest(state.session);
+  await condition(allHandlersFinished);
+  await Promise.all(deliveries);
+  return state;
+
+  /** Records the offer's end unless an answer came first. */
+  async function closeAs(outcome: 'expired' | 'withdrawn', record: () => Promise<boolean>): Promise<void> {
+    await lock.runExclusive(async () => {
+      if (settled()) return;
+      // False: the record holds another end (an answer this workflow did not see); no outcome is claimed.
+      Object.assign(state, { stage: 'closed', outcome: (await record()) ? outcome : null });
+    });
+  }
+
+  /**
+   * Durable timers for the accepted offer's reminders; each activity decides whether it is still
+   * due. A withdrawal (the study archived) stops them.
+   */
+  async function remindBeforeTest(session: AcceptedSession): Promise<void> {
+    state.remindersDue = testReminders(session, Date.now());
+    while (state.remindersDue.length) {
+      const next = state.remindersDue[0]!;
+      if (await stoppedBefore(Date.parse(next.at), () => withdrawing)) return;
+      deliver(await offers.remindTester({ sessionId: session.sessionId, kind: next.kind, at: now() }));
+      state.remindersDue.shift();
+    }
+  }
+}
+
+/** The accepted offer's session runs in its own workflow, which outlives this one. */
+async function startSession(studyId: string, session: AcceptedSession): Promise<void> {
+  try {
+    await startChild(sessionWorkflow, {
+      workflowId: sessionWorkflowId(session.sessionId),
+      args: [
+        {
+          sessionId: session.sessionId,
+          studyId,
+          startedAt: session.startedAt,
+          dueAt: session.dueAt,
+          maxDurationMinutes: session.maxDurationMinutes,
+          status: 'active',
+        },
+      ],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/** Tells the study (this workflow's parent) that the offer's place is free again. */
+async function tellStudy(outreachId: string): Promise<void> {
+  const parent = workflowInfo().parent;
+  if (!parent) return;
+  try {
+    await getExternalWorkflowHandle(parent.workflowId).signal(offerClosedSignal, outreachId);
+  } catch (error) {
+    // The study's workflow has ended (archived): nothing recruits any more.
+    log.info('The study no longer takes the offer closing', { outreachId, error: String(error) });
+  }
+}
+
+/**
+ * The study's side: starts each approved message's offer workflow as a child (id
+ * `offer:<outreachId>`). Offers wait while the study is paused (pausing stops new offers); those
+ * still waiting when recruitment is over are withdrawn. Archiving the study signals every offer
+ * it started to withdraw.
+ */
+export async function sendApprovedOffers(
+  studyId: string,
+  wants: { readonly active: () => boolean; readonly over: () => boolean; readonly archived: () => boolean },
+  approved: ApprovedOffer[],
+): Promise<void> {
+  const started: string[] = [];
+  for (;;) {
+    await condition(() => wants.over() || (wants.active() && approved.length > 0));
+    if (wants.over()) break;
+    for (const offer of approved.splice(0)) {
+      try {
+        await startChild(offerWorkflow, {
+          workflowId: offerWorkflowId(offer.outreachId),
+          args: [{ ...offer, studyId }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+        });
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+      started.push(offer.outreachId);
+    }
+  }
+  const at = new Date().toISOString();
+  for (const offer of approved.splice(0)) await offers.withdrawOffer({ outreachId: offer.outreachId, at });
+  await condition(wants.archived);
+  // An approval still in flight when recruitment ended lands here: withdrawn too.
+  for (const offer of approved.splice(0)) await offers.withdrawOffer({ outreachId: offer.outreachId, at });
+  for (const outreachId of started) {
+    try {
+      await getExternalWorkflowHandle(offerWorkflowId(outreachId)).signal(withdrawOfferSignal);
+    } catch (error) {
+      // An offer whose workflow has ended (answered, expired) has nothing to withdraw.
+      log.info('The offer had ended before the study was archived', { outreachId, error: String(error) });
+    }
+  }
+}
