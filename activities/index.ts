@@ -4,8 +4,10 @@ import { createAgents, type Agents } from './ai/agents.ts';
 import { createAiActivities } from './ai/ai-activities.ts';
 import { createEmailSender, type EmailSender } from '../clients/email.ts';
 import { createMessagingSender, LOCAL_OUTBOX_DIR, type MessagingSender } from '../clients/messaging.ts';
-import { createOfferActivities, type OfferLinkSettings } from './outreach/offer-activities.ts';
+import { createOfferActivities } from './outreach/offer-activities.ts';
+import type { OfferLinkSettings } from '../lib/offer-links.ts';
 import { createTestReminderActivities } from './outreach/test-reminder-activities.ts';
+import { createCapacityNoticeActivities } from './matching/capacity-notice-activities.ts';
 import { createMatchingActivities } from './matching/matching-activities.ts';
 import { createMilestoneActivities } from './notify/milestone-activities.ts';
 import { createNotificationActivities } from './notify/notification-activities.ts';
@@ -49,6 +51,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createSessionActivities({ ...deps, payoutsEnabled: deps.payments?.payoutsEnabled ?? false }),
     ...createPrivacyActivities(deps),
     ...createMatchingActivities({ db: deps.db }),
+    ...createCapacityNoticeActivities({ db: deps.db }),
     ...createNotificationActivities({
       db: deps.db,
       messaging:
@@ -57,8 +60,9 @@ export function createActivities(deps: ActivityDependencies) {
       email:
         deps.email ??
         createEmailSender({ smtpUrl: undefined, from: 'noreply@localhost', outboxDir: LOCAL_OUTBOX_DIR }),
+      offerLinks: deps.offerLinks ?? LOCAL_OFFER_LINKS,
     }),
-    ...createOfferActivities({ db: deps.db, links: deps.offerLinks ?? LOCAL_OFFER_LINKS }),
+    ...createOfferActivities({ db: deps.db }),
     ...createTestReminderActivities({ db: deps.db }),
     ...createMilestoneActivities({ db: deps.db, baseUrl: (deps.offerLinks ?? LOCAL_OFFER_LINKS).baseUrl }),
     ...(deps.payments ? createPaymentActivities(deps.payments) : {}),

@@ -13,6 +13,7 @@ import { createFacialEngine } from '../clients/facial/facial-engine-client.ts';
 import { paymentProviderFor } from '../clients/payments/configured.ts';
 import { agentEstimateSeconds } from '../clients/ai/configured.ts';
 import { aiRoutes } from './ai/ai.routes.ts';
+import { capacityReviewRoutes } from './admin/capacity-reviews.routes.ts';
 import { adminTesterRoutes } from './admin/testers.routes.ts';
 import { outreachRoutes } from './outreach/outreach.routes.ts';
 import { proposalRoutes } from './outreach/proposals.routes.ts';
@@ -49,6 +50,7 @@ import { aggregateRoutes } from './reports/aggregate.routes.ts';
 import { reportRoutes } from './reports/reports.routes.ts';
 import { sessionRoutes } from './sessions/sessions.routes.ts';
 import { testTokenRoutes } from './sessions/test-token.routes.ts';
+import { createMessagingSender } from '../clients/messaging.ts';
 import { messagingWebhookRoutes } from './webhooks/messaging.routes.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 
@@ -110,6 +112,7 @@ export function createApi(deps: AppDependencies): Api {
     ...aiRoutes(agentJobs),
     ...aggregateRoutes(agentJobs),
     ...adminTesterRoutes({ db }),
+    ...capacityReviewRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...proposalRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...outreachRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...auditRoutes({
@@ -137,6 +140,7 @@ export function createApi(deps: AppDependencies): Api {
       temporal,
       taskQueue: config.temporal.taskQueue,
       secret: config.serviceCredentials.messagingWebhookSecret,
+      messaging: createMessagingSender(config.messaging),
       now,
     }),
     ...cronRoutes({ temporal, secret: config.serviceCredentials.cronSecret, now }),

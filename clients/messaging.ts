@@ -35,6 +35,8 @@ export interface MessagingSender {
   /** True when nothing leaves the machine (no bot token): logs name it as local delivery. */
   readonly local: boolean;
   send(message: ChatMessage): Promise<void>;
+  /** Tells the chat a pressed button was taken (`answerCallbackQuery`): its spinner stops. */
+  answerCallback(callbackQueryId: string): Promise<void>;
 }
 
 /**
@@ -51,6 +53,9 @@ export function createMessagingSender(settings: MessagingSettings): MessagingSen
       async send({ chatId, text, buttons }) {
         const markup = replyMarkup(buttons);
         await bot.api.sendMessage(chatId, text, markup ? { reply_markup: markup } : {});
+      },
+      async answerCallback(callbackQueryId) {
+        await bot.api.answerCallbackQuery(callbackQueryId);
       },
     };
   }
@@ -69,6 +74,8 @@ export function createMessagingSender(settings: MessagingSettings): MessagingSen
       };
       await writeFile(join(settings.outboxDir, name), `${JSON.stringify(call, null, 2)}\n`);
     },
+    // Without a bot no chat shows a button, so no press waits for an answer.
+    async answerCallback() {},
   };
 }
 

@@ -12,7 +12,7 @@ import {
   studyWorkflow,
   studyWorkflowId,
 } from '../workflows/study.ts';
-import { outreachRejectedSignal } from '../workflows/recruitment.ts';
+import { capacityDecidedSignal, outreachRejectedSignal } from '../workflows/recruitment.ts';
 
 /** What reaches a study's workflow from outside: the payment, and each session's confirmation and report. */
 export type StudySignal =
@@ -22,7 +22,8 @@ export type StudySignal =
       readonly signal: 'sessionConfirmed' | 'sessionReported';
       readonly sessionId: string;
     }
-  | { readonly studyId: string; readonly signal: 'outreachRejected'; readonly outreachId: string };
+  | { readonly studyId: string; readonly signal: 'outreachRejected'; readonly outreachId: string }
+  | { readonly studyId: string; readonly signal: 'capacityDecided'; readonly reviewId: string };
 
 /**
  * One workflow per study for its whole life: a running one is kept, and one that has ended (an
@@ -79,6 +80,12 @@ export async function signalStudyWithStart(
         ...options,
         signal: outreachRejectedSignal,
         signalArgs: [message.outreachId],
+      });
+    } else if (message.signal === 'capacityDecided') {
+      await client.workflow.signalWithStart(studyWorkflow, {
+        ...options,
+        signal: capacityDecidedSignal,
+        signalArgs: [message.reviewId],
       });
     } else if (message.signal === 'paymentConfirmed') {
       await client.workflow.signalWithStart(studyWorkflow, { ...options, signal: paymentConfirmedSignal });

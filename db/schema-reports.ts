@@ -83,9 +83,10 @@ export interface OutreachMessagesTable {
   session_id: string | null;
 }
 
+/** A study's segment: one of its countries, with the study's age range (null when it sets none). */
 export interface CapacitySegment {
-  country?: string;
-  ageRange?: { min: number; max: number };
+  country: string;
+  ageRange: { min: number; max: number } | null;
 }
 
 export interface CapacityReviewsTable {
@@ -100,4 +101,6 @@ export interface CapacityReviewsTable {
   resolved_by: string | null;
   created_at: GeneratedTimestamp;
   resolved_at: Timestamp | null;
+  /** When the study's business was told of a rejection (0030). */
+  business_notified_at: Timestamp | null;
 }

@@ -1,5 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { OfferAnswer } from './offers.ts';
+import { offerLinkPlaceholder } from './offer-messages.ts';
+import { OFFER_ANSWERS, type OfferAnswer } from './offers.ts';
+
+export interface OfferLinkSettings {
+  /** The service's origin, for the email's answer links. */
+  readonly baseUrl: string;
+  /** The service's signing secret (JWT_SECRET): the links' key is derived from it. */
+  readonly secret: string;
+}
 
 // The signed answer links of an offer sent by email (docs/decisions.md, "Offers"). One-time by
 // the offer itself: once answered, expired or withdrawn, a link changes nothing.
@@ -34,4 +42,16 @@ export function offerAnswerLink(
 ): string {
   const signature = offerAnswerSignature(secret, outreachId, answer);
   return `${baseUrl}/offers/${outreachId}?answer=${answer}&signature=${signature}`;
+}
+
+/** The text to send: each answer link's placeholder (lib/offer-messages.ts) filled in for the offer. */
+export function withOfferLinks(text: string, outreachId: string, settings: OfferLinkSettings): string {
+  return OFFER_ANSWERS.reduce(
+    (filled, answer) =>
+      filled.replaceAll(
+        offerLinkPlaceholder(answer),
+        offerAnswerLink(settings.baseUrl, settings.secret, outreachId, answer),
+      ),
+    text,
+  );
 }

@@ -10,9 +10,13 @@ export interface ChatButton {
 }
 
 /** How a tester answers: buttons in a chat, signed links (one per answer) in an email. */
-export type AnswerMeans =
-  | { readonly channel: 'messaging' }
-  | { readonly channel: 'email'; readonly links: Readonly<Record<OfferAnswer, string>> };
+export type AnswerMeans = { readonly channel: 'messaging' } | { readonly channel: 'email' };
+
+/**
+ * Stands in a stored email for its signed answer link, which the delivery fills in
+ * (lib/offer-links.ts): the outbox keeps no link that could answer the offer.
+ */
+export const offerLinkPlaceholder = (answer: OfferAnswer): string => `{{offer-link:${answer}}}`;
 
 export interface OutgoingMessage {
   readonly text: string;
@@ -32,7 +36,12 @@ function answering(means: AnswerMeans, outreachId: string, text: string): Outgoi
     };
   }
   return {
-    text: [text, '', `Accept: ${means.links.accept}`, `Decline: ${means.links.decline}`].join('\n'),
+    text: [
+      text,
+      '',
+      `Accept: ${offerLinkPlaceholder('accept')}`,
+      `Decline: ${offerLinkPlaceholder('decline')}`,
+    ].join('\n'),
   };
 }
 

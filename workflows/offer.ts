@@ -7,6 +7,7 @@ import {
   getExternalWorkflowHandle,
   log,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -24,7 +25,7 @@ import {
   type OfferOutcome,
 } from '../lib/offers.ts';
 import { deliverAll } from './notification.ts';
-import { type ApprovedOffer, offerClosedSignal } from './recruitment.ts';
+import { type ApprovedOffer, offerClosedSignal, offerHeldSignal } from './recruitment.ts';
 import { sessionWorkflow, sessionWorkflowId } from './session.ts';
 
 export interface OfferWorkflowInput {
@@ -36,7 +37,8 @@ export interface OfferWorkflowInput {
 
 /** Where the offer stands, for the Temporal Web UI and operators. */
 export interface OfferState {
-  stage: 'scheduled' | 'open' | 'answered' | 'closed';
+  /** `held`: not sent, the study was paused meanwhile; the study sends it again once resumed. */
+  stage: 'scheduled' | 'open' | 'answered' | 'closed' | 'held';
   expiresAt: string | null;
   outcome: OfferOutcome | null;
   /** After acceptance: the session, and the reminders still to come before its test. */
@@ -158,6 +160,7 @@ export async function offerWorkflow(input: OfferWorkflowInput): Promise<OfferSta
       if (settled()) return undefined;
       const result = await offers.sendOffer({ outreachId, sentAt: now(), expiresAt });
       if (result.sent) Object.assign(state, { stage: 'open', expiresAt });
+      else if (result.held) state.stage = 'held';
       else Object.assign(state, { stage: 'closed', outcome: 'withdrawn' });
       return result;
     });
@@ -174,6 +177,7 @@ export async function offerWorkflow(input: OfferWorkflowInput): Promise<OfferSta
   // The study stopped recruiting (archived): an offer not yet answered is withdrawn.
   if (withdrawing) await closeAs('withdrawn', () => offers.withdrawOffer({ outreachId, at: now() }));
   else if (state.outcome && FREES_PLACE.includes(state.outcome)) await tellStudy(outreachId);
+  else if (state.stage === 'held') await tellStudy(outreachId, input.scheduledSendAt);
   if (state.session) await remindBeforeTest(state.session);
   await condition(allHandlersFinished);
   await Promise.all(deliveries);
@@ -225,12 +229,17 @@ async function startSession(studyId: string, session: AcceptedSession): Promise<
   }
 }
 
-/** Tells the study (this workflow's parent) that the offer's place is free again. */
-async function tellStudy(outreachId: string): Promise<void> {
+/**
+ * Tells the study (this workflow's parent) that the offer's place is free again, or, given when it
+ * was to be sent, that it is held unsent for the study to send once resumed.
+ */
+async function tellStudy(outreachId: string, heldSince?: string): Promise<void> {
   const parent = workflowInfo().parent;
   if (!parent) return;
+  const study = getExternalWorkflowHandle(parent.workflowId);
   try {
-    await getExternalWorkflowHandle(parent.workflowId).signal(offerClosedSignal, outreachId);
+    if (heldSince) await study.signal(offerHeldSignal, { outreachId, scheduledSendAt: heldSince });
+    else await study.signal(offerClosedSignal, outreachId);
   } catch (error) {
     // The study's workflow has ended (archived): nothing recruits any more.
     log.info('The study no longer takes the offer closing', { outreachId, error: String(error) });
@@ -239,9 +248,11 @@ async function tellStudy(outreachId: string): Promise<void> {
 
 /**
  * The study's side: starts each approved message's offer workflow as a child (id
- * `offer:<outreachId>`). Offers wait while the study is paused (pausing stops new offers); those
- * still waiting when recruitment is over are withdrawn. Archiving the study signals every offer
- * it started to withdraw.
+ * `offer:<outreachId>`). Offers wait while the study is paused (pausing stops new offers). Each
+ * time the study is active again it also sends what the database holds approved and unsent: an
+ * offer the study was paused under just before it went out, or one approved before this workflow
+ * last started. Once recruitment is over the unsent ones are withdrawn; archiving the study
+ * signals every offer it started to withdraw.
  */
 export async function sendApprovedOffers(
   studyId: string,
@@ -249,28 +260,39 @@ export async function sendApprovedOffers(
   approved: ApprovedOffer[],
 ): Promise<void> {
   const started: string[] = [];
+  const queue = (offer: ApprovedOffer) => {
+    if (!approved.some((queued) => queued.outreachId === offer.outreachId)) approved.push(offer);
+  };
+  setHandler(offerHeldSignal, queue);
+  const fromRecords = patched('held-offers');
   for (;;) {
-    await condition(() => wants.over() || (wants.active() && approved.length > 0));
+    await condition(() => wants.over() || wants.active());
     if (wants.over()) break;
-    for (const offer of approved.splice(0)) {
-      try {
-        await startChild(offerWorkflow, {
-          workflowId: offerWorkflowId(offer.outreachId),
-          args: [{ ...offer, studyId }],
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-        });
-      } catch (error) {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    if (fromRecords) {
+      for (const offer of await offers.unsentOffers({ studyId })) queue(offer);
+    }
+    while (wants.active()) {
+      for (const offer of approved.splice(0)) {
+        try {
+          await startChild(offerWorkflow, {
+            workflowId: offerWorkflowId(offer.outreachId),
+            args: [{ ...offer, studyId }],
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+          });
+        } catch (error) {
+          // Its offer runs already (started in this stretch, not sent yet): it goes on by itself.
+          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        }
+        started.push(offer.outreachId);
       }
-      started.push(offer.outreachId);
+      await condition(() => wants.over() || !wants.active() || approved.length > 0);
     }
   }
-  const at = new Date().toISOString();
-  for (const offer of approved.splice(0)) await offers.withdrawOffer({ outreachId: offer.outreachId, at });
+  await withdrawUnsent(studyId, approved, fromRecords);
   await condition(wants.archived);
   // An approval still in flight when recruitment ended lands here: withdrawn too.
-  for (const offer of approved.splice(0)) await offers.withdrawOffer({ outreachId: offer.outreachId, at });
-  for (const outreachId of started) {
+  await withdrawUnsent(studyId, approved, fromRecords);
+  for (const outreachId of new Set(started)) {
     try {
       await getExternalWorkflowHandle(offerWorkflowId(outreachId)).signal(withdrawOfferSignal);
     } catch (error) {
@@ -278,4 +300,19 @@ export async function sendApprovedOffers(
       log.info('The offer had ended before the study was archived', { outreachId, error: String(error) });
     }
   }
+}
+
+/** Withdraws the approved messages that never went out: those queued here, and those the database holds. */
+async function withdrawUnsent(
+  studyId: string,
+  approved: ApprovedOffer[],
+  fromRecords: boolean,
+): Promise<void> {
+  const at = new Date().toISOString();
+  if (fromRecords) {
+    approved.splice(0);
+    await offers.withdrawUnsentOffers({ studyId, at });
+    return;
+  }
+  for (const offer of approved.splice(0)) await offers.withdrawOffer({ outreachId: offer.outreachId, at });
 }

@@ -5,14 +5,17 @@ import {
   defineSignal,
   defineUpdate,
   log,
+  patched,
   proxyActivities,
   setHandler,
   uuid4,
 } from '@temporalio/workflow';
+import type { CapacityNoticeActivities } from '../activities/matching/capacity-notice-activities.ts';
 import type { MatchingActivities } from '../activities/matching/matching-activities.ts';
 import type { OfferActivities } from '../activities/outreach/offer-activities.ts';
 import type { OutreachActivities, ProposalDecision } from '../activities/outreach/outreach-activities.ts';
 import { failureOfType, OUTREACH_DECISION_REFUSED, PROPOSAL_DECISION_REFUSED } from '../lib/failures.ts';
+import { deliverAll } from './notification.ts';
 
 export type { ProposalDecision };
 
@@ -28,6 +31,8 @@ export interface ProposalRejection extends ProposalDecision {
 export interface RecruitmentState {
   readonly matchingWanted: boolean;
   readonly lastMatchedAt: string | null;
+  /** Capacity reviews of the study waiting for an admin's decision (as of the last matching). */
+  readonly pendingCapacityReviews: number;
 }
 
 /** The business approves a proposal: its outreach message is drafted (pending review). */
@@ -40,6 +45,10 @@ export const rejectProposalUpdate = defineUpdate<{ skippedAt: string }, [Proposa
 export const outreachRejectedSignal = defineSignal<[string]>('outreachRejected');
 /** Sent by an offer's workflow (the message's id) once it is declined, expired or withdrawn. */
 export const offerClosedSignal = defineSignal<[string]>('offerClosed');
+/** Sent by an offer's workflow that found the study paused as it was to go out: sent once resumed. */
+export const offerHeldSignal = defineSignal<[ApprovedOffer]>('offerHeld');
+/** Sent by the API when an admin decides one of the study's capacity reviews (its id). */
+export const capacityDecidedSignal = defineSignal<[string]>('capacityDecided');
 
 export interface OutreachApproval {
   readonly outreachId: string;
@@ -64,7 +73,9 @@ export const recruitmentQuery = defineQuery<RecruitmentState>('recruitment');
  */
 export const MATCHING_RECHECK = '6 hours';
 
-const { proposeTesters } = proxyActivities<MatchingActivities>({
+const { proposeTesters, noticeCapacityRejections } = proxyActivities<
+  MatchingActivities & CapacityNoticeActivities
+>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
@@ -152,12 +163,16 @@ export function handleReviewDecisions(
     { validator: (_rejection: ProposalRejection) => judge() },
   );
   setHandler(outreachRejectedSignal, () => placeFreed());
+  // A decided review changes the segments' shares: matching looks again.
+  setHandler(capacityDecidedSignal, () => placeFreed());
 }
 
 /**
- * Matching, each time the study wants it (its activation, a freed place, a resume) and every
- * MATCHING_RECHECK besides, while it is active: a paused study makes no new proposals. Ends when
- * the study's recruitment is over (completed or archived).
+ * Matching, each time the study wants it (its activation, a freed place, a resume, a capacity
+ * decision) and every MATCHING_RECHECK besides, while it is active: a paused study makes no new
+ * proposals. A short segment gets a capacity review, whose decision the next run follows; each
+ * run tells the business of the rejections it has not heard of. Ends when the study's recruitment
+ * is over (completed or archived), once its messages are delivered.
  */
 export async function recruit(
   studyId: string,
@@ -165,12 +180,18 @@ export async function recruit(
   state: { matchingWanted: boolean },
 ): Promise<void> {
   let lastMatchedAt: string | null = null;
-  setHandler(recruitmentQuery, () => ({ matchingWanted: state.matchingWanted, lastMatchedAt }));
+  let pendingCapacityReviews = 0;
+  const deliveries: Promise<void>[] = [];
+  setHandler(recruitmentQuery, () => ({
+    matchingWanted: state.matchingWanted,
+    lastMatchedAt,
+    pendingCapacityReviews,
+  }));
   for (;;) {
     const wake = () => wants.over() || (state.matchingWanted && wants.active());
     // The recheck's timer runs only while the study is active: a draft or paused one waits untimed.
     const asked = wants.active() ? await condition(wake, MATCHING_RECHECK) : (await condition(wake), true);
-    if (wants.over()) return;
+    if (wants.over()) break;
     if (!asked) {
       state.matchingWanted = true;
       continue;
@@ -178,6 +199,12 @@ export async function recruit(
     state.matchingWanted = false;
     const matched = await proposeTesters({ studyId });
     lastMatchedAt = new Date().toISOString();
+    pendingCapacityReviews = matched.pendingReviews ?? 0;
     log.info('Matching proposed testers', { studyId, ...matched });
+    if (patched('capacity-reviews')) {
+      const notices = await noticeCapacityRejections({ studyId });
+      if (notices.length) deliveries.push(deliverAll(notices));
+    }
   }
+  await Promise.all(deliveries);
 }

@@ -4,11 +4,18 @@ import {
   eligibleTesters,
   insertProposals,
   lockStudyForMatching,
+  placesHeldByCountry,
   placesTaken,
   type CandidateRow,
 } from '../../db/repositories/matching.ts';
+import {
+  capacityReviewsOf,
+  createCapacityReviews,
+  type NewCapacityReview,
+} from '../../db/repositories/capacity-reviews.ts';
 import { liveSessionCount } from '../../db/repositories/sessions.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
+import { planSegments } from './segment-plan.ts';
 import { rankCandidates, soughtNeeds, type MatchCandidate, type RankedCandidate } from './rank-candidates.ts';
 
 /** Proposals made beyond the tester count, for the testers who will decline or not answer. */
@@ -21,6 +28,8 @@ export interface MatchingOutcome {
   readonly taken: number;
   readonly eligible: number;
   readonly proposed: number;
+  /** The study's capacity reviews waiting for an admin's decision after this run. */
+  readonly pendingReviews: number;
 }
 
 export const placesWanted = (testerCount: number): number => Math.ceil(testerCount * (1 + OVERBOOKING));
@@ -42,11 +51,15 @@ export interface RankedForStudy {
   readonly eligible: number;
   readonly taken: number;
   readonly wanted: number;
+  /** Short segments without a review yet: the reviews to create. */
+  readonly reviews: NewCapacityReview[];
+  readonly pendingReviews: number;
 }
 
 /**
- * The study's best candidates for free places (`placesWanted` less those taken), best first, from every eligible tester.
- * Undefined when the study is gone.
+ * The study's best candidates for its free places, best first, from every eligible tester: each
+ * segment (country) gets up to its share of the places (`planSegments`), and the study no more
+ * than its places (`placesWanted` less those taken). Undefined when the study is gone.
  */
 export async function rankTestersFor(
   tx: Tx,
@@ -68,29 +81,68 @@ export async function rankTestersFor(
     ageMax: study.target_age_max,
     year: now.getUTCFullYear(),
   });
-  const ranked = rankCandidates(
-    rows.map(toCandidate),
-    {
-      devices: study.target_devices,
-      languages: study.target_languages,
-      soughtNeeds: soughtNeeds([
-        study.title,
-        study.description,
-        ...tasks.flatMap((task) => [task.title, task.description, task.success_criteria ?? '']),
-      ]),
-      abTestEnabled: study.ab_test_enabled,
-    },
-    full ? 0 : placesWanted(study.tester_count) - taken,
-    now,
+  const held = await placesHeldByCountry(tx, studyId);
+  const reviews = new Map((await capacityReviewsOf(tx, studyId)).map((row) => [row.segment.country, row]));
+  const plans = planSegments(
+    study.tester_count,
+    study.target_countries.map((country) => {
+      const review = reviews.get(country);
+      return {
+        country,
+        eligible: rows.filter((row) => row.country === country).length,
+        held: held.get(country) ?? 0,
+        ...(review
+          ? {
+              review: {
+                status: review.status,
+                requestedCount: review.requested_count,
+                adjustedCount: review.adjusted_count,
+              },
+            }
+          : {}),
+      };
+    }),
+    placesWanted,
   );
+  const matchStudy = {
+    devices: study.target_devices,
+    languages: study.target_languages,
+    soughtNeeds: soughtNeeds([
+      study.title,
+      study.description,
+      ...tasks.flatMap((task) => [task.title, task.description, task.success_criteria ?? '']),
+    ]),
+    abTestEnabled: study.ab_test_enabled,
+  };
+  const ranked = plans
+    .flatMap((plan) =>
+      rankCandidates(
+        rows.filter((row) => row.country === plan.country).map(toCandidate),
+        matchStudy,
+        plan.open,
+        now,
+      ),
+    )
+    .sort((a, b) => b.score - a.score)
+    .slice(0, full ? 0 : Math.max(0, placesWanted(study.tester_count) - taken));
+  const ageRange =
+    study.target_age_min !== null && study.target_age_max !== null
+      ? { min: study.target_age_min, max: study.target_age_max }
+      : null;
   return {
     study: { id: study.id, organizationId: study.organization_id },
     ranked,
     eligible: rows.length,
     taken,
     wanted: placesWanted(study.tester_count),
+    reviews: plans.flatMap((plan) =>
+      plan.review ? [{ segment: { country: plan.country, ageRange }, ...plan.review }] : [],
+    ),
+    pendingReviews: [...reviews.values()].filter((review) => review.status === 'pending').length,
   };
 }
+
+const NOTHING: MatchingOutcome = { wanted: 0, taken: 0, eligible: 0, proposed: 0, pendingReviews: 0 };
 
 /** Matching: the study workflow's step that turns eligible testers into pending proposals. */
 export function createMatchingActivities({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
@@ -105,12 +157,11 @@ export function createMatchingActivities({ db, now = () => new Date() }: { db: D
       return asSystem(db, async (tx) => {
         // Paused or completed while this run was on its way: no new proposals (the workflow asks
         // again after a resume).
-        if ((await lockStudyForMatching(tx, input.studyId)) !== 'active') {
-          return { wanted: 0, taken: 0, eligible: 0, proposed: 0 };
-        }
+        if ((await lockStudyForMatching(tx, input.studyId)) !== 'active') return NOTHING;
         const at = now();
         const match = await rankTestersFor(tx, input.studyId, at);
-        if (!match) return { wanted: 0, taken: 0, eligible: 0, proposed: 0 };
+        if (!match) return NOTHING;
+        const created = await createCapacityReviews(tx, input.studyId, match.reviews, at);
         const proposed = await insertProposals(
           tx,
           match.study,
@@ -121,7 +172,13 @@ export function createMatchingActivities({ db, now = () => new Date() }: { db: D
           })),
           at,
         );
-        return { wanted: match.wanted, taken: match.taken, eligible: match.eligible, proposed };
+        return {
+          wanted: match.wanted,
+          taken: match.taken,
+          eligible: match.eligible,
+          proposed,
+          pendingReviews: match.pendingReviews + created,
+        };
       });
     },
   };

@@ -1,4 +1,5 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
+import { type OfferLinkSettings, withOfferLinks } from '../../lib/offer-links.ts';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import {
@@ -18,6 +19,8 @@ export interface NotificationActivityDependencies {
   readonly messaging: MessagingSender;
   /** Mail for the outbox's email rows (offers and their answers to testers without a chat, businesses). */
   readonly email: EmailSender;
+  /** Fills in an offer email's answer links, which the outbox stores as placeholders. */
+  readonly offerLinks: OfferLinkSettings;
   readonly now?: () => Date;
 }
 
@@ -36,6 +39,7 @@ export function createNotificationActivities({
   db,
   messaging,
   email,
+  offerLinks,
   now = () => new Date(),
 }: NotificationActivityDependencies) {
   return {
@@ -50,7 +54,9 @@ export function createNotificationActivities({
       const destination = row.channel === 'email' ? email.destination : messaging.destination;
       try {
         const secret = typeof row.payload.secret === 'string' ? row.payload.secret : undefined;
-        const text = withSecret(row.body, secret);
+        const outreachId = typeof row.payload.outreachId === 'string' ? row.payload.outreachId : undefined;
+        const withSecrets = withSecret(row.body, secret);
+        const text = outreachId ? withOfferLinks(withSecrets, outreachId, offerLinks) : withSecrets;
         if (row.channel === 'email') {
           await email.send({ to: row.recipient, subject: row.subject ?? '', text });
         } else {

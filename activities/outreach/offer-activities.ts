@@ -3,7 +3,13 @@ import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
 import { studyContacts } from '../../db/repositories/contacts.ts';
 import { notificationIdByDedupeKey } from '../../db/repositories/notification-outbox.ts';
-import { changeOffer, lockOffer, type OfferRecord } from '../../db/repositories/offers.ts';
+import {
+  changeOffer,
+  lockOffer,
+  unsentOffers,
+  withdrawUnsentOffers,
+  type OfferRecord,
+} from '../../db/repositories/offers.ts';
 import {
   findSession,
   liveSessionCount,
@@ -24,7 +30,6 @@ import {
   offerMessage,
   testerMatchedEmail,
 } from '../../lib/offer-messages.ts';
-import { offerAnswerLink } from '../../lib/offer-links.ts';
 import {
   closedOfferOutcome,
   type OfferAnswer,
@@ -35,16 +40,8 @@ import { TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
 import { mintTestToken } from '../../lib/test-token.ts';
 import { queueForStudyContacts, queueForTester } from '../notify/queue-for-people.ts';
 
-export interface OfferLinkSettings {
-  /** The service's origin, for the email's answer links. */
-  readonly baseUrl: string;
-  /** The service's signing secret (JWT_SECRET): the links' key is derived from it. */
-  readonly secret: string;
-}
-
 export interface OfferActivityDependencies {
   readonly db: Db;
-  readonly links: OfferLinkSettings;
 }
 
 /** What the session workflow of an accepted offer starts from. */
@@ -78,17 +75,9 @@ const unavailable = (offer: OfferRecord) =>
  * (accept creates the session and its token), reminded of, expired or withdrawn. The offer
  * workflow runs them; each is safe to repeat (the offer's recorded state decides).
  */
-export function createOfferActivities({ db, links }: OfferActivityDependencies) {
+export function createOfferActivities({ db }: OfferActivityDependencies) {
   const means = (offer: OfferRecord): AnswerMeans =>
-    offer.tester_chat_id
-      ? { channel: 'messaging' }
-      : {
-          channel: 'email',
-          links: {
-            accept: offerAnswerLink(links.baseUrl, links.secret, offer.id, 'accept'),
-            decline: offerAnswerLink(links.baseUrl, links.secret, offer.id, 'decline'),
-          },
-        };
+    offer.tester_chat_id ? { channel: 'messaging' } : { channel: 'email' };
 
   /** Queues a message about the offer to its tester once: to the linked chat, else by email. */
   function queueToTester(
@@ -267,13 +256,17 @@ export function createOfferActivities({ db, links }: OfferActivityDependencies) 
       outreachId: string;
       sentAt: string;
       expiresAt: string;
-    }): Promise<{ sent: boolean; notificationId: string | null }> {
+    }): Promise<{ sent: boolean; held?: boolean; notificationId: string | null }> {
       const at = new Date(input.sentAt);
       const expiresAt = new Date(input.expiresAt);
       return asSystem(db, async (tx) => {
         const offer = await lockOffer(tx, input.outreachId);
         if (!offer || offer.status !== 'approved') return { sent: false, notificationId: null };
         if (offer.offer_status === null) {
+          // Paused since the study started this offer: unsent, it waits for the resume.
+          if (offer.study_status === 'paused' && !unavailable(offer)) {
+            return { sent: false, held: true, notificationId: null };
+          }
           if (offer.study_status !== 'active' || unavailable(offer)) {
             await changeOffer(tx, offer.id, { offer_status: 'withdrawn' }, at);
             return { sent: false, notificationId: null };
@@ -298,6 +291,27 @@ export function createOfferActivities({ db, links }: OfferActivityDependencies) 
         );
         return { sent: true, notificationId };
       });
+    },
+
+    /**
+     * The study's approved messages not sent yet (held by a pause, or approved before the study's
+     * workflow last started), for the study to send once it is active.
+     */
+    async unsentOffers({
+      studyId,
+    }: {
+      studyId: string;
+    }): Promise<{ outreachId: string; scheduledSendAt: string }[]> {
+      const rows = await asSystem(db, (tx) => unsentOffers(tx, studyId));
+      return rows.map((row) => ({
+        outreachId: row.id,
+        scheduledSendAt: (row.scheduled_send_at ?? new Date(0)).toISOString(),
+      }));
+    },
+
+    /** The study stopped recruiting (completed, archived): its unsent approved messages are withdrawn. */
+    async withdrawUnsentOffers({ studyId, at }: { studyId: string; at: string }): Promise<number> {
+      return asSystem(db, (tx) => withdrawUnsentOffers(tx, studyId, new Date(at)));
     },
 
     /** Spec: the reminder 2 hours before the offer expires, once, while it is still open. */

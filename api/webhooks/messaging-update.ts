@@ -24,6 +24,8 @@ export interface ChatOfferAnswer {
 
 export interface ReceivedUpdate {
   readonly linked: boolean;
+  /** An offer's button press (from any chat), for the caller to answer once handled. */
+  readonly callbackQueryId?: string;
   /** A fresh update that answers an offer: the caller hands it to the offer. */
   readonly offerAnswer?: ChatOfferAnswer;
 }
@@ -59,17 +61,24 @@ export async function receiveMessagingUpdate(
     const callback = update.callback_query;
     const pressed = callback?.data ? parseOfferCallback(callback.data) : undefined;
     if (callback?.from && pressed) {
+      const callbackQueryId = callback.id;
       // An answer is marked processed by the caller once the offer took it: a delivery repeated
       // after a failure (the bot API retries on 500) answers again, and the offer takes it once.
-      if (!fresh && (await findProviderEvent(tx, 'messaging', id))?.processed_at) return { linked: false };
+      if (!fresh && (await findProviderEvent(tx, 'messaging', id))?.processed_at) {
+        return { linked: false, callbackQueryId };
+      }
       const chatId = String(callback.from.id);
       const offer = await findOffer(tx, pressed.outreachId);
       const own = offer !== undefined && (await messagingChatOf(tx, offer.tester_id)) === chatId;
       if (!own) {
         await markEventProcessed(tx, 'messaging', id, at, 'offer button from a chat not its tester');
-        return { linked: false };
+        return { linked: false, callbackQueryId };
       }
-      return { linked: false, offerAnswer: { ...pressed, chatId, testerId: offer.tester_id } };
+      return {
+        linked: false,
+        callbackQueryId,
+        offerAnswer: { ...pressed, chatId, testerId: offer.tester_id },
+      };
     }
     if (!fresh) return { linked: false };
     if (code === undefined) {

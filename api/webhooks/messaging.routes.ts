@@ -1,4 +1,6 @@
 import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { MessagingSender } from '../../clients/messaging.ts';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { markEventProcessed } from '../../db/repositories/provider-events.ts';
@@ -19,6 +21,8 @@ export interface MessagingWebhookDependencies {
   readonly taskQueue: string;
   /** MESSAGING_WEBHOOK_SECRET; unset: the route answers 503. */
   readonly secret: string | undefined;
+  /** The bot, to answer a pressed button's callback query. */
+  readonly messaging: MessagingSender;
   readonly now: () => Date;
 }
 
@@ -74,6 +78,14 @@ export function messagingWebhookRoutes(deps: MessagingWebhookDependencies): Rout
         const offer = received.offerAnswer
           ? await answerInChat(deps, received.offerAnswer, update.update_id)
           : undefined;
+        if (received.callbackQueryId) {
+          // Only stops the button's spinner (the chat hears the outcome): a failure is logged, not answered.
+          await deps.messaging
+            .answerCallback(received.callbackQueryId)
+            .catch((error: unknown) =>
+              (ctx.state.log as Logger).warn({ err: error }, 'callback query not answered'),
+            );
+        }
         return { data: { received: true, linked: received.linked, ...(offer ? { offer } : {}) } };
       },
     }),

@@ -19,6 +19,7 @@ export const messagingUpdate = z.object({
   // A button press: read only when it names its sender; any other shape is recorded and left alone.
   callback_query: z
     .object({
+      id: z.string().optional(),
       from: z.object({ id: z.number().int() }).optional(),
       data: z.string().optional(),
     })

@@ -18,6 +18,7 @@ export interface MatchingTarget {
 
 export interface CandidateRow {
   readonly tester_id: string;
+  readonly country: string;
   readonly devices: Device[];
   readonly languages: string[];
   readonly access_needs: AccessNeed[];
@@ -36,7 +37,7 @@ export interface CandidateRow {
  */
 export async function eligibleTesters(tx: Tx, target: MatchingTarget): Promise<CandidateRow[]> {
   const { rows } = await sql<CandidateRow>`
-    select p.user_id as tester_id, p.devices, p.languages, p.access_needs, p.assistive_technologies,
+    select p.user_id as tester_id, p.country::text as country, p.devices, p.languages, p.access_needs, p.assistive_technologies,
            h.completed_sessions, h.mean_rating, h.last_active_at
     from tester_profiles p
     join users u on u.id = p.user_id and u.status = 'active'
@@ -65,25 +66,39 @@ export async function eligibleTesters(tx: Tx, target: MatchingTarget): Promise<C
 }
 
 /**
- * How many testers the study holds a place for: those with a live session (not cancelled) and
- * those with a pending proposal or an accepted one whose message was not rejected and whose offer
- * was not declined, left to expire or withdrawn and whose session was not cancelled, each tester once.
+ * The testers the study holds a place for: those with a live session (not cancelled) and those
+ * with a pending proposal or an accepted one whose message was not rejected and whose offer was not
+ * declined, left to expire or withdrawn and whose session was not cancelled, each tester once.
  */
+const holdingTesters = (studyId: string) => sql`
+  select tester_id from sessions where study_id = ${studyId} and status <> 'cancelled'
+  union
+  select p.tester_id from proposals p
+  where p.study_id = ${studyId}
+    and (p.status = 'pending' or (p.status = 'accepted' and not exists (
+      select 1 from outreach_messages m where m.proposal_id = p.id
+        and (m.status = 'rejected' or m.offer_status in ('declined', 'expired', 'withdrawn')
+          or exists (select 1 from sessions c where c.id = m.session_id and c.status = 'cancelled'))
+    )))
+`;
+
+/** How many testers the study holds a place for (`holdingTesters`). */
 export async function placesTaken(tx: Tx, studyId: string): Promise<number> {
   const { rows } = await sql<{ taken: number }>`
-    select count(*)::int as taken from (
-      select tester_id from sessions where study_id = ${studyId} and status <> 'cancelled'
-      union
-      select p.tester_id from proposals p
-      where p.study_id = ${studyId}
-        and (p.status = 'pending' or (p.status = 'accepted' and not exists (
-          select 1 from outreach_messages m where m.proposal_id = p.id
-            and (m.status = 'rejected' or m.offer_status in ('declined', 'expired', 'withdrawn')
-              or exists (select 1 from sessions c where c.id = m.session_id and c.status = 'cancelled'))
-        )))
-    ) holding
+    select count(*)::int as taken from (${holdingTesters(studyId)}) holding
   `.execute(tx);
   return rows[0]?.taken ?? 0;
+}
+
+/** The places held, by the holders' country (a tester without a profile counts under none). */
+export async function placesHeldByCountry(tx: Tx, studyId: string): Promise<Map<string, number>> {
+  const { rows } = await sql<{ country: string; held: number }>`
+    select p.country::text as country, count(*)::int as held
+    from (${holdingTesters(studyId)}) holding
+    join tester_profiles p on p.user_id = holding.tester_id
+    group by p.country
+  `.execute(tx);
+  return new Map(rows.map((row) => [row.country, row.held]));
 }
 
 export interface NewProposal {

@@ -52,6 +52,35 @@ export async function changeOffer(tx: Tx, outreachId: string, change: OfferChang
     .execute();
 }
 
+/** The study's approved messages not yet sent as offers, in approval order. */
+export function unsentOffers(
+  tx: Tx,
+  studyId: string,
+): Promise<{ id: string; scheduled_send_at: Date | null }[]> {
+  return tx
+    .selectFrom('outreach_messages')
+    .select(['id', 'scheduled_send_at'])
+    .where('study_id', '=', studyId)
+    .where('status', '=', 'approved')
+    .where('offer_status', 'is', null)
+    .orderBy('approved_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Withdraws the study's approved messages not yet sent (it stopped recruiting); how many. */
+export async function withdrawUnsentOffers(tx: Tx, studyId: string, at: Date): Promise<number> {
+  const rows = await tx
+    .updateTable('outreach_messages')
+    .set({ offer_status: 'withdrawn', updated_at: at })
+    .where('study_id', '=', studyId)
+    .where('status', '=', 'approved')
+    .where('offer_status', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
 /** The offer's recorded state, without a lock. */
 export function findOffer(
   tx: Tx,

@@ -68,6 +68,8 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'POST /api/reports/job/:id': [...BODY_BY_ID, 409],
   'GET /api/reports/job/:id': BY_ID,
   'GET /api/admin/testers': QUERY,
+  'GET /api/admin/capacity-reviews': QUERY,
+  'POST /api/admin/capacity-reviews/:id': [...BODY_BY_ID, 409],
   'GET /api/outreach/proposals': [...QUERY, 404],
   'POST /api/outreach/proposals/:id/approve': [...BODY_WITHOUT_SCHEMA, 404, 409],
   'POST /api/outreach/proposals/:id/reject': [...BODY_BY_ID, 409],

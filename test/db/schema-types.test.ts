@@ -108,6 +108,7 @@ const COLUMNS = {
     resolved_by: true,
     created_at: true,
     resolved_at: true,
+    business_notified_at: true,
   },
   checkout_sessions: {
     id: true,

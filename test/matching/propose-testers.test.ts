@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Insertable } from 'kysely';
+import { createCapacityNoticeActivities } from '../../activities/matching/capacity-notice-activities.ts';
 import { createMatchingActivities, placesWanted } from '../../activities/matching/matching-activities.ts';
 import { asSystem } from '../../db/doors.ts';
 import type { TesterProfilesTable } from '../../db/schema-testers.ts';
@@ -102,7 +103,14 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
     const proposed = (await proposalsOf(studyId)).map((p) => p.tester_id);
     assert.deepEqual(new Set(proposed), new Set([fits, fitsToo]));
     assert.ok(excluded.every((id) => !proposed.includes(id)));
-    assert.deepEqual(outcome, { wanted: placesWanted(20), taken: 0, eligible: 2, proposed: 2 });
+    // Ten testers asked for in each country, one in each: both segments are short, each gets a review.
+    assert.deepEqual(outcome, {
+      wanted: placesWanted(20),
+      taken: 0,
+      eligible: 2,
+      proposed: 2,
+      pendingReviews: 2,
+    });
   });
 
   it('proposes up to the tester count plus the over-booking margin, best first, each with reasons, never twice', async () => {
@@ -116,7 +124,7 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
     });
     const first = await matching().proposeTesters({ studyId });
     assert.equal(placesWanted(4), 5);
-    assert.deepEqual(first, { wanted: 5, taken: 0, eligible: 8, proposed: 5 });
+    assert.deepEqual(first, { wanted: 5, taken: 0, eligible: 8, proposed: 5, pendingReviews: 0 });
     const stored = await proposalsOf(studyId);
     assert.equal(stored.length, 5);
     for (const proposal of stored) {
@@ -130,6 +138,7 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
       taken: 5,
       eligible: 3,
       proposed: 0,
+      pendingReviews: 0,
     });
     // A skipped proposal frees its place for the next candidate, never for the same tester.
     const skipped = stored[0]!;
@@ -145,6 +154,7 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
       taken: 4,
       eligible: 3,
       proposed: 1,
+      pendingReviews: 0,
     });
     const after = await proposalsOf(studyId);
     assert.equal(after.length, 6);
@@ -165,6 +175,7 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
         taken: 0,
         eligible: 0,
         proposed: 0,
+        pendingReviews: 0,
       });
       assert.deepEqual(await proposalsOf(studyId), []);
     }
@@ -218,6 +229,7 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
       taken: 1,
       eligible: 1,
       proposed: 1,
+      pendingReviews: 0,
     });
     assert.deepEqual(
       (await proposalsOf(studyId)).map((p) => p.tester_id),
@@ -307,5 +319,64 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
     const outcome = await matching().proposeTesters({ studyId });
     assert.deepEqual({ taken: outcome.taken, proposed: outcome.proposed }, { taken: 1, proposed: 1 });
     assert.ok((await proposalsOf(studyId)).some((p) => p.tester_id === newcomer));
+  });
+
+  it('a short segment gets one pending capacity review; rejected, its places go to the other country and the business is told once', async () => {
+    const { organizationId } = await createBusiness('pro');
+    // Hungary (HU) and Ireland (IE): no other test recruits there. Two testers asked for in each.
+    const hungarians: string[] = [];
+    for (let i = 0; i < 4; i += 1) hungarians.push(await tester({ country: 'HU' }));
+    const irish = await tester({ country: 'IE' });
+    const studyId = await insertStudy(organizationId, {
+      status: 'active',
+      target_countries: ['HU', 'IE'],
+      target_age_min: 18,
+      target_age_max: 60,
+      tester_count: 4,
+    });
+    const reviewsOf = () =>
+      asSystem(testDatabase(), (tx) =>
+        tx.selectFrom('capacity_reviews').selectAll().where('study_id', '=', studyId).execute(),
+      );
+    // Ireland is short (one of two): its only tester is proposed all the same, and it gets a review.
+    const first = await matching().proposeTesters({ studyId });
+    assert.deepEqual(first, { wanted: 5, taken: 0, eligible: 5, proposed: 4, pendingReviews: 1 });
+    const proposed = (await proposalsOf(studyId)).map((p) => p.tester_id);
+    assert.ok(proposed.includes(irish));
+    assert.equal(proposed.filter((id) => hungarians.includes(id)).length, 3);
+    const [review] = await reviewsOf();
+    assert.equal(review!.status, 'pending');
+    assert.deepEqual(review!.segment, { country: 'IE', ageRange: { min: 18, max: 60 } });
+    assert.equal(review!.requested_count, 2);
+    assert.equal(review!.available_count, 1);
+    // Pending: Ireland's missing place waits for the decision; a second run creates no second review.
+    assert.equal((await matching().proposeTesters({ studyId })).proposed, 0);
+    assert.equal((await reviewsOf()).length, 1);
+
+    const notices = createCapacityNoticeActivities({ db: serviceDatabase(), now: () => NOW });
+    assert.deepEqual(await notices.noticeCapacityRejections({ studyId }), []);
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .updateTable('capacity_reviews')
+        .set({ status: 'rejected', adjusted_count: 0, resolved_at: NOW })
+        .where('id', '=', review!.id)
+        .execute(),
+    );
+    // Rejected: Hungary is to hold all four; its last tester takes the free place.
+    const after = await matching().proposeTesters({ studyId });
+    assert.deepEqual(after, { wanted: 5, taken: 4, eligible: 1, proposed: 1, pendingReviews: 0 });
+    assert.equal((await proposalsOf(studyId)).length, 5);
+    assert.equal((await reviewsOf()).length, 1, 'Hungary holds enough: no review for it');
+
+    const told = await notices.noticeCapacityRejections({ studyId });
+    assert.equal(told.length, 1);
+    const [mail] = await asSystem(testDatabase(), (tx) =>
+      tx.selectFrom('notification_outbox').selectAll().where('id', '=', told[0]!).execute(),
+    );
+    assert.equal(mail!.channel, 'email');
+    assert.equal(mail!.kind, 'capacity_rejected');
+    assert.match(mail!.subject!, /No more testers in IE for "Study"/);
+    assert.match(mail!.body, /asked for 2 testers in IE, ages 18 to 60, where 1 are available/);
+    assert.deepEqual(await notices.noticeCapacityRejections({ studyId }), [], 'told once');
   });
 });

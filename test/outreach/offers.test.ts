@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -63,6 +63,7 @@ describe('offers: approval sends the offer, the tester answers, it expires', fun
   let running: Promise<void>;
   let business: string;
   let activities: ReturnType<typeof createActivities>;
+  let mailDir: string;
 
   before(async () => {
     bot = await startBotApi();
@@ -85,7 +86,7 @@ describe('offers: approval sends the offer, the tester answers, it expires', fun
         email: createEmailSender({
           smtpUrl: undefined,
           from: 'offers@usability.example',
-          outboxDir: await mkdtemp(join(tmpdir(), 'offers-mail-')),
+          outboxDir: (mailDir = await mkdtemp(join(tmpdir(), 'offers-mail-'))),
         }),
         offerLinks: { baseUrl: config.http.baseUrl, secret: config.auth.jwtSecret },
       })),
@@ -94,7 +95,12 @@ describe('offers: approval sends the offer, the tester answers, it expires', fun
     api = await startTestApi({
       temporal: env.client,
       worker: false,
-      env: { TEMPORAL_TASK_QUEUE: taskQueue, MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET },
+      env: {
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        MESSAGING_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        MESSAGING_BOT_TOKEN: BOT_TOKEN,
+        MESSAGING_API_ROOT: bot.url,
+      },
     });
   });
   afterEach(async () => {
@@ -188,6 +194,11 @@ describe('offers: approval sends the offer, the tester answers, it expires', fun
     assert.deepEqual(accepted.body.data, { received: true, linked: false, offer: 'accepted' });
     const row = await offerRow(outreachId);
     assert.equal(row.offer_status, 'accepted');
+    // Both presses are answered (the buttons' spinners stop), the stranger's too.
+    const answered = bot.calls
+      .filter((call) => call.method === 'answerCallbackQuery')
+      .map((call) => call.params.callback_query_id);
+    assert.deepEqual(answered, ['cb-9001', 'cb-9002']);
     assert.ok(row.session_id);
     const session = await asSystem(testDatabase(), (tx) =>
       tx.selectFrom('sessions').selectAll().where('id', '=', row.session_id!).executeTakeFirstOrThrow(),
@@ -257,7 +268,21 @@ describe('offers: approval sends the offer, the tester answers, it expires', fun
     assert.equal(offer!.channel, 'email');
     const secret = api.config.auth.jwtSecret;
     const acceptLink = offerAnswerLink(api.config.http.baseUrl, secret, outreachId, 'accept');
-    assert.ok(offer!.body.includes(`Accept: ${acceptLink}`), offer!.body);
+    // The outbox keeps placeholders; the mail sent carries the signed links.
+    assert.ok(offer!.body.includes('Accept: {{offer-link:accept}}'), offer!.body);
+    assert.doesNotMatch(offer!.body, /signature=/);
+    const mails = await Promise.all(
+      (await readdir(mailDir)).map((name) => readFile(join(mailDir, name), 'utf8')),
+    );
+    const sentOffer = mails.find((mail) => mail.includes('This offer is open until'));
+    assert.ok(sentOffer, 'the offer was mailed');
+    const unfolded = sentOffer.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    assert.ok(unfolded.includes(`Accept: ${acceptLink}`), unfolded);
+    assert.ok(
+      unfolded.includes(
+        `Decline: ${offerAnswerLink(api.config.http.baseUrl, secret, outreachId, 'decline')}`,
+      ),
+    );
 
     // A forged signature is refused; the genuine link's page only asks to confirm.
     const path = acceptLink.slice(api.config.http.baseUrl.length);
@@ -328,6 +353,39 @@ describe('offers: approval sends the offer, the tester answers, it expires', fun
     });
     assert.equal(archived.status, 200, archived.text);
     await waitFor(async () => (await offerRow(heldOffer)).offer_status === 'withdrawn');
+  });
+
+  it('an offer that finds its study paused is held, not withdrawn; approved messages the workflow never heard of go out once the study is active again', async () => {
+    const tester = await qualifiedTester('CH');
+    const jobId = await activeStudy('CH', 1);
+    await waitFor(async () => (await proposals(jobId)).some((p) => p.testerId === tester));
+    const proposal = (await proposals(jobId)).find((p) => p.testerId === tester)!;
+    const accepted = await post(`/api/outreach/proposals/${proposal.proposalId}/approve`);
+    assert.equal(accepted.status, 200, accepted.text);
+    const { outreachId } = accepted.body.data as { outreachId: string };
+    const patch = (status: string) =>
+      api.request('PATCH', `/api/jobs/${jobId}`, { token: business, body: { status } });
+    assert.equal((await patch('paused')).status, 200);
+    // Approved behind the workflow's back (as before a restart of it), and its send tried while paused.
+    const now = new Date();
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .updateTable('outreach_messages')
+        .set({ status: 'approved', approved_at: now, scheduled_send_at: now })
+        .where('id', '=', outreachId)
+        .execute(),
+    );
+    const held = await activities.sendOffer({
+      outreachId,
+      sentAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + OFFER_WINDOW_MS).toISOString(),
+    });
+    assert.deepEqual(held, { sent: false, held: true, notificationId: null });
+    assert.equal((await offerRow(outreachId)).offer_status, null);
+
+    assert.equal((await patch('active')).status, 200);
+    await waitFor(async () => (await offerRow(outreachId)).offer_status === 'open');
+    await waitFor(async () => (await outboxRows('study_offer', outreachId)).length === 1);
   });
 
   it('a tester suspended while holding an offer cannot accept it: the offer is withdrawn, no session', async () => {

@@ -128,6 +128,8 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
     calls: ({ analysisJobId }) => [{ method: 'GET', path: `/api/ai/${analysisJobId}` }],
   },
   'GET /api/admin/testers': none('tester records'),
+  'GET /api/admin/capacity-reviews': none('counts of testers per segment'),
+  'POST /api/admin/capacity-reviews/:id': none('decides a segment count'),
   'GET /api/outreach/proposals': none("matching proposals: a tester's fit to the study, no findings"),
   'POST /api/outreach/proposals/:id/approve': none('drafts an offer from the study; no findings'),
   'POST /api/outreach/proposals/:id/reject': none('skips a proposal'),

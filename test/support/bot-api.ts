@@ -46,6 +46,7 @@ export async function startBotApi(): Promise<BotApiServer> {
       const call: BotCall = { token: match[1]!, method: match[2]!, params };
       calls.push(call);
       const chatId = String(params.chat_id);
+      if (call.method === 'answerCallbackQuery') return reply(200, { ok: true, result: true });
       if (call.method !== 'sendMessage') {
         return reply(404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
       }

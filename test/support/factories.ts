@@ -34,6 +34,18 @@ export async function createBusiness(plan: Plan = 'free'): Promise<BusinessFixtu
   });
 }
 
+/** An admin account (a row, so what an admin does can name them). */
+export async function createAdmin(): Promise<Claims> {
+  const user = await asSystem(testDatabase(), (tx) =>
+    tx
+      .insertInto('users')
+      .values({ email: `admin-${randomUUID()}@example.com`, role: 'admin', display_name: 'Admin' })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  );
+  return { sub: user.id, role: 'admin', organization_id: null };
+}
+
 export async function createTester(): Promise<Claims> {
   const user = await asSystem(testDatabase(), (tx) =>
     tx

@@ -185,7 +185,12 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     .then(id);
   const capacityReview = await tx
     .insertInto('capacity_reviews')
-    .values({ study_id: study, requested_count: 5, available_count: 2, segment: { country: 'DE' } })
+    .values({
+      study_id: study,
+      requested_count: 5,
+      available_count: 2,
+      segment: { country: 'DE', ageRange: null },
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
     .then(id);

@@ -102,7 +102,7 @@ export const REPORT_TABLES: readonly TableCells[] = [
           study_id: f.study,
           requested_count: 3,
           available_count: 1,
-          segment: { country: 'FR' },
+          segment: { country: 'FR', ageRange: null },
         }),
     },
   }),

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { paginationQuery } from '../http/pagination.ts';
+import { storableText } from '../validation/text.ts';
+
+export const CAPACITY_REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+export const listCapacityReviewsQuery = paginationQuery.extend({
+  status: z.enum(CAPACITY_REVIEW_STATUSES, 'Must be one of pending, approved, rejected').optional(),
+  jobId: z.uuid({ error: 'Must be a study id (UUID)' }).optional().describe("one study's reviews"),
+});
+
+export const capacityReviewIdParams = z.object({ id: z.uuid() });
+
+export const capacityReviewRecord = z.object({
+  reviewId: z.uuid(),
+  jobId: z.uuid(),
+  requestedCount: z.number().int().describe("the segment's share of the study's tester count"),
+  availableCount: z
+    .number()
+    .int()
+    .describe('eligible testers in the segment, with those already holding a place'),
+  segment: z.object({
+    country: z.string().describe('ISO 3166-1 alpha-2'),
+    ageRange: z
+      .object({ min: z.number().int(), max: z.number().int() })
+      .nullable()
+      .describe("the study's age range; null when it sets none"),
+  }),
+  status: z.enum(CAPACITY_REVIEW_STATUSES),
+  createdAt: z.string().describe('ISO 8601'),
+  adjustedCount: z.number().int().optional().describe('after resolution: the testers the segment is to hold'),
+  resolvedAt: z.string().optional().describe('ISO 8601, after resolution'),
+});
+
+export const decideCapacityReviewBody = z.object({
+  decision: z.enum(['approved', 'rejected'], 'Must be approved or rejected'),
+  adjustedCount: z
+    .number()
+    .int('Must be an integer')
+    .min(0, 'Must be 0 or more')
+    .max(10_000, 'Must be at most 10000')
+    .optional()
+    .describe('approvals only; default: availableCount; at most requestedCount'),
+  note: storableText(5_000).trim().optional().describe('kept with the decision, for the team'),
+});
+export type CapacityDecisionInput = z.output<typeof decideCapacityReviewBody>;
+
+export const decidedCapacityReview = z.object({
+  reviewId: z.uuid(),
+  status: z.enum(['approved', 'rejected']),
+  adjustedCount: z.number().int().describe('0 for a rejection'),
+  resolvedAt: z.string().describe('ISO 8601'),
+});
