@@ -19,6 +19,7 @@ import {
   variantCounts,
 } from '../../db/repositories/sessions.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
+import { existingUserId } from '../../db/repositories/users.ts';
 import { setTestToken } from '../../db/repositories/test-tokens.ts';
 import { assignVariant } from '../../lib/assign-variant.ts';
 import { OUTREACH_DECISION_REFUSED } from '../../lib/failures.ts';
@@ -240,7 +241,12 @@ export function createOfferActivities({ db }: OfferActivityDependencies) {
         await changeOffer(
           tx,
           offer.id,
-          { status: 'approved', approved_by: input.approvedBy, approved_at: at, scheduled_send_at: at },
+          {
+            status: 'approved',
+            approved_by: existingUserId(input.approvedBy),
+            approved_at: at,
+            scheduled_send_at: at,
+          },
           at,
         );
         return { approvedAt: input.approvedAt, scheduledSendAt: input.approvedAt };

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { CapacityReviewsTable, CapacityReviewStatus, CapacitySegment } from '../schema-reports.ts';
+import { existingUserId } from './users.ts';
 
 export type CapacityReviewRow = Selectable<CapacityReviewsTable>;
 
@@ -76,7 +77,7 @@ export function recordCapacityDecision(
       status: decision.status,
       adjusted_count: decision.adjustedCount,
       note: decision.note,
-      resolved_by: decision.resolvedBy,
+      resolved_by: existingUserId(decision.resolvedBy),
       resolved_at: decision.resolvedAt,
     })
     .where('id', '=', id)

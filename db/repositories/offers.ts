@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { OfferStatus, OutreachMessagesTable } from '../schema-reports.ts';
 
@@ -34,7 +34,7 @@ export async function lockOffer(tx: Tx, outreachId: string): Promise<OfferRecord
 
 export interface OfferChange {
   readonly status?: 'approved';
-  readonly approved_by?: string;
+  readonly approved_by?: RawBuilder<string | null>;
   readonly approved_at?: Date;
   readonly scheduled_send_at?: Date;
   readonly offer_status?: OfferStatus;

@@ -1,6 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { ProposalStatus, ProposalsTable } from '../schema-reports.ts';
+import { existingUserId } from './users.ts';
 
 export type ProposalRow = Selectable<ProposalsTable> & { readonly outreach_id: string | null };
 
@@ -65,13 +66,10 @@ export async function findProposal(tx: Tx, id: string): Promise<ProposalRow | un
     .executeTakeFirst();
 }
 
-/** Who decided, while their account exists (a removed account is recorded as nobody, as on delete). */
-const existingUser = (id: string) => sql<string | null>`(select u.id from users u where u.id = ${id})`;
-
 export async function markProposalAccepted(tx: Tx, id: string, decidedBy: string, at: Date): Promise<void> {
   await tx
     .updateTable('proposals')
-    .set({ status: 'accepted', accepted_at: at, decided_by: existingUser(decidedBy) })
+    .set({ status: 'accepted', accepted_at: at, decided_by: existingUserId(decidedBy) })
     .where('id', '=', id)
     .execute();
 }
@@ -86,7 +84,7 @@ export async function markProposalSkipped(
     .set({
       status: 'skipped',
       skipped_at: change.at,
-      decided_by: existingUser(change.decidedBy),
+      decided_by: existingUserId(change.decidedBy),
       skip_reason: change.reason,
     })
     .where('id', '=', id)

@@ -1,10 +1,17 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { UsersTable } from '../schema.ts';
 
 // Users as accounts: who they are, their credentials and their organization.
 
 export type NewUser = Insertable<UsersTable>;
+
+/**
+ * Who acted, while their account exists: a removed account (a token outliving it) is recorded as
+ * nobody, as its deletion would have left it, instead of failing the write on the foreign key.
+ */
+export const existingUserId = (id: string): RawBuilder<string | null> =>
+  sql<string | null>`(select u.id from users u where u.id = ${id})`;
 
 function accountQuery(tx: Tx) {
   return tx.selectFrom('users').select((eb) => [

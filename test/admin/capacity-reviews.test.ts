@@ -57,12 +57,15 @@ describe('capacity reviews (GET /api/admin/capacity-reviews, POST /api/admin/cap
   this.timeout(120_000);
   let api: TestApi;
   let admin: string;
+  let adminId: string;
   let businessJwt: string;
   let organizationId: string;
 
   before(async () => {
     api = await startTestApi();
-    admin = await sessionToken(await createAdmin());
+    const adminClaims = await createAdmin();
+    adminId = adminClaims.sub;
+    admin = await sessionToken(adminClaims);
     const business = await createBusiness('pro');
     organizationId = business.organizationId;
     businessJwt = await sessionToken(business.claims);
@@ -183,6 +186,15 @@ describe('capacity reviews (GET /api/admin/capacity-reviews, POST /api/admin/cap
     assert.equal(stored.status, 'approved');
     assert.equal(stored.resolved_at!.toISOString(), (approved.body.data as Review).resolvedAt);
     assert.equal(stored.note, null);
+    assert.equal(stored.resolved_by, adminId);
+    // An admin whose account is gone (a token outliving it) is recorded as nobody.
+    const another = await storedReview(organizationId, 1, 1);
+    const removed = await sessionToken({ sub: randomUUID(), role: 'admin', organization_id: null });
+    assert.equal((await decide(another, { decision: 'rejected' }, removed)).status, 200);
+    const orphan = await asSystem(testDatabase(), (tx) =>
+      tx.selectFrom('capacity_reviews').selectAll().where('id', '=', another).executeTakeFirstOrThrow(),
+    );
+    assert.deepEqual([orphan.status, orphan.resolved_by, orphan.adjusted_count], ['rejected', null, 0]);
     const [read] = (await list(`jobId=${stored.study_id}`)).body.data as Review[];
     assert.deepEqual(read, {
       reviewId: id,
