@@ -14,6 +14,7 @@ import { paymentProviderFor } from '../clients/payments/configured.ts';
 import { agentEstimateSeconds } from '../clients/ai/configured.ts';
 import { aiRoutes } from './ai/ai.routes.ts';
 import { capacityReviewRoutes } from './admin/capacity-reviews.routes.ts';
+import { adminQuizRoutes } from './admin/quiz.routes.ts';
 import { adminTesterRoutes } from './admin/testers.routes.ts';
 import { outreachRoutes } from './outreach/outreach.routes.ts';
 import { proposalRoutes } from './outreach/proposals.routes.ts';
@@ -51,6 +52,7 @@ import { reportRoutes } from './reports/reports.routes.ts';
 import { sessionRoutes } from './sessions/sessions.routes.ts';
 import { testTokenRoutes } from './sessions/test-token.routes.ts';
 import { createMessagingSender } from '../clients/messaging.ts';
+import { testerRoutes } from './testers/testers.routes.ts';
 import { messagingWebhookRoutes } from './webhooks/messaging.routes.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 
@@ -112,6 +114,8 @@ export function createApi(deps: AppDependencies): Api {
     ...aiRoutes(agentJobs),
     ...aggregateRoutes(agentJobs),
     ...adminTesterRoutes({ db }),
+    ...adminQuizRoutes({ db, now }),
+    ...testerRoutes({ db, now }),
     ...capacityReviewRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...proposalRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...outreachRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),

@@ -52,9 +52,10 @@ export interface QuizQuestionsTable {
 
 export interface TesterProfilesTable {
   user_id: string;
-  country: string;
+  /** Null until the tester fills in the profile (0031). */
+  country: string | null;
   birth_year: number | null;
-  devices: Device[];
+  devices: Defaulted<Device[]>;
   languages: Defaulted<string[]>;
   assistive_technologies: Defaulted<AssistiveTechnology[]>;
   access_needs: Defaulted<AccessNeed[]>;
@@ -82,4 +83,22 @@ export interface PayoutAccountsTable {
   updated_at: GeneratedTimestamp;
   /** The provider's `created` time of the last account.updated applied (0024); older ones are skipped. */
   last_event_created_at: Timestamp | null;
+}
+
+/** db/migrations/0031_tester_joining.sql: each submitted attempt at the quiz. */
+export interface QuizAttemptsTable {
+  id: Generated<string>;
+  tester_id: string;
+  quiz_id: string | null;
+  quiz_version: number;
+  /** jsonb `[{questionId, optionId}]`: written as `JSON.stringify(answers)`. */
+  answers: ColumnType<QuizAnswer[], string, string>;
+  score: number;
+  passed: boolean;
+  created_at: GeneratedTimestamp;
+}
+
+export interface QuizAnswer {
+  questionId: string;
+  optionId: string;
 }

@@ -34,6 +34,7 @@ import type {
 import type {
   PayoutAccountsTable,
   QuizQuestionsTable,
+  QuizAttemptsTable,
   QuizzesTable,
   TesterProfilesTable,
 } from './schema-testers.ts';
@@ -158,6 +159,7 @@ export interface Database extends AuditTables, AuthTables {
   // The data model of issue 3 (db/migrations/0004-0009), typed in schema-<area>.ts.
   quizzes: QuizzesTable;
   quiz_questions: QuizQuestionsTable;
+  quiz_attempts: QuizAttemptsTable;
   tester_profiles: TesterProfilesTable;
   payout_accounts: PayoutAccountsTable;
   sessions: SessionsTable;

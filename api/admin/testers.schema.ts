@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.ts';
 import { queryInteger } from '../http/query.ts';
-import { ISO_3166_ALPHA2 } from '../validation/iso-codes.ts';
+import { countryCode } from '../validation/locale-fields.ts';
 
 export const TESTER_STATUSES = ['active', 'suspended', 'pending'] as const;
 
 export const listTestersQuery = paginationQuery.extend({
   status: z.enum(TESTER_STATUSES).optional(),
-  country: z
-    .string()
-    .refine((code) => ISO_3166_ALPHA2.has(code), 'Must be an ISO 3166-1 alpha-2 country code (e.g. GB)')
-    .optional(),
+  country: countryCode.optional(),
   minSessions: queryInteger({ min: 0 }).optional(),
 });
 
@@ -18,7 +15,7 @@ export const testerRecord = z.object({
   testerId: z.uuid(),
   email: z.string(),
   displayName: z.string().nullable(),
-  country: z.string().describe('ISO 3166-1 alpha-2'),
+  country: z.string().nullable().describe('ISO 3166-1 alpha-2; null until the tester fills in the profile'),
   status: z.enum(TESTER_STATUSES),
   completedSessions: z.number().int().describe('confirmed sessions'),
   avgRating: z

@@ -1,5 +1,6 @@
 import type { Claims, Tx } from '../../db/doors.ts';
 import { insertMembership, insertOrganization } from '../../db/repositories/organizations.ts';
+import { insertEmptyTesterProfile } from '../../db/repositories/tester-profiles.ts';
 import {
   findAccountRowByEmail,
   findAccountRowById,
@@ -71,5 +72,6 @@ export async function createAccount(tx: Tx, account: NewAccount): Promise<Accoun
     );
     await insertMembership(tx, organizationId, userId, 'owner');
   }
+  if (account.role === 'tester') await insertEmptyTesterProfile(tx, userId);
   return (await findAccountById(tx, userId))!;
 }

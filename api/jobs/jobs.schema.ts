@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.ts';
-import { ISO_3166_ALPHA2, ISO_4217, isBcp47 } from '../validation/iso-codes.ts';
+import { ISO_4217 } from '../validation/iso-codes.ts';
+import { countryCode, languageTag } from '../validation/locale-fields.ts';
 
 // Bounds the spec leaves open (DESIGN.md, "Limits not shown").
 const TITLE_MAX = 200;
@@ -45,11 +46,8 @@ const tasks = z
     });
   });
 
-const country = z
-  .string()
-  .refine((code) => ISO_3166_ALPHA2.has(code), 'Must be an ISO 3166-1 alpha-2 country code (e.g. GB)');
-
-const language = z.string().refine(isBcp47, 'Must be a BCP 47 language tag (e.g. en, pt-BR)');
+const country = countryCode;
+const language = languageTag;
 
 const targeting = z.object({
   countries: z.array(country).min(1, 'At least one country is required'),

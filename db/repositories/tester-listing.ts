@@ -14,7 +14,8 @@ export interface TesterListingRow {
   readonly id: string;
   readonly email: string;
   readonly display_name: string | null;
-  readonly country: string;
+  /** Null until the tester fills in the profile. */
+  readonly country: string | null;
   readonly status: TesterStatus;
   readonly completed_sessions: number;
   /** Two decimals; null while no confirmed session carries a rating. */

@@ -1,4 +1,6 @@
 import type { Tx } from '../doors.ts';
+import type { Device } from '../schema.ts';
+import type { AccessNeed, AssistiveTechnology, TesterStatus } from '../schema-testers.ts';
 
 // Testers' profiles as the messaging channel uses them: the chat linked to each tester (0027).
 
@@ -32,6 +34,94 @@ export async function linkChatToTester(tx: Tx, userId: string, chatId: string, a
   await tx
     .updateTable('tester_profiles')
     .set({ messaging_chat_id: chatId, updated_at: at })
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** A new tester account's profile: pending and empty until the tester fills it in (0031). */
+export async function insertEmptyTesterProfile(tx: Tx, userId: string): Promise<void> {
+  await tx
+    .insertInto('tester_profiles')
+    .values({ user_id: userId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** The profile with its account's email and name, as its tester (or an admin) reads it. */
+export function testerProfileView(tx: Tx, userId: string) {
+  return tx
+    .selectFrom('tester_profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .selectAll('p')
+    .select(['u.email', 'u.display_name'])
+    .where('p.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export type TesterProfileView = NonNullable<Awaited<ReturnType<typeof testerProfileView>>>;
+
+export interface TesterProfileChange {
+  readonly country?: string | undefined;
+  readonly birth_year?: number | null | undefined;
+  readonly devices?: Device[] | undefined;
+  readonly languages?: string[] | undefined;
+  readonly assistive_technologies?: AssistiveTechnology[] | undefined;
+  readonly access_needs?: AccessNeed[] | undefined;
+}
+
+/** The tester's own fields (never status or quiz result: the table's guard refuses those to testers). */
+export async function updateTesterProfile(
+  tx: Tx,
+  userId: string,
+  change: TesterProfileChange,
+  at: Date,
+): Promise<boolean> {
+  const defined = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+  const rows = await tx
+    .updateTable('tester_profiles')
+    .set({ ...defined, updated_at: at })
+    .where('user_id', '=', userId)
+    .returning('user_id')
+    .execute();
+  return rows.length > 0;
+}
+
+/** The profile locked for a quiz attempt: one attempt at a time per tester. */
+export function lockTesterProfile(tx: Tx, userId: string) {
+  return tx
+    .selectFrom('tester_profiles')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
+ * Records an attempt's result on the profile (through the system door: testers may not). A pass
+ * makes a pending profile active; a suspended one stays suspended.
+ */
+export async function recordQuizResult(
+  tx: Tx,
+  userId: string,
+  result: { readonly quizId: string; readonly score: number; readonly passed: boolean; readonly at: Date },
+): Promise<void> {
+  await tx
+    .updateTable('tester_profiles')
+    .set((eb) => ({
+      quiz_id: result.quizId,
+      quiz_score: result.score,
+      quiz_passed: result.passed,
+      quiz_completed_at: result.at,
+      status: result.passed
+        ? eb
+            .case()
+            .when('status', '=', 'pending')
+            .then('active' as TesterStatus)
+            .else(eb.ref('status'))
+            .end()
+        : eb.ref('status'),
+      updated_at: result.at,
+    }))
     .where('user_id', '=', userId)
     .execute();
 }

@@ -323,6 +323,16 @@ const COLUMNS = {
     points: true,
   },
   quizzes: { id: true, version: true, passing_score: true, published_at: true, updated_at: true },
+  quiz_attempts: {
+    id: true,
+    tester_id: true,
+    quiz_id: true,
+    quiz_version: true,
+    answers: true,
+    score: true,
+    passed: true,
+    created_at: true,
+  },
   refresh_tokens: {
     id: true,
     user_id: true,

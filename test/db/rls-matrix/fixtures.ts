@@ -24,6 +24,8 @@ export interface Fixtures extends SessionSideRows, PlatformRows {
   readonly variant: string;
   readonly quiz: string;
   readonly question: string;
+  /** The tester with a session's attempt at the quiz. */
+  readonly quizAttempt: string;
 }
 
 async function user(tx: Tx, role: Claims['role'], prefix: string): Promise<string> {
@@ -156,6 +158,18 @@ export function createFixtures(db: Parameters<typeof asSystem>[0]): Promise<Fixt
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const quizAttempt = await tx
+      .insertInto('quiz_attempts')
+      .values({
+        tester_id: testerWith,
+        quiz_id: quiz.id,
+        quiz_version: 1,
+        answers: '[]',
+        score: 80,
+        passed: true,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
     const sessionSide = await createSessionSideRows(tx, {
       organizationA,
@@ -197,6 +211,7 @@ export function createFixtures(db: Parameters<typeof asSystem>[0]): Promise<Fixt
       variant: variant.id,
       quiz: quiz.id,
       question: question.id,
+      quizAttempt: quizAttempt.id,
     };
   });
 }

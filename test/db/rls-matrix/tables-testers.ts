@@ -32,6 +32,23 @@ export const TESTER_TABLES: readonly TableCells[] = [
     },
   }),
   tableCells({
+    table: 'quiz_attempts',
+    rule: 'quiz attempts: scored by the system, read by their tester and admins',
+    rows: [systemRow({ key: (f) => ({ id: f.quizAttempt }), touch: 'score', select: TESTER })],
+    insert: {
+      allowed: ADMIN,
+      row: (into, f) =>
+        into.values({
+          tester_id: f.actors.testerWith.sub,
+          quiz_id: f.quiz,
+          quiz_version: 1,
+          answers: '[]',
+          score: 40,
+          passed: false,
+        }),
+    },
+  }),
+  tableCells({
     table: 'tester_profiles',
     rule: 'tester profiles: a tester creates (pending), sees and edits their own; businesses never read them',
     rows: [

@@ -1,0 +1,90 @@
+import type { Db } from '../../db/connection.ts';
+import { asUser, type Tx } from '../../db/doors.ts';
+import { latestQuizAttempt } from '../../db/repositories/quizzes.ts';
+import {
+  testerProfileView,
+  updateTesterProfile,
+  type TesterProfileView,
+} from '../../db/repositories/tester-profiles.ts';
+import { QUIZ_RETRY_COOLDOWN_MS } from '../../lib/quiz-scoring.ts';
+import type { Principal } from '../auth/principal.ts';
+import { notFound } from '../http/errors.ts';
+import type { TesterProfileInput } from './testers.schema.ts';
+
+type LatestAttempt = Awaited<ReturnType<typeof latestQuizAttempt>>;
+
+/** When a failed attempt's cool-down ends, or null when an attempt is allowed (or not needed). */
+export function nextQuizAttemptAt(
+  profile: { quiz_passed: boolean | null },
+  latest: LatestAttempt,
+  now: Date,
+) {
+  if (profile.quiz_passed || !latest || latest.passed) return null;
+  const next = new Date(latest.created_at.getTime() + QUIZ_RETRY_COOLDOWN_MS);
+  return next > now ? next : null;
+}
+
+function toProfile(row: TesterProfileView, latest: LatestAttempt, now: Date) {
+  const next = nextQuizAttemptAt(row, latest, now);
+  return {
+    testerId: row.user_id,
+    email: row.email,
+    displayName: row.display_name,
+    status: row.status,
+    country: row.country,
+    birthYear: row.birth_year,
+    devices: row.devices,
+    languages: row.languages,
+    assistiveTechnologies: row.assistive_technologies,
+    accessNeeds: row.access_needs,
+    quiz:
+      row.quiz_score !== null && row.quiz_completed_at && latest
+        ? {
+            passed: row.quiz_passed ?? false,
+            score: row.quiz_score,
+            version: latest.quiz_version,
+            completedAt: row.quiz_completed_at.toISOString(),
+          }
+        : null,
+    nextQuizAttemptAt: next?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+async function readProfile(tx: Tx, testerId: string, now: Date) {
+  const row = await testerProfileView(tx, testerId);
+  if (!row) throw notFound('Tester profile');
+  return toProfile(row, await latestQuizAttempt(tx, testerId), now);
+}
+
+/** The caller's own profile, through the user door (a tester reads only their own). */
+export function ownProfile(deps: { db: Db; now: () => Date }, principal: Principal) {
+  return asUser(deps.db, principal.claims, (tx) => readProfile(tx, principal.claims.sub, deps.now()));
+}
+
+/** Changes the caller's own fields; status and quiz result are not theirs to change. */
+export function editOwnProfile(
+  deps: { db: Db; now: () => Date },
+  principal: Principal,
+  input: TesterProfileInput,
+) {
+  const now = deps.now();
+  return asUser(deps.db, principal.claims, async (tx) => {
+    const changed = await updateTesterProfile(
+      tx,
+      principal.claims.sub,
+      {
+        country: input.country,
+        birth_year: input.birthYear,
+        devices: input.devices,
+        languages: input.languages,
+        assistive_technologies: input.assistiveTechnologies,
+        access_needs: input.accessNeeds,
+      },
+      now,
+    );
+    if (!changed) throw notFound('Tester profile');
+    return readProfile(tx, principal.claims.sub, now);
+  });
+}
