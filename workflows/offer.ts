@@ -37,7 +37,7 @@ export interface OfferWorkflowInput {
 
 /** Where the offer stands, for the Temporal Web UI and operators. */
 export interface OfferState {
-  /** `held`: not sent, the study was paused meanwhile; the study sends it again once resumed. */
+  /** `held`: not sent, the study was paused meanwhile; it goes out on the study's `resume`. */
   stage: 'scheduled' | 'open' | 'answered' | 'closed' | 'held';
   expiresAt: string | null;
   outcome: OfferOutcome | null;
@@ -58,6 +58,8 @@ export const answerOfferUpdate = defineUpdate<OfferAnswerReply, [OfferAnswer]>('
 export const offerQuery = defineQuery<OfferState>('offer');
 /** Sent by the study's workflow when the study is archived: an offer not yet answered is withdrawn. */
 export const withdrawOfferSignal = defineSignal<[]>('withdraw');
+/** Sent by the study's workflow once active again to an offer held by a pause: it goes out now. */
+export const resumeOfferSignal = defineSignal<[]>('resume');
 
 const offers = proxyActivities<OfferActivities & TestReminderActivities>({
   startToCloseTimeout: '30 seconds',
@@ -108,7 +110,8 @@ const FREES_PLACE: readonly OfferOutcome[] = ['declined', 'expired', 'withdrawn'
  * workflow, id `offer:<outreachId>`): sent at its scheduled time through the outbox, then open
  * for OFFER_WINDOW_MS with a reminder OFFER_EXPIRY_REMINDER_MS before it expires. An acceptance
  * starts the session's workflow; a decline, an expiry or a withdrawal tells the study, whose
- * matching proposes the next candidate. Withdrawn (`withdraw`) when its study is archived: an
+ * matching proposes the next candidate. Found the study paused as it was to go out, it stays
+ * unsent until the study sends `resume`. Withdrawn (`withdraw`) when its study is archived: an
  * offer not yet answered is withdrawn, and an accepted one's reminders stop.
  */
 export async function offerWorkflow(input: OfferWorkflowInput): Promise<OfferState> {
@@ -139,12 +142,17 @@ export async function offerWorkflow(input: OfferWorkflowInput): Promise<OfferSta
   setHandler(withdrawOfferSignal, () => {
     withdrawing = true;
   });
+  let resumed = false;
+  setHandler(resumeOfferSignal, () => {
+    resumed = true;
+  });
   setHandler(answerOfferUpdate, (answer) =>
     lock.runExclusive(async () => {
       const result = await answers.answerOffer({ outreachId, answer, at: now() });
+      // Recorded first: the acceptance is committed, so its reminders follow whatever comes next.
+      if (result.session) state.session = result.session;
       if (result.session) await startSession(input.studyId, result.session);
       deliveries.push(deliverAll(result.notificationIds));
-      if (result.session) state.session = result.session;
       if (result.outcome === 'accepted' || result.outcome === 'declined') {
         Object.assign(state, { stage: 'answered', outcome: result.outcome });
       } else if (FREES_PLACE.includes(result.outcome) && !settled()) {
@@ -155,16 +163,25 @@ export async function offerWorkflow(input: OfferWorkflowInput): Promise<OfferSta
   );
 
   if (!(await stoppedBefore(Date.parse(input.scheduledSendAt), () => withdrawing))) {
-    const expiresAt = new Date(Date.now() + OFFER_WINDOW_MS).toISOString();
-    const sent = await lock.runExclusive(async () => {
-      if (settled()) return undefined;
-      const result = await offers.sendOffer({ outreachId, sentAt: now(), expiresAt });
-      if (result.sent) Object.assign(state, { stage: 'open', expiresAt });
-      else if (result.held) state.stage = 'held';
-      else Object.assign(state, { stage: 'closed', outcome: 'withdrawn' });
-      return result;
-    });
-    deliver(sent?.notificationId ?? null);
+    let expiresAt = '';
+    for (;;) {
+      expiresAt = new Date(Date.now() + OFFER_WINDOW_MS).toISOString();
+      const sent = await lock.runExclusive(async () => {
+        if (settled()) return undefined;
+        const result = await offers.sendOffer({ outreachId, sentAt: now(), expiresAt });
+        if (result.sent) Object.assign(state, { stage: 'open', expiresAt });
+        else if (result.held) state.stage = 'held';
+        else Object.assign(state, { stage: 'closed', outcome: 'withdrawn' });
+        return result;
+      });
+      deliver(sent?.notificationId ?? null);
+      if (state.stage !== 'held') break;
+      // The study was paused as the offer was to go out: it sends `resume` once active again.
+      resumed = false;
+      await tellStudy(outreachId, input.scheduledSendAt);
+      await condition(() => resumed || withdrawing);
+      if (withdrawing) break;
+    }
     if (state.stage === 'open') {
       if (!(await stoppedBefore(Date.parse(expiresAt) - OFFER_EXPIRY_REMINDER_MS, answeredOrWithdrawn))) {
         deliver(await offers.remindOfferExpiry({ outreachId, at: now() }));
@@ -177,7 +194,6 @@ export async function offerWorkflow(input: OfferWorkflowInput): Promise<OfferSta
   // The study stopped recruiting (archived): an offer not yet answered is withdrawn.
   if (withdrawing) await closeAs('withdrawn', () => offers.withdrawOffer({ outreachId, at: now() }));
   else if (state.outcome && FREES_PLACE.includes(state.outcome)) await tellStudy(outreachId);
-  else if (state.stage === 'held') await tellStudy(outreachId, input.scheduledSendAt);
   if (state.session) await remindBeforeTest(state.session);
   await condition(allHandlersFinished);
   await Promise.all(deliveries);
@@ -249,10 +265,11 @@ async function tellStudy(outreachId: string, heldSince?: string): Promise<void> 
 /**
  * The study's side: starts each approved message's offer workflow as a child (id
  * `offer:<outreachId>`). Offers wait while the study is paused (pausing stops new offers). Each
- * time the study is active again it also sends what the database holds approved and unsent: an
- * offer the study was paused under just before it went out, or one approved before this workflow
- * last started. Once recruitment is over the unsent ones are withdrawn; archiving the study
- * signals every offer it started to withdraw.
+ * time the study is active again it also sends what the database holds approved and unsent (one
+ * approved before this workflow last started). An offer that found the study paused as it was to
+ * go out tells the study (`offerHeld`) and waits: once active, the study finds it running and
+ * signals it `resume`. Once recruitment is over the unsent ones are withdrawn; archiving the
+ * study signals every offer it started to withdraw.
  */
 export async function sendApprovedOffers(
   studyId: string,
@@ -280,8 +297,9 @@ export async function sendApprovedOffers(
             parentClosePolicy: ParentClosePolicy.ABANDON,
           });
         } catch (error) {
-          // Its offer runs already (started in this stretch, not sent yet): it goes on by itself.
           if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+          // Its offer runs already: held by a pause, it goes out now (any other stage ignores this).
+          await signalOffer(offer.outreachId, resumeOfferSignal);
         }
         started.push(offer.outreachId);
       }
@@ -292,13 +310,15 @@ export async function sendApprovedOffers(
   await condition(wants.archived);
   // An approval still in flight when recruitment ended lands here: withdrawn too.
   await withdrawUnsent(studyId, approved, fromRecords);
-  for (const outreachId of new Set(started)) {
-    try {
-      await getExternalWorkflowHandle(offerWorkflowId(outreachId)).signal(withdrawOfferSignal);
-    } catch (error) {
-      // An offer whose workflow has ended (answered, expired) has nothing to withdraw.
-      log.info('The offer had ended before the study was archived', { outreachId, error: String(error) });
-    }
+  for (const outreachId of new Set(started)) await signalOffer(outreachId, withdrawOfferSignal);
+}
+
+/** Signals a running offer; one whose workflow has ended (answered, expired) has nothing to hear. */
+async function signalOffer(outreachId: string, signal: typeof withdrawOfferSignal): Promise<void> {
+  try {
+    await getExternalWorkflowHandle(offerWorkflowId(outreachId)).signal(signal);
+  } catch (error) {
+    log.info('The offer has ended', { outreachId, signal: signal.name, error: String(error) });
   }
 }
 

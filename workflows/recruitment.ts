@@ -163,30 +163,35 @@ export function handleReviewDecisions(
     { validator: (_rejection: ProposalRejection) => judge() },
   );
   setHandler(outreachRejectedSignal, () => placeFreed());
-  // A decided review changes the segments' shares: matching looks again.
-  setHandler(capacityDecidedSignal, () => placeFreed());
 }
 
 /**
  * Matching, each time the study wants it (its activation, a freed place, a resume, a capacity
  * decision) and every MATCHING_RECHECK besides, while it is active: a paused study makes no new
- * proposals. A short segment gets a capacity review, whose decision the next run follows; each
- * run tells the business of the rejections it has not heard of. Ends when the study's recruitment
- * is over (completed or archived), once its messages are delivered.
+ * proposals. A short segment gets a capacity review, whose decision the next run follows. The
+ * business is told of each rejected review once, whatever the study's status, until it is archived
+ * (after each decision, and after each matching run in case a decision's signal was lost).
  */
 export async function recruit(
   studyId: string,
-  wants: { readonly active: () => boolean; readonly over: () => boolean },
+  wants: { readonly active: () => boolean; readonly over: () => boolean; readonly archived: () => boolean },
   state: { matchingWanted: boolean },
 ): Promise<void> {
   let lastMatchedAt: string | null = null;
   let pendingCapacityReviews = 0;
+  let noticesWanted = false;
   const deliveries: Promise<void>[] = [];
   setHandler(recruitmentQuery, () => ({
     matchingWanted: state.matchingWanted,
     lastMatchedAt,
     pendingCapacityReviews,
   }));
+  // A decided review changes the segments' shares (matching looks again) and may need telling.
+  setHandler(capacityDecidedSignal, () => {
+    state.matchingWanted = true;
+    noticesWanted = true;
+  });
+  const telling = patched('capacity-reviews') ? tellRejections() : Promise.resolve();
   for (;;) {
     const wake = () => wants.over() || (state.matchingWanted && wants.active());
     // The recheck's timer runs only while the study is active: a draft or paused one waits untimed.
@@ -200,11 +205,19 @@ export async function recruit(
     const matched = await proposeTesters({ studyId });
     lastMatchedAt = new Date().toISOString();
     pendingCapacityReviews = matched.pendingReviews ?? 0;
+    noticesWanted = true;
     log.info('Matching proposed testers', { studyId, ...matched });
-    if (patched('capacity-reviews')) {
+  }
+  await telling;
+  await Promise.all(deliveries);
+
+  async function tellRejections(): Promise<void> {
+    for (;;) {
+      await condition(() => noticesWanted || wants.archived());
+      if (!noticesWanted) return;
+      noticesWanted = false;
       const notices = await noticeCapacityRejections({ studyId });
       if (notices.length) deliveries.push(deliverAll(notices));
     }
   }
-  await Promise.all(deliveries);
 }

@@ -15,7 +15,7 @@ import {
 } from '../../db/repositories/capacity-reviews.ts';
 import { liveSessionCount } from '../../db/repositories/sessions.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
-import { planSegments } from './segment-plan.ts';
+import { pickAcrossSegments, planSegments } from './segment-plan.ts';
 import { rankCandidates, soughtNeeds, type MatchCandidate, type RankedCandidate } from './rank-candidates.ts';
 
 /** Proposals made beyond the tester count, for the testers who will decline or not answer. */
@@ -114,17 +114,18 @@ export async function rankTestersFor(
     ]),
     abTestEnabled: study.ab_test_enabled,
   };
-  const ranked = plans
-    .flatMap((plan) =>
-      rankCandidates(
+  const ranked = pickAcrossSegments(
+    plans.map((plan) => ({
+      plan,
+      candidates: rankCandidates(
         rows.filter((row) => row.country === plan.country).map(toCandidate),
         matchStudy,
         plan.open,
         now,
       ),
-    )
-    .sort((a, b) => b.score - a.score)
-    .slice(0, full ? 0 : Math.max(0, placesWanted(study.tester_count) - taken));
+    })),
+    full ? 0 : placesWanted(study.tester_count) - taken,
+  );
   const ageRange =
     study.target_age_min !== null && study.target_age_max !== null
       ? { min: study.target_age_min, max: study.target_age_max }
@@ -135,9 +136,12 @@ export async function rankTestersFor(
     eligible: rows.length,
     taken,
     wanted: placesWanted(study.tester_count),
-    reviews: plans.flatMap((plan) =>
-      plan.review ? [{ segment: { country: plan.country, ageRange }, ...plan.review }] : [],
-    ),
+    // A full study has no shortage left to review.
+    reviews: full
+      ? []
+      : plans.flatMap((plan) =>
+          plan.review ? [{ segment: { country: plan.country, ageRange }, ...plan.review }] : [],
+        ),
     pendingReviews: [...reviews.values()].filter((review) => review.status === 'pending').length,
   };
 }

@@ -28,6 +28,8 @@ export interface SegmentPlan {
   readonly review?: { readonly requestedCount: number; readonly availableCount: number };
   /** New proposals the segment may get in this run (before the study's overall cap). */
   readonly open: number;
+  /** Of those, the places its share still lacks: given before any margin goes elsewhere. */
+  readonly guaranteed: number;
 }
 
 /** `count` split evenly over `parts`, the first ones taking the remainder. */
@@ -38,7 +40,7 @@ export function evenShares(count: number, parts: number): number[] {
 
 /**
  * The segments' targets and the proposals each may get now. `placesFor(target)` adds the
- * over-booking margin. A pending review holds its segment at the count it asked for until the
+ * over-booking margin; `guaranteed` is the part without it, which the caller fills first. A pending review holds its segment at the count it asked for until the
  * admin decides; a rejected segment gets no new proposal; a short segment still gets every tester
  * it has (they are all needed), while its review decides the rest.
  */
@@ -53,7 +55,12 @@ export function planSegments(
     if (review.status === 'pending') return review.requestedCount;
     return review.status === 'approved' ? (review.adjustedCount ?? 0) : 0;
   };
-  const fixed = segments.reduce((sum, segment) => sum + (decided(segment) ?? 0), 0);
+  // A decided segment takes its target or the testers it already holds, whichever is more: those
+  // stay on the study, so the other segments need not cover their places.
+  const fixed = segments.reduce((sum, segment) => {
+    const target = decided(segment);
+    return target === undefined ? sum : sum + Math.max(target, segment.held);
+  }, 0);
   const free = segments.filter((segment) => decided(segment) === undefined);
   const shares = evenShares(Math.max(0, testerCount - fixed), Math.max(1, free.length));
   return segments.map((segment) => {
@@ -64,6 +71,7 @@ export function planSegments(
         country: segment.country,
         target: fixedTarget,
         open: rejected ? 0 : Math.max(0, placesFor(fixedTarget) - segment.held),
+        guaranteed: rejected ? 0 : Math.max(0, fixedTarget - segment.held),
       };
     }
     const target = shares[free.indexOf(segment)]!;
@@ -73,6 +81,22 @@ export function planSegments(
       target,
       ...(available < target ? { review: { requestedCount: target, availableCount: available } } : {}),
       open: Math.max(0, placesFor(target) - segment.held),
+      guaranteed: Math.max(0, target - segment.held),
     };
   });
+}
+
+/**
+ * The proposals to make from each segment's ranked candidates (best first, `open` of them at
+ * most), `places` in all: every segment's guaranteed places first, then the margins, best score first.
+ */
+export function pickAcrossSegments<T extends { readonly score: number }>(
+  ranked: readonly { readonly plan: SegmentPlan; readonly candidates: readonly T[] }[],
+  places: number,
+): T[] {
+  const first = ranked.flatMap(({ plan, candidates }) => candidates.slice(0, plan.guaranteed));
+  const rest = ranked
+    .flatMap(({ plan, candidates }) => candidates.slice(plan.guaranteed))
+    .sort((a, b) => b.score - a.score);
+  return [...first.sort((a, b) => b.score - a.score), ...rest].slice(0, Math.max(0, places));
 }

@@ -175,6 +175,40 @@ describe('capacity reviews (GET /api/admin/capacity-reviews, POST /api/admin/cap
     assert.equal(twice.body.error, 'Capacity review must be pending to decide (it is rejected)');
   });
 
+  it('a rejection decided while the study is paused reaches the business at once', async () => {
+    // Albania (AL) and Montenegro (ME): no other test recruits there; nobody tests in Montenegro.
+    await qualifiedTester('AL');
+    await qualifiedTester('AL');
+    const jobId = await activeStudy(api, businessJwt, {
+      ...validStudyBody(),
+      abTest: undefined,
+      targeting: { countries: ['AL', 'ME'], devices: ['desktop'], testerCount: 2 },
+    });
+    const stored = () =>
+      asSystem(testDatabase(), (tx) =>
+        tx.selectFrom('capacity_reviews').select('id').where('study_id', '=', jobId).execute(),
+      );
+    await waitFor(async () => (await stored()).length === 1);
+    const paused = await api.request('PATCH', `/api/jobs/${jobId}`, {
+      token: businessJwt,
+      body: { status: 'paused' },
+    });
+    assert.equal(paused.status, 200, paused.text);
+    const [review] = await stored();
+    assert.equal((await decide(review!.id, { decision: 'rejected' })).status, 200);
+    await waitFor(async () => {
+      const mails = await asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('notification_outbox')
+          .select('status')
+          .where('kind', '=', 'capacity_rejected')
+          .where((eb) => eb(eb.ref('payload', '->>').key('studyId' as never), '=', jobId))
+          .execute(),
+      );
+      return mails.length === 1 && mails[0]!.status === 'sent';
+    });
+  });
+
   it('an approval without adjustedCount holds what is available; the review reads its decision', async () => {
     const id = await storedReview(organizationId, 5, 2);
     const approved = await decide(id, { decision: 'approved' });

@@ -250,6 +250,19 @@ describe('matching: proposeTesters (db/repositories/matching.ts, activities/matc
     const outcome = await matching().proposeTesters({ studyId });
     assert.equal(outcome.proposed, 0);
     assert.deepEqual(await proposalsOf(studyId), []);
+    // Full, it has no shortage to review either: Monaco (MC), where nobody tests, gets no review.
+    const spread = await insertStudy(organizationId, {
+      status: 'active',
+      target_countries: ['LV', 'MC'],
+      tester_count: 2,
+    });
+    await activeSession(organizationId, spread, withSession);
+    await activeSession(organizationId, spread, await tester({ country: 'LV' }));
+    assert.equal((await matching().proposeTesters({ studyId: spread })).pendingReviews, 0);
+    const reviews = await asSystem(testDatabase(), (tx) =>
+      tx.selectFrom('capacity_reviews').select('id').where('study_id', '=', spread).execute(),
+    );
+    assert.deepEqual(reviews, []);
   });
 
   it('an accepted offer whose session was cancelled frees its place; a pending proposal keeps one', async () => {

@@ -10,6 +10,7 @@ import { createMessagingSender } from '../../clients/messaging.ts';
 import { asSystem } from '../../db/doors.ts';
 import { offerAnswerLink } from '../../lib/offer-links.ts';
 import { OFFER_EXPIRY_REMINDER_MS, OFFER_WINDOW_MS, TEST_DUE_AFTER_MS } from '../../lib/offers.ts';
+import { offerQuery, offerWorkflow, offerWorkflowId } from '../../workflows/offer.ts';
 import { paymentConfirmedSignal, studyWorkflowId } from '../../workflows/study.ts';
 import { waitFor } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
@@ -321,13 +322,18 @@ describe('offers: approval sends the offer, the tester answers, it expires', fun
   it('a declined offer frees its place; a paused study holds approved offers; archiving withdraws open ones', async () => {
     const decliner = await qualifiedTester('DK');
     const held = await qualifiedTester('DK');
-    const jobId = await activeStudy('DK', 2);
+    // One tester plus the margin: two places, both taken by the two proposals.
+    const jobId = await activeStudy('DK', 1);
     const declined = await approvedOffer('DK', decliner, jobId);
+    await waitFor(async () => (await proposals(jobId)).some((p) => p.testerId === held));
+    const next = await qualifiedTester('DK');
     const link = offerAnswerLink(api.config.http.baseUrl, api.config.auth.jwtSecret, declined, 'decline');
     await waitFor(async () => (await offerRow(declined)).offer_status === 'open');
     const answer = await fetch(`${api.url}${link.slice(api.config.http.baseUrl.length)}`, { method: 'POST' });
     assert.match(await answer.text(), /You declined the offer/);
     assert.equal((await offerRow(declined)).offer_status, 'declined');
+    // The decline freed its place: matching proposes the tester who joined meanwhile.
+    await waitFor(async () => (await proposals(jobId)).some((p) => p.testerId === next));
     // Its timer firing now finds the answer: nothing changes and no place is claimed freed twice.
     assert.equal(await activities.expireOffer({ outreachId: declined, at: new Date().toISOString() }), false);
     assert.equal((await offerRow(declined)).offer_status, 'declined');
@@ -381,10 +387,19 @@ describe('offers: approval sends the offer, the tester answers, it expires', fun
       expiresAt: new Date(now.getTime() + OFFER_WINDOW_MS).toISOString(),
     });
     assert.deepEqual(held, { sent: false, held: true, notificationId: null });
+    // Its offer workflow, running while the study is paused, holds it unsent and waits.
+    const offer = await env.client.workflow.start(offerWorkflow, {
+      taskQueue: `offers-${process.pid}`,
+      workflowId: offerWorkflowId(outreachId),
+      args: [{ outreachId, studyId: jobId, scheduledSendAt: now.toISOString() }],
+    });
+    await waitFor(async () => (await offer.query(offerQuery)).stage === 'held');
     assert.equal((await offerRow(outreachId)).offer_status, null);
 
+    // Resumed, the study finds the approved message in the database, its offer running: `resume`.
     assert.equal((await patch('active')).status, 200);
     await waitFor(async () => (await offerRow(outreachId)).offer_status === 'open');
+    assert.equal((await offer.query(offerQuery)).stage, 'open');
     await waitFor(async () => (await outboxRows('study_offer', outreachId)).length === 1);
   });
 
