@@ -113,7 +113,7 @@ export function createApi(deps: AppDependencies): Api {
     ...reportRoutes({ db }),
     ...aiRoutes(agentJobs),
     ...aggregateRoutes(agentJobs),
-    ...adminTesterRoutes({ db }),
+    ...adminTesterRoutes({ db, temporal, now }),
     ...adminQuizRoutes({ db, now }),
     ...testerRoutes({ db, now }),
     ...capacityReviewRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),

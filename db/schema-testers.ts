@@ -67,6 +67,20 @@ export interface TesterProfilesTable {
   messaging_chat_id: string | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
+  /** An admin's approval, which qualifies a tester as a passed quiz does (0032). */
+  approved_by: string | null;
+  approved_at: Timestamp | null;
+}
+
+/** db/migrations/0032_tester_status.sql: each status change an admin made, with its reason. */
+export interface TesterStatusChangesTable {
+  id: Generated<string>;
+  tester_id: string;
+  from_status: TesterStatus;
+  to_status: TesterStatus;
+  reason: string;
+  changed_by: string | null;
+  changed_at: GeneratedTimestamp;
 }
 
 export interface PayoutAccountsTable {

@@ -35,6 +35,7 @@ import type {
   PayoutAccountsTable,
   QuizQuestionsTable,
   QuizAttemptsTable,
+  TesterStatusChangesTable,
   QuizzesTable,
   TesterProfilesTable,
 } from './schema-testers.ts';
@@ -160,6 +161,7 @@ export interface Database extends AuditTables, AuthTables {
   quizzes: QuizzesTable;
   quiz_questions: QuizQuestionsTable;
   quiz_attempts: QuizAttemptsTable;
+  tester_status_changes: TesterStatusChangesTable;
   tester_profiles: TesterProfilesTable;
   payout_accounts: PayoutAccountsTable;
   sessions: SessionsTable;

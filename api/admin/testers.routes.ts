@@ -1,9 +1,16 @@
-import type { Db } from '../../db/connection.ts';
+import type { Logger } from 'pino';
 import { asUser } from '../../db/doors.ts';
 import { listTesters, type TesterListingRow } from '../../db/repositories/tester-listing.ts';
 import { offsetOf, pageMetadata } from '../http/pagination.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { listTestersQuery, testerRecord } from './testers.schema.ts';
+import { changeTesterStatus, type TesterStatusDependencies } from './tester-status.ts';
+import {
+  listTestersQuery,
+  testerIdParams,
+  testerRecord,
+  testerStatusBody,
+  testerStatusChange,
+} from './testers.schema.ts';
 
 const toTesterRecord = (row: TesterListingRow) => ({
   testerId: row.id,
@@ -16,7 +23,7 @@ const toTesterRecord = (row: TesterListingRow) => ({
   joinedAt: row.joined_at.toISOString(),
 });
 
-export function adminTesterRoutes(deps: { readonly db: Db }): RouteDefinition[] {
+export function adminTesterRoutes(deps: TesterStatusDependencies): RouteDefinition[] {
   return [
     defineRoute({
       method: 'GET',
@@ -40,6 +47,23 @@ export function adminTesterRoutes(deps: { readonly db: Db }): RouteDefinition[] 
           });
           return { data: rows.map(toTesterRecord), metadata: pageMetadata(query, total) };
         }),
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/api/admin/testers/:id',
+      tag: 'Admin',
+      summary:
+        'Approve (pending to active), suspend or reinstate a tester, with a reason kept for audit (admins only)',
+      auth: 'user',
+      roles: ['admin'],
+      params: testerIdParams,
+      resource: 'Tester',
+      errors: [409],
+      body: testerStatusBody,
+      response: testerStatusChange,
+      handler: async ({ params, body, principal, ctx }) => ({
+        data: await changeTesterStatus(deps, principal, params.id, body, ctx.state.log as Logger),
+      }),
     }),
   ];
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.ts';
 import { queryInteger } from '../http/query.ts';
 import { countryCode } from '../validation/locale-fields.ts';
+import { storableText } from '../validation/text.ts';
 
 export const TESTER_STATUSES = ['active', 'suspended', 'pending'] as const;
 
@@ -23,4 +24,22 @@ export const testerRecord = z.object({
     .nullable()
     .describe('mean rating of the confirmed sessions, two decimals; null without a rated session'),
   joinedAt: z.string().describe('ISO 8601: when the account was created'),
+});
+
+export const testerIdParams = z.object({ id: z.uuid() });
+
+export const testerStatusBody = z.object({
+  status: z.enum(['active', 'suspended'], 'Must be active or suspended'),
+  reason: storableText(2_000).trim().min(1, 'Must not be empty').describe('kept for audit'),
+});
+export type TesterStatusInput = z.output<typeof testerStatusBody>;
+
+export const testerStatusChange = z.object({
+  testerId: z.uuid(),
+  status: z
+    .enum(TESTER_STATUSES)
+    .describe('after the change: a reinstated tester who is not qualified is pending'),
+  previousStatus: z.enum(TESTER_STATUSES),
+  reason: z.string(),
+  changedAt: z.string().describe('ISO 8601'),
 });

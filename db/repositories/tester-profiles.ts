@@ -1,6 +1,7 @@
 import type { Tx } from '../doors.ts';
 import type { Device } from '../schema.ts';
 import type { AccessNeed, AssistiveTechnology, TesterStatus } from '../schema-testers.ts';
+import { existingUserId } from './users.ts';
 
 // Testers' profiles as the messaging channel uses them: the chat linked to each tester (0027).
 
@@ -123,5 +124,78 @@ export async function recordQuizResult(
       updated_at: result.at,
     }))
     .where('user_id', '=', userId)
+    .execute();
+}
+
+/** A tester's profile status beside their account's, locked for an admin's change. */
+export function lockTesterStanding(tx: Tx, testerId: string) {
+  return tx
+    .selectFrom('tester_profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.user_id', 'p.status', 'p.country', 'p.devices', 'u.status as account_status'])
+    .where('p.user_id', '=', testerId)
+    .where('u.role', '=', 'tester')
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** An admin qualifies a pending tester (as a passed quiz does). */
+export async function approveTester(tx: Tx, testerId: string, approvedBy: string, at: Date): Promise<void> {
+  await tx
+    .updateTable('tester_profiles')
+    .set({ status: 'active', approved_by: existingUserId(approvedBy), approved_at: at, updated_at: at })
+    .where('user_id', '=', testerId)
+    .execute();
+}
+
+/**
+ * Suspends or reinstates the tester's account; 0015's triggers carry it to the profile (and 0027's
+ * ends the logins of a suspended account). Answers the profile's status after it.
+ */
+export async function setTesterAccountStatus(
+  tx: Tx,
+  testerId: string,
+  status: 'active' | 'suspended',
+): Promise<TesterStatus> {
+  await tx.updateTable('users').set({ status }).where('id', '=', testerId).execute();
+  const profile = await tx
+    .selectFrom('tester_profiles')
+    .select('status')
+    .where('user_id', '=', testerId)
+    .executeTakeFirstOrThrow();
+  return profile.status;
+}
+
+export async function recordTesterStatusChange(
+  tx: Tx,
+  change: {
+    readonly testerId: string;
+    readonly from: TesterStatus;
+    readonly to: TesterStatus;
+    readonly reason: string;
+    readonly changedBy: string;
+    readonly at: Date;
+  },
+): Promise<void> {
+  await tx
+    .insertInto('tester_status_changes')
+    .values({
+      tester_id: change.testerId,
+      from_status: change.from,
+      to_status: change.to,
+      reason: change.reason,
+      changed_by: existingUserId(change.changedBy),
+      changed_at: change.at,
+    })
+    .execute();
+}
+
+/** The tester's offers still running: open ones, and accepted ones whose reminders go on. */
+export function runningOffersOf(tx: Tx, testerId: string): Promise<{ id: string }[]> {
+  return tx
+    .selectFrom('outreach_messages')
+    .select('id')
+    .where('tester_id', '=', testerId)
+    .where('offer_status', 'in', ['open', 'accepted'])
     .execute();
 }

@@ -68,6 +68,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'POST /api/reports/job/:id': [...BODY_BY_ID, 409],
   'GET /api/reports/job/:id': BY_ID,
   'GET /api/admin/testers': QUERY,
+  'PATCH /api/admin/testers/:id': [...BODY_BY_ID, 409],
   'GET /api/admin/quiz': [...COMMON, 404],
   'POST /api/admin/quiz': JSON_BODY,
   'PATCH /api/admin/quiz': [...JSON_BODY, 404],

@@ -323,6 +323,15 @@ const COLUMNS = {
     points: true,
   },
   quizzes: { id: true, version: true, passing_score: true, published_at: true, updated_at: true },
+  tester_status_changes: {
+    id: true,
+    tester_id: true,
+    from_status: true,
+    to_status: true,
+    reason: true,
+    changed_by: true,
+    changed_at: true,
+  },
   quiz_attempts: {
     id: true,
     tester_id: true,
@@ -525,6 +534,8 @@ const COLUMNS = {
     messaging_chat_id: true,
     created_at: true,
     updated_at: true,
+    approved_by: true,
+    approved_at: true,
   },
   user_identities: {
     id: true,

@@ -128,6 +128,7 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
     calls: ({ analysisJobId }) => [{ method: 'GET', path: `/api/ai/${analysisJobId}` }],
   },
   'GET /api/admin/testers': none('tester records'),
+  'PATCH /api/admin/testers/:id': none("changes a tester's status"),
   'GET /api/admin/quiz': none('the qualification quiz'),
   'POST /api/admin/quiz': none('publishes a quiz version'),
   'PATCH /api/admin/quiz': none('changes the quiz'),

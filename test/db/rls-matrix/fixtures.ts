@@ -26,6 +26,8 @@ export interface Fixtures extends SessionSideRows, PlatformRows {
   readonly question: string;
   /** The tester with a session's attempt at the quiz. */
   readonly quizAttempt: string;
+  /** An admin's approval of the tester with a session. */
+  readonly statusChange: string;
 }
 
 async function user(tx: Tx, role: Claims['role'], prefix: string): Promise<string> {
@@ -171,6 +173,18 @@ export function createFixtures(db: Parameters<typeof asSystem>[0]): Promise<Fixt
       .returning('id')
       .executeTakeFirstOrThrow();
 
+    const statusChange = await tx
+      .insertInto('tester_status_changes')
+      .values({
+        tester_id: testerWith,
+        from_status: 'pending',
+        to_status: 'active',
+        reason: 'Vetted',
+        changed_by: admin,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
     const sessionSide = await createSessionSideRows(tx, {
       organizationA,
       businessA,
@@ -212,6 +226,7 @@ export function createFixtures(db: Parameters<typeof asSystem>[0]): Promise<Fixt
       quiz: quiz.id,
       question: question.id,
       quizAttempt: quizAttempt.id,
+      statusChange: statusChange.id,
     };
   });
 }

@@ -49,6 +49,21 @@ export const TESTER_TABLES: readonly TableCells[] = [
     },
   }),
   tableCells({
+    table: 'tester_status_changes',
+    rule: "tester status changes: admins' audit trail, admins only",
+    rows: [systemRow({ key: (f) => ({ id: f.statusChange }), touch: 'reason', select: ADMIN })],
+    insert: {
+      allowed: ADMIN,
+      row: (into, f) =>
+        into.values({
+          tester_id: f.actors.testerWith.sub,
+          from_status: 'active',
+          to_status: 'suspended',
+          reason: 'No-shows',
+        }),
+    },
+  }),
+  tableCells({
     table: 'tester_profiles',
     rule: 'tester profiles: a tester creates (pending), sees and edits their own; businesses never read them',
     rows: [
