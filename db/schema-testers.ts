@@ -70,6 +70,8 @@ export interface TesterProfilesTable {
   /** An admin's approval, which qualifies a tester as a passed quiz does (0032). */
   approved_by: string | null;
   approved_at: Timestamp | null;
+  /** Generated (0032): the quiz passed or an admin's approval. */
+  qualified: ColumnType<boolean, never, never>;
 }
 
 /** db/migrations/0032_tester_status.sql: each status change an admin made, with its reason. */

@@ -40,7 +40,7 @@ begin
     where user_id = new.id and status <> 'suspended';
   elsif old.status = 'suspended' and new.status <> 'suspended' then
     update public.tester_profiles
-    set status = case when quiz_passed or approved_at is not null then 'active' else 'pending' end,
+    set status = case when qualified then 'active' else 'pending' end,
         updated_at = now()
     where user_id = new.id and status = 'suspended';
   end if;
@@ -66,7 +66,10 @@ begin
 end
 $$;
 
--- Matching reads qualified, active profiles: the partial index follows the new definition.
+-- Matching reads qualified, active profiles: one stored column says qualified, so the partial
+-- index's predicate stays a plain conjunction the planner matches.
+alter table tester_profiles add column if not exists qualified boolean
+  generated always as (coalesce(quiz_passed, false) or approved_at is not null) stored;
 drop index if exists tester_profiles_matching_idx;
 create index if not exists tester_profiles_qualified_idx on tester_profiles (country, birth_year)
-  where status = 'active' and (quiz_passed or approved_at is not null);
+  where status = 'active' and qualified;

@@ -49,8 +49,8 @@ export async function eligibleTesters(tx: Tx, target: MatchingTarget): Promise<C
       where s.tester_id = p.user_id
     ) h
     where p.status = 'active'
-      -- Qualified: the quiz passed or an admin's approval (0032's partial index, same predicate).
-      and (p.quiz_passed or p.approved_at is not null)
+      -- Qualified: the quiz passed or an admin's approval (0032's stored column and partial index).
+      and p.qualified
       -- bpchar, the column's type: compared as text, the partial index of 0028 would go unused.
       and p.country = any(${[...target.countries]}::bpchar[])
       and p.devices && ${[...target.devices]}::text[]

@@ -536,6 +536,7 @@ const COLUMNS = {
     updated_at: true,
     approved_by: true,
     approved_at: true,
+    qualified: true,
   },
   user_identities: {
     id: true,
