@@ -36,6 +36,11 @@ export interface SessionsTable {
   notes_confirmed_at: Timestamp | null;
   rating: number | null;
   rating_comment: string | null;
+  /** The organization's rating of the confirmed session, 1-5, once (0033). */
+  business_rating: number | null;
+  business_rating_comment: string | null;
+  business_rated_at: Timestamp | null;
+  business_rated_by: string | null;
   started_at: GeneratedTimestamp;
   completed_at: Timestamp | null;
   duration_seconds: number | null;

@@ -5,6 +5,7 @@ import { sessionInsightsOf } from '../ai/ai-view.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { createSession, type SessionCommandDependencies } from './create-session.ts';
 import { insightsVisible } from './insights-visibility.ts';
+import { rateSession } from './business-rating.ts';
 import { submitFeedback, updateNotes } from './note-commands.ts';
 import { analyzeSession, changeSessionStatus, confirmSession } from './session-commands.ts';
 import { passesGate, toCreatedSession, toNote, toSession } from './session-view.ts';
@@ -17,6 +18,8 @@ import {
   confirmSessionResponse,
   createdSessionResponse,
   createSessionBody,
+  businessRatingBody,
+  businessRatingResponse,
   feedbackBody,
   feedbackResponse,
   notesResponse,
@@ -157,6 +160,20 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
         const result = await confirmSession(deps, principal, params.id, body);
         return { data: { sessionId: params.id, ...result } };
       },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      path: '/api/sessions/:id/rating',
+      summary: "The organization's rating of its confirmed session, 1-5 with an optional comment, once",
+      roles: ['business'],
+      body: businessRatingBody,
+      response: businessRatingResponse,
+      status: 201,
+      errors: [409],
+      handler: async ({ params, body, principal }) => ({
+        data: await rateSession(deps, principal, params.id, body),
+      }),
     }),
     defineRoute({
       ...common,

@@ -179,3 +179,16 @@ export const feedbackResponse = z.object({
   feedbackId: z.string(),
   submittedAt: timestamp,
 });
+
+export const businessRatingBody = z.object({
+  rating,
+  comment: optionalText(2_000),
+});
+export type BusinessRatingInput = z.output<typeof businessRatingBody>;
+
+export const businessRatingResponse = z.object({
+  sessionId: z.string(),
+  rating: z.number().int().describe('1-5'),
+  comment: z.string().nullable(),
+  ratedAt: timestamp,
+});

@@ -43,7 +43,7 @@ export async function eligibleTesters(tx: Tx, target: MatchingTarget): Promise<C
     join users u on u.id = p.user_id and u.status = 'active'
     cross join lateral (
       select count(*) filter (where s.status = 'confirmed')::int as completed_sessions,
-             round(avg(s.rating) filter (where s.status = 'confirmed'), 2)::text as mean_rating,
+             round(avg(s.business_rating) filter (where s.status = 'confirmed'), 2)::text as mean_rating,
              max(s.created_at) as last_active_at
       from sessions s
       where s.tester_id = p.user_id

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { SessionFeedbackTable, SessionsTable } from '../schema-sessions.ts';
+import { existingUserId } from './users.ts';
 
 export type SessionRow = Selectable<SessionsTable>;
 export type NewSession = Insertable<SessionsTable>;
@@ -8,6 +9,35 @@ export type SessionChange = Updateable<SessionsTable>;
 
 export function findSession(tx: Tx, id: string): Promise<SessionRow | undefined> {
   return tx.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The session as the caller may see it, locked for a change. */
+export function lockSession(tx: Tx, id: string): Promise<SessionRow | undefined> {
+  return tx.selectFrom('sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** The organization's rating of a confirmed session (0033: once, its guard refuses a second). */
+export function rateSessionAsBusiness(
+  tx: Tx,
+  id: string,
+  rating: {
+    readonly rating: number;
+    readonly comment: string | null;
+    readonly ratedBy: string;
+    readonly at: Date;
+  },
+): Promise<SessionRow> {
+  return tx
+    .updateTable('sessions')
+    .set({
+      business_rating: rating.rating,
+      business_rating_comment: rating.comment,
+      business_rated_at: rating.at,
+      business_rated_by: existingUserId(rating.ratedBy),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function insertSession(tx: Tx, session: NewSession): Promise<SessionRow> {

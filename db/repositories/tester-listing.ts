@@ -18,7 +18,7 @@ export interface TesterListingRow {
   readonly country: string | null;
   readonly status: TesterStatus;
   readonly completed_sessions: number;
-  /** Two decimals; null while no confirmed session carries a rating. */
+  /** The businesses' ratings, two decimals; null while no confirmed session is rated. */
   readonly avg_rating: string | null;
   readonly joined_at: Date;
 }
@@ -47,7 +47,7 @@ export async function listTesters(
       'p.status',
       'u.created_at as joined_at',
       sql<number>`count(s.id)::int`.as('completed_sessions'),
-      sql<string | null>`round(avg(s.rating), 2)::text`.as('avg_rating'),
+      sql<string | null>`round(avg(s.business_rating), 2)::text`.as('avg_rating'),
     ]);
   if (filter.status) listing = listing.where('p.status', '=', filter.status);
   if (filter.country) listing = listing.where('p.country', '=', filter.country);

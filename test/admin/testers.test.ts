@@ -40,7 +40,16 @@ async function testerWith(
     for (const [index, rating] of confirmedRatings.entries()) {
       await tx
         .insertInto('sessions')
-        .values({ ...base, study_id: studies[index]!, status: 'confirmed', confirmed_at: new Date(), rating })
+        .values({
+          ...base,
+          study_id: studies[index]!,
+          status: 'confirmed',
+          confirmed_at: new Date(),
+          // The businesses' ratings make the average; the tester's own rating does not count.
+          rating: 1,
+          business_rating: rating,
+          business_rated_at: rating === null ? null : new Date(),
+        })
         .execute();
     }
     for (const [index, status] of otherSessions.entries()) {

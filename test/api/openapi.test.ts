@@ -59,6 +59,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'PATCH /api/sessions/:id/notes': [...BODY_BY_ID, 409],
   'POST /api/sessions/:id/confirm': [...BODY_BY_ID, 409],
   'POST /api/sessions/:id/feedback': [...BODY_BY_ID, 409],
+  'POST /api/sessions/:id/rating': [...BODY_BY_ID, 409],
   'POST /api/sessions/:id/test-token': [...BODY_WITHOUT_SCHEMA, 404, 409],
   'POST /api/reports': [...JSON_BODY, 404, 409],
   'GET /api/reports/jobs/:reportJobId': BY_ID,

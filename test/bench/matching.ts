@@ -47,10 +47,11 @@ async function seedTesters(
         from made
       `.execute(tx);
       await sql`
-        insert into sessions (organization_id, study_id, tester_id, status, started_at, completed_at, confirmed_at, rating)
+        insert into sessions (organization_id, study_id, tester_id, status, started_at, completed_at, confirmed_at,
+                              business_rating, business_rated_at)
         select ${pastStudy.organizationId}, ${pastStudy.id}, u.id, 'confirmed',
                now() - make_interval(days => 1 + g % 300), now() - make_interval(days => g % 300), now() - make_interval(days => g % 300),
-               1 + g % 5
+               1 + g % 5, now() - make_interval(days => g % 300)
         from (
           select id, split_part(split_part(email, '@', 1), '-', 7)::int as g from users
           where email like ${`bench-${run}-%`}

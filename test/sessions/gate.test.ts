@@ -92,6 +92,7 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
   'PATCH /api/sessions/:id/notes': none('answers counts of notes written'),
   'POST /api/sessions/:id/confirm': none('answers status, confirmedAt and payoutQueued'),
   'POST /api/sessions/:id/feedback': none("answers the feedback's id and time"),
+  'POST /api/sessions/:id/rating': none("answers the organization's rating; no findings"),
   'POST /api/sessions/:id/test-token': none('issues a test token'),
   'POST /api/reports': {
     exposes: true,

@@ -1,0 +1,40 @@
+import { asUser } from '../../db/doors.ts';
+import { lockSession, rateSessionAsBusiness } from '../../db/repositories/sessions.ts';
+import type { Principal } from '../auth/principal.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import type { SessionCommandDependencies } from './create-session.ts';
+import type { BusinessRatingInput } from './sessions.schema.ts';
+
+/**
+ * The organization's rating of its confirmed session, 1-5 with an optional comment, once. It is
+ * what the admin listing's `avgRating` and the `businessRating` of gamification mean (the
+ * session's `rating` stays the tester's own, given at confirmation).
+ */
+export async function rateSession(
+  deps: SessionCommandDependencies,
+  principal: Principal,
+  id: string,
+  input: BusinessRatingInput,
+) {
+  const rated = await asUser(deps.db, principal.claims, async (tx) => {
+    // Row-level security: another organization's session is not found.
+    const session = await lockSession(tx, id);
+    if (!session) throw notFound('Session');
+    if (session.status !== 'confirmed') {
+      throw conflict(`Session must be confirmed to rate (it is ${session.status})`);
+    }
+    if (session.business_rating !== null) throw conflict('Session is already rated');
+    return rateSessionAsBusiness(tx, id, {
+      rating: input.rating,
+      comment: input.comment || null,
+      ratedBy: principal.claims.sub,
+      at: deps.now(),
+    });
+  });
+  return {
+    sessionId: id,
+    rating: rated.business_rating!,
+    comment: rated.business_rating_comment,
+    ratedAt: rated.business_rated_at!.toISOString(),
+  };
+}
