@@ -32,6 +32,7 @@ import { recoveryRoutes } from './auth/recovery.routes.ts';
 import { RevokedLogins } from './auth/revoked-logins.ts';
 import { DOCS_ENDPOINTS, mountDocs } from './docs/docs.routes.ts';
 import { mountOfferPages, OFFER_PAGE_ENDPOINTS } from './offers/offer-pages.ts';
+import { BADGE_ICON_ENDPOINTS, mountBadgeIcons } from './gamification/badge-icons.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { INGESTION_BODY_LIMIT_BYTES, isIngestionPath } from './ingestion/body-limit.ts';
 import { ingestionRoutes } from './ingestion/ingestion.routes.ts';
@@ -53,6 +54,7 @@ import { sessionRoutes } from './sessions/sessions.routes.ts';
 import { testTokenRoutes } from './sessions/test-token.routes.ts';
 import { createMessagingSender } from '../clients/messaging.ts';
 import { testerRoutes } from './testers/testers.routes.ts';
+import { gamificationRoutes } from './gamification/gamification.routes.ts';
 import { messagingWebhookRoutes } from './webhooks/messaging.routes.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 
@@ -116,6 +118,13 @@ export function createApi(deps: AppDependencies): Api {
     ...adminTesterRoutes({ db, temporal, now }),
     ...adminQuizRoutes({ db, now }),
     ...testerRoutes({ db, now }),
+    ...gamificationRoutes({
+      db,
+      temporal,
+      taskQueue: config.temporal.taskQueue,
+      baseUrl: config.http.baseUrl,
+      now,
+    }),
     ...capacityReviewRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...proposalRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
     ...outreachRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
@@ -157,13 +166,14 @@ export function createApi(deps: AppDependencies): Api {
       version: '0.1.0',
       serverUrl: config.http.baseUrl,
     },
-    [...DOCS_ENDPOINTS, ...OFFER_PAGE_ENDPOINTS],
+    [...DOCS_ENDPOINTS, ...OFFER_PAGE_ENDPOINTS, ...BADGE_ICON_ENDPOINTS],
   );
 
   const router = new Router<RequestState>();
   mountRoutes(router, routes);
   mountDocs(router, () => document);
   mountOfferPages(router, { db, temporal, secret: config.auth.jwtSecret });
+  mountBadgeIcons(router, { db });
 
   const parseJson = (jsonLimit: number) =>
     koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit, jsonStrict: false });

@@ -75,3 +75,12 @@ export interface NotificationOutboxTable {
   last_error: string | null;
   created_at: GeneratedTimestamp;
 }
+
+/** db/migrations/0034_gamification.sql: each confirmed session's evaluation, its answer as first given. */
+export interface GamificationEvaluationsTable {
+  session_id: string;
+  tester_id: string;
+  points_awarded: number;
+  result: string;
+  evaluated_at: GeneratedTimestamp;
+}

@@ -7,6 +7,7 @@ import type {
   CommunityStatsSnapshotsTable,
   NotificationOutboxTable,
   PointLedgerTable,
+  GamificationEvaluationsTable,
 } from './schema-engagement.ts';
 import type {
   CheckoutSessionsTable,
@@ -184,6 +185,7 @@ export interface Database extends AuditTables, AuthTables {
   badges: BadgesTable;
   awarded_badges: AwardedBadgesTable;
   point_ledger: PointLedgerTable;
+  gamification_evaluations: GamificationEvaluationsTable;
   community_stats_snapshots: CommunityStatsSnapshotsTable;
   notification_outbox: NotificationOutboxTable;
 }

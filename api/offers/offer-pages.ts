@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isOfferAnswerSignature } from '../../lib/offer-links.ts';
 import { OFFER_ANSWERS, OFFER_OUTCOME_TEXT, type OfferAnswer } from '../../lib/offers.ts';
 import { ApiError } from '../http/errors.ts';
+import { escapeHtml } from '../http/escape-html.ts';
 import type { RawEndpoint } from '../http/openapi.ts';
 import type { RequestState } from '../http/state.ts';
 import { answerOffer, type OfferAnswerDependencies } from './answer-offer.ts';
@@ -39,12 +40,6 @@ export const OFFER_PAGE_ENDPOINTS: readonly RawEndpoint[] = [
   },
 ];
 
-const escape = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-
 function page(ctx: Context, title: string, body: string): void {
   ctx.status = 200;
   ctx.type = 'html';
@@ -52,8 +47,8 @@ function page(ctx: Context, title: string, body: string): void {
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title></head>
-<body><main><h1>${escape(title)}</h1>
+<title>${escapeHtml(title)}</title></head>
+<body><main><h1>${escapeHtml(title)}</h1>
 ${body}</main></body></html>`;
 }
 
@@ -89,7 +84,7 @@ export function mountOfferPages(router: Router<RequestState>, deps: OfferPageDep
       ctx,
       `${VERB[link.answer]} the study offer`,
       `<p>Press the button to ${link.answer} the offer.</p>
-<form method="post" action="${escape(action)}"><button type="submit">${VERB[link.answer]} the offer</button></form>`,
+<form method="post" action="${escapeHtml(action)}"><button type="submit">${VERB[link.answer]} the offer</button></form>`,
     );
   });
   router.post('/offers/:id', async (ctx) => {
@@ -99,6 +94,6 @@ export function mountOfferPages(router: Router<RequestState>, deps: OfferPageDep
     if (!reply) return invalidLink();
     const title =
       reply.outcome === 'accepted' || reply.outcome === 'declined' ? 'Thank you' : 'Nothing changed';
-    page(ctx, title, `<p role="status">${escape(OFFER_OUTCOME_TEXT[reply.outcome])}</p>`);
+    page(ctx, title, `<p role="status">${escapeHtml(OFFER_OUTCOME_TEXT[reply.outcome])}</p>`);
   });
 }

@@ -73,6 +73,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'GET /api/admin/quiz': [...COMMON, 404],
   'POST /api/admin/quiz': JSON_BODY,
   'PATCH /api/admin/quiz': [...JSON_BODY, 404],
+  'POST /api/gamification/evaluate': [...JSON_BODY, 404, 409],
   'GET /api/testers/me': [...COMMON, 404],
   'PATCH /api/testers/me': [...JSON_BODY, 404],
   'GET /api/testers/me/quiz': [...COMMON, 404],

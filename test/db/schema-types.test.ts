@@ -332,6 +332,13 @@ const COLUMNS = {
     changed_by: true,
     changed_at: true,
   },
+  gamification_evaluations: {
+    session_id: true,
+    tester_id: true,
+    points_awarded: true,
+    result: true,
+    evaluated_at: true,
+  },
   quiz_attempts: {
     id: true,
     tester_id: true,

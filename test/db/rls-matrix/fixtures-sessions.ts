@@ -246,6 +246,10 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     .returning('id')
     .executeTakeFirstOrThrow()
     .then(id);
+  await tx
+    .insertInto('gamification_evaluations')
+    .values({ session_id: confirmedSession, tester_id: testerWith, points_awarded: 60, result: '{}' })
+    .execute();
   return {
     testerProfile: testerWith,
     payoutAccount,

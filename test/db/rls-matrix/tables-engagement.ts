@@ -50,6 +50,27 @@ export const ENGAGEMENT_TABLES: readonly TableCells[] = [
     },
   }),
   tableCells({
+    table: 'gamification_evaluations',
+    rule: 'gamification evaluations: a tester sees only their own; written by the system',
+    rows: [
+      systemRow({
+        key: (f) => ({ session_id: f.confirmedSession }),
+        touch: 'points_awarded',
+        select: TESTER,
+      }),
+    ],
+    insert: {
+      allowed: ADMIN,
+      row: (into, f) =>
+        into.values({
+          session_id: f.liveSession,
+          tester_id: f.actors.testerWith.sub,
+          points_awarded: 0,
+          result: '{}',
+        }),
+    },
+  }),
+  tableCells({
     table: 'community_stats_snapshots',
     rule: 'community statistics: public, written by the system',
     rows: [

@@ -1,0 +1,37 @@
+import type { Client } from '@temporalio/client';
+import { startNotificationDelivery } from '../../clients/temporal.ts';
+import type { Db } from '../../db/connection.ts';
+import { defineRoute, type RouteDefinition } from '../http/route.ts';
+import { evaluateSession } from './evaluate-session.ts';
+import { evaluateBody, evaluationResult } from './gamification.schema.ts';
+
+export interface GamificationDependencies {
+  readonly db: Db;
+  readonly temporal: Client;
+  readonly taskQueue: string;
+  readonly baseUrl: string;
+  readonly now: () => Date;
+}
+
+export function gamificationRoutes(deps: GamificationDependencies): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/gamification/evaluate',
+      tag: 'Gamification',
+      summary:
+        'Points, level and badges for one confirmed session, once: a repeat returns the first answer (admins; the service evaluates each rated session by itself)',
+      auth: 'user',
+      roles: ['admin'],
+      errors: [404, 409],
+      body: evaluateBody,
+      response: evaluationResult,
+      handler: async ({ body }) => {
+        const { result, levelUpNotification } = await evaluateSession(deps, body);
+        if (levelUpNotification)
+          await startNotificationDelivery(deps.temporal, deps.taskQueue, levelUpNotification);
+        return { data: JSON.parse(result) as unknown };
+      },
+    }),
+  ];
+}
