@@ -117,7 +117,7 @@ export function createApi(deps: AppDependencies): Api {
     ...aggregateRoutes(agentJobs),
     ...adminTesterRoutes({ db, temporal, now }),
     ...adminQuizRoutes({ db, now }),
-    ...testerRoutes({ db, now }),
+    ...testerRoutes({ db, baseUrl: config.http.baseUrl, now }),
     ...gamificationRoutes({
       db,
       temporal,

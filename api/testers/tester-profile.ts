@@ -1,17 +1,26 @@
 import type { Db } from '../../db/connection.ts';
 import { asUser, type Tx } from '../../db/doors.ts';
+import { awardedBadgesOf, totalPoints } from '../../db/repositories/gamification.ts';
 import { latestQuizAttempt } from '../../db/repositories/quizzes.ts';
 import {
   testerProfileView,
   updateTesterProfile,
   type TesterProfileView,
 } from '../../db/repositories/tester-profiles.ts';
+import { levelOf } from '../../lib/gamification.ts';
 import { QUIZ_RETRY_COOLDOWN_MS } from '../../lib/quiz-scoring.ts';
 import type { Principal } from '../auth/principal.ts';
 import { notFound } from '../http/errors.ts';
 import type { TesterProfileInput } from './testers.schema.ts';
 
 type LatestAttempt = Awaited<ReturnType<typeof latestQuizAttempt>>;
+
+export interface TesterProfileDependencies {
+  readonly db: Db;
+  /** The service's origin, for the badges' icon URLs. */
+  readonly baseUrl: string;
+  readonly now: () => Date;
+}
 
 /** When a failed attempt's cool-down ends, or null when an attempt is allowed (or not needed). */
 export function nextQuizAttemptAt(
@@ -24,7 +33,13 @@ export function nextQuizAttemptAt(
   return next > now ? next : null;
 }
 
-function toProfile(row: TesterProfileView, latest: LatestAttempt, now: Date) {
+interface Standing {
+  readonly points: number;
+  readonly badges: Awaited<ReturnType<typeof awardedBadgesOf>>;
+  readonly baseUrl: string;
+}
+
+function toProfile(row: TesterProfileView, latest: LatestAttempt, standing: Standing, now: Date) {
   const next = nextQuizAttemptAt(row, latest, now);
   return {
     testerId: row.user_id,
@@ -47,25 +62,41 @@ function toProfile(row: TesterProfileView, latest: LatestAttempt, now: Date) {
           }
         : null,
     nextQuizAttemptAt: next?.toISOString() ?? null,
+    points: standing.points,
+    level: levelOf(standing.points),
+    badges: standing.badges.map((badge) => ({
+      badgeId: badge.code,
+      name: badge.name,
+      description: badge.description,
+      iconUrl: `${standing.baseUrl}${badge.icon_url}`,
+      awardedAt: badge.awarded_at.toISOString(),
+    })),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
 }
 
-async function readProfile(tx: Tx, testerId: string, now: Date) {
+async function readProfile(tx: Tx, testerId: string, baseUrl: string, now: Date) {
   const row = await testerProfileView(tx, testerId);
   if (!row) throw notFound('Tester profile');
-  return toProfile(row, await latestQuizAttempt(tx, testerId), now);
+  const standing = {
+    points: await totalPoints(tx, testerId),
+    badges: await awardedBadgesOf(tx, testerId),
+    baseUrl,
+  };
+  return toProfile(row, await latestQuizAttempt(tx, testerId), standing, now);
 }
 
 /** The caller's own profile, through the user door (a tester reads only their own). */
-export function ownProfile(deps: { db: Db; now: () => Date }, principal: Principal) {
-  return asUser(deps.db, principal.claims, (tx) => readProfile(tx, principal.claims.sub, deps.now()));
+export function ownProfile(deps: TesterProfileDependencies, principal: Principal) {
+  return asUser(deps.db, principal.claims, (tx) =>
+    readProfile(tx, principal.claims.sub, deps.baseUrl, deps.now()),
+  );
 }
 
 /** Changes the caller's own fields; status and quiz result are not theirs to change. */
 export function editOwnProfile(
-  deps: { db: Db; now: () => Date },
+  deps: TesterProfileDependencies,
   principal: Principal,
   input: TesterProfileInput,
 ) {
@@ -85,6 +116,6 @@ export function editOwnProfile(
       now,
     );
     if (!changed) throw notFound('Tester profile');
-    return readProfile(tx, principal.claims.sub, now);
+    return readProfile(tx, principal.claims.sub, deps.baseUrl, now);
   });
 }

@@ -1,7 +1,6 @@
-import type { Db } from '../../db/connection.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { quizForTester, submitQuizAttempt } from './quiz-attempt.ts';
-import { editOwnProfile, ownProfile } from './tester-profile.ts';
+import { editOwnProfile, ownProfile, type TesterProfileDependencies } from './tester-profile.ts';
 import {
   quizAttemptBody,
   quizAttemptResult,
@@ -10,14 +9,14 @@ import {
   updateTesterProfileBody,
 } from './testers.schema.ts';
 
-export function testerRoutes(deps: { readonly db: Db; readonly now: () => Date }): RouteDefinition[] {
+export function testerRoutes(deps: TesterProfileDependencies): RouteDefinition[] {
   const own = { tag: 'Testers', auth: 'user', roles: ['tester'] } as const;
   return [
     defineRoute({
       ...own,
       method: 'GET',
       path: '/api/testers/me',
-      summary: "The tester's own profile, with the quiz result",
+      summary: "The tester's own profile, with the quiz result, points, level and badges",
       errors: [404],
       response: testerProfile,
       handler: async ({ principal }) => ({ data: await ownProfile(deps, principal) }),

@@ -87,6 +87,17 @@ export const testerProfile = z.object({
     .describe(
       'ISO 8601: after a failed attempt, when the next is allowed; null when an attempt is allowed now or the quiz is passed',
     ),
+  points: z.number().int().describe('the sum of the points of every evaluated session (and any adjustment)'),
+  level: z.number().int().describe('1 + one per 500 points'),
+  badges: z.array(
+    z.object({
+      badgeId: z.string(),
+      name: z.string(),
+      description: z.string(),
+      iconUrl: z.string(),
+      awardedAt: z.string().describe('ISO 8601'),
+    }),
+  ),
   createdAt: z.string().describe('ISO 8601'),
   updatedAt: z.string().describe('ISO 8601'),
 });

@@ -107,6 +107,17 @@ describe('POST /api/gamification/evaluate: points, levels and badges, once per c
       result.badgesAwarded.map((badge) => [badge.badgeId, badge.name, badge.iconUrl]),
       [['first_steps', 'First steps', `${api.config.http.baseUrl}/badges/first_steps.svg`]],
     );
+    // The tester reads them in their profile.
+    const profile = (await api.request('GET', '/api/testers/me', { token: session.testerToken })).body
+      .data as {
+      points: number;
+      level: number;
+      badges: { badgeId: string; iconUrl: string }[];
+    };
+    assert.deepEqual(
+      [profile.points, profile.level, profile.badges.map((badge) => badge.badgeId)],
+      [100, 1, ['first_steps']],
+    );
     // The icon behind iconUrl: a public SVG named after the badge.
     const icon = await fetch(`${api.url}/badges/first_steps.svg`);
     assert.equal(icon.status, 200);

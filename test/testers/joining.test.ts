@@ -103,6 +103,7 @@ describe('joining as a tester: the profile and the qualification quiz (/api/test
     assert.deepEqual(Object.keys(fresh).sort(), [
       'accessNeeds',
       'assistiveTechnologies',
+      'badges',
       'birthYear',
       'country',
       'createdAt',
@@ -110,7 +111,9 @@ describe('joining as a tester: the profile and the qualification quiz (/api/test
       'displayName',
       'email',
       'languages',
+      'level',
       'nextQuizAttemptAt',
+      'points',
       'quiz',
       'status',
       'testerId',
@@ -119,6 +122,7 @@ describe('joining as a tester: the profile and the qualification quiz (/api/test
     assert.equal(fresh.testerId, tester.id);
     assert.equal(fresh.status, 'pending');
     assert.deepEqual([fresh.country, fresh.birthYear, fresh.devices, fresh.quiz], [null, null, [], null]);
+    assert.deepEqual([fresh.points, fresh.level, fresh.badges], [0, 1, []]);
 
     const filled = await api.request('PATCH', '/api/testers/me', {
       token: tester.token,
