@@ -7,6 +7,7 @@ import { createMessagingSender, LOCAL_OUTBOX_DIR, type MessagingSender } from '.
 import { createOfferActivities } from './outreach/offer-activities.ts';
 import type { OfferLinkSettings } from '../lib/offer-links.ts';
 import { createTestReminderActivities } from './outreach/test-reminder-activities.ts';
+import { createGamificationActivities } from './gamification/gamification-activities.ts';
 import { createCapacityNoticeActivities } from './matching/capacity-notice-activities.ts';
 import { createMatchingActivities } from './matching/matching-activities.ts';
 import { createMilestoneActivities } from './notify/milestone-activities.ts';
@@ -52,6 +53,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createPrivacyActivities(deps),
     ...createMatchingActivities({ db: deps.db }),
     ...createCapacityNoticeActivities({ db: deps.db }),
+    ...createGamificationActivities({ db: deps.db, baseUrl: (deps.offerLinks ?? LOCAL_OFFER_LINKS).baseUrl }),
     ...createNotificationActivities({
       db: deps.db,
       messaging:

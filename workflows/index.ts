@@ -11,3 +11,4 @@ export { agent1Workflow, agent4Workflow } from './agents.ts';
 export { aiRetryWorkflow } from './ai-retry.ts';
 export { lifecycleReconcileWorkflow } from './reconcile.ts';
 export { offerWorkflow } from './offer.ts';
+export { gamificationWorkflow } from './gamification.ts';

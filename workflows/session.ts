@@ -26,6 +26,7 @@ import {
   SETTLED_RECHECK,
   type AgentNotice,
 } from './agent-steps.ts';
+import { startGamificationChild } from './gamification.ts';
 import { deliverAll } from './notification.ts';
 import { startPayoutChild } from './payout.ts';
 import {
@@ -323,6 +324,8 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   if (notices) delivered.push(deliverAll(await queueReportReady({ agentJobId: reportJobId })));
   // The study waits for every tester report before its own (Agent 4 on completion).
   await signalStudy({ studyId, signal: 'sessionReported', sessionId });
+  // Points, level and badges once the organization has rated the session (or waited for it).
+  if (patched('gamification')) await startGamificationChild(sessionId);
   await condition(allHandlersFinished);
   await Promise.all(delivered);
 }

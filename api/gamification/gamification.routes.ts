@@ -2,7 +2,8 @@ import type { Client } from '@temporalio/client';
 import { startNotificationDelivery } from '../../clients/temporal.ts';
 import type { Db } from '../../db/connection.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { evaluateSession } from './evaluate-session.ts';
+import { EvaluationRefused, evaluateSession } from '../../db/repositories/evaluate-session.ts';
+import { ApiError } from '../http/errors.ts';
 import { evaluateBody, evaluationResult } from './gamification.schema.ts';
 
 export interface GamificationDependencies {
@@ -12,6 +13,17 @@ export interface GamificationDependencies {
   readonly baseUrl: string;
   readonly now: () => Date;
 }
+
+/** The refusal as the spec's envelope answers it. */
+const asApiError = (refusal: EvaluationRefused) =>
+  new ApiError(
+    refusal.kind === 'invalid'
+      ? 'validation_failed'
+      : refusal.kind === 'conflict'
+        ? 'state_conflict'
+        : 'not_found',
+    refusal.message,
+  );
 
 export function gamificationRoutes(deps: GamificationDependencies): RouteDefinition[] {
   return [
@@ -27,7 +39,9 @@ export function gamificationRoutes(deps: GamificationDependencies): RouteDefinit
       body: evaluateBody,
       response: evaluationResult,
       handler: async ({ body }) => {
-        const { result, levelUpNotification } = await evaluateSession(deps, body);
+        const { result, levelUpNotification } = await evaluateSession(deps, body).catch((error: unknown) => {
+          throw error instanceof EvaluationRefused ? asApiError(error) : error;
+        });
         if (levelUpNotification)
           await startNotificationDelivery(deps.temporal, deps.taskQueue, levelUpNotification);
         return { data: JSON.parse(result) as unknown };

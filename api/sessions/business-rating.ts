@@ -1,9 +1,16 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { Logger } from 'pino';
 import { asUser } from '../../db/doors.ts';
 import { lockSession, rateSessionAsBusiness } from '../../db/repositories/sessions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import type { SessionCommandDependencies } from './create-session.ts';
 import type { BusinessRatingInput } from './sessions.schema.ts';
+import {
+  gamificationWorkflow,
+  gamificationWorkflowId,
+  sessionRatedSignal,
+} from '../../workflows/gamification.ts';
 
 /**
  * The organization's rating of its confirmed session, 1-5 with an optional comment, once. It is
@@ -15,6 +22,7 @@ export async function rateSession(
   principal: Principal,
   id: string,
   input: BusinessRatingInput,
+  log: Logger,
 ) {
   const rated = await asUser(deps.db, principal.claims, async (tx) => {
     // Row-level security: another organization's session is not found.
@@ -31,10 +39,32 @@ export async function rateSession(
       at: deps.now(),
     });
   });
+  await startEvaluation(deps, id).catch((error: unknown) =>
+    log.warn({ err: error, sessionId: id }, 'the rated session was not handed to its evaluation'),
+  );
   return {
     sessionId: id,
     rating: rated.business_rating!,
     comment: rated.business_rating_comment,
     ratedAt: rated.business_rated_at!.toISOString(),
   };
+}
+
+/**
+ * Tells the session's evaluation that it is rated (signal-with-start: the rating may come before
+ * the session's workflow starts it). One that has finished keeps its answer: nothing to tell. The
+ * rating stands either way; without the signal the evaluation still runs after its wait.
+ */
+async function startEvaluation(deps: SessionCommandDependencies, sessionId: string): Promise<void> {
+  try {
+    await deps.temporal.workflow.signalWithStart(gamificationWorkflow, {
+      workflowId: gamificationWorkflowId(sessionId),
+      taskQueue: deps.taskQueue,
+      args: [{ sessionId }],
+      signal: sessionRatedSignal,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
 }

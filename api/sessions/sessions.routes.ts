@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { asUser } from '../../db/doors.ts';
 import { latestCompleteAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { listNotes } from '../../db/repositories/session-notes.ts';
@@ -171,8 +172,8 @@ export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition
       response: businessRatingResponse,
       status: 201,
       errors: [409],
-      handler: async ({ params, body, principal }) => ({
-        data: await rateSession(deps, principal, params.id, body),
+      handler: async ({ params, body, principal, ctx }) => ({
+        data: await rateSession(deps, principal, params.id, body, ctx.state.log as Logger),
       }),
     }),
     defineRoute({

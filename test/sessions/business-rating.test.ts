@@ -6,7 +6,7 @@ import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { sessionToken } from '../support/tokens.ts';
-import { activeStudy, analyzedSession, type TesterSession } from './fixtures.ts';
+import { activeStudy, analyzedSession, type TesterSession, waitFor } from './fixtures.ts';
 
 describe("POST /api/sessions/:id/rating: the organization's rating of a confirmed session", function () {
   this.timeout(120_000);
@@ -54,6 +54,19 @@ describe("POST /api/sessions/:id/rating: the organization's rating of a confirme
     );
     assert.deepEqual([stored.business_rating, stored.rating], [4, 2], "the tester's own rating stays");
     assert.equal(stored.business_rated_at!.toISOString(), answer.ratedAt);
+
+    // The rating hands the session to its evaluation: points follow without anyone asking.
+    await waitFor(async () => {
+      const evaluated = await asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('gamification_evaluations')
+          .select('points_awarded')
+          .where('session_id', '=', session.sessionId)
+          .executeTakeFirst(),
+      );
+      // Completed 50, rated 4 stars 30, on time 10.
+      return evaluated?.points_awarded === 90;
+    });
 
     const twice = await rate(session.sessionId, { rating: 1 });
     assert.equal(twice.status, 409);

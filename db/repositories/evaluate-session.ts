@@ -1,6 +1,6 @@
-import type { Db } from '../../db/connection.ts';
-import { asSystem, type Tx } from '../../db/doors.ts';
-import { testerContact } from '../../db/repositories/contacts.ts';
+import type { Db } from '../connection.ts';
+import { asSystem, type Tx } from '../doors.ts';
+import { testerContact } from './contacts.ts';
 import {
   badgeCatalogue,
   finishedSessionStatusesBefore,
@@ -10,8 +10,8 @@ import {
   sessionForEvaluation,
   storedEvaluation,
   totalPoints,
-} from '../../db/repositories/gamification.ts';
-import { queueNotificationOnce } from '../../db/repositories/notification-outbox.ts';
+} from './gamification.ts';
+import { queueNotificationOnce } from './notification-outbox.ts';
 import {
   badgesDue,
   levelOf,
@@ -21,8 +21,32 @@ import {
   streakOf,
   type SessionSignals,
 } from '../../lib/gamification.ts';
-import { conflict, invalid, notFound } from '../http/errors.ts';
-import type { EvaluateInput } from './gamification.schema.ts';
+
+/** What an evaluation is asked with: the spec's request, `businessRating` null when nobody rated. */
+export interface EvaluationRequest {
+  readonly sessionId: string;
+  readonly testerId: string;
+  readonly signals: {
+    readonly sessionCompleted: boolean;
+    readonly businessRating: number | null;
+    readonly thinkAloudScore?: number | undefined;
+    readonly completedOnTime?: boolean | undefined;
+    readonly previousStreakCount?: number | undefined;
+  };
+}
+
+/** Why an evaluation was refused, as the API answers it. */
+export class EvaluationRefused extends Error {
+  constructor(
+    readonly kind: 'not_found' | 'invalid' | 'conflict',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+const notFound = (what: string) => new EvaluationRefused('not_found', `${what} not found`);
+const invalid = (message: string) => new EvaluationRefused('invalid', message);
+const conflict = (message: string) => new EvaluationRefused('conflict', message);
 
 type EvaluatedSession = NonNullable<Awaited<ReturnType<typeof sessionForEvaluation>>>;
 
@@ -40,7 +64,11 @@ function agreeing<T>(field: string, given: T | undefined, recorded: T, meaning: 
 }
 
 /** The session's signals: the records where the service knows them, the caller's otherwise. */
-async function signalsOf(tx: Tx, session: EvaluatedSession, input: EvaluateInput): Promise<SessionSignals> {
+async function signalsOf(
+  tx: Tx,
+  session: EvaluatedSession,
+  input: EvaluationRequest,
+): Promise<SessionSignals> {
   const given = input.signals;
   const onTime = completedOnTime(session);
   const streak = streakOf(await finishedSessionStatusesBefore(tx, session.tester_id, session.started_at));
@@ -56,7 +84,7 @@ async function signalsOf(tx: Tx, session: EvaluatedSession, input: EvaluateInput
         ? given.businessRating
         : agreeing(
             'businessRating',
-            given.businessRating,
+            given.businessRating ?? undefined,
             session.business_rating,
             `The organization rated this session ${session.business_rating}`,
           ),
@@ -79,7 +107,7 @@ async function signalsOf(tx: Tx, session: EvaluatedSession, input: EvaluateInput
  */
 export async function evaluateSession(
   deps: { readonly db: Db; readonly baseUrl: string; readonly now: () => Date },
-  input: EvaluateInput,
+  input: EvaluationRequest,
 ): Promise<{ result: string; levelUpNotification: string | null }> {
   return asSystem(deps.db, async (tx) => {
     if (!(await lockTesterAccount(tx, input.testerId))) throw notFound('Tester');
