@@ -51,7 +51,7 @@ async function judgeAttempt(tx: Tx, testerId: string, quizId: string, now: Date)
   }
   const next = nextQuizAttemptAt(profile, await latestQuizAttempt(tx, testerId), now);
   if (next) throw conflict(`You may take the quiz again from ${next.toISOString()}`);
-  const current = await currentQuiz(tx);
+  const current = await currentQuiz(tx, { forShare: true });
   if (!current) throw notFound('Quiz');
   if (current.quiz.id !== quizId) {
     throw conflict(`The quiz has changed (version ${current.quiz.version} is current): fetch it again`);

@@ -66,6 +66,13 @@ begin
 end
 $$;
 
+-- A tester creates their profile pending, without a quiz result and without an approval.
+drop policy if exists tester_profiles_insert on tester_profiles;
+create policy tester_profiles_insert on tester_profiles for insert with check (
+  app.is_admin()
+  or (app.is_tester() and user_id = app.user_id() and status = 'pending' and quiz_score is null
+      and approved_at is null and approved_by is null));
+
 -- Matching reads qualified, active profiles: one stored column says qualified, so the partial
 -- index's predicate stays a plain conjunction the planner matches.
 alter table tester_profiles add column if not exists qualified boolean

@@ -11,7 +11,9 @@ import {
   storedEvaluation,
   totalPoints,
 } from './gamification.ts';
-import { queueNotificationOnce } from './notification-outbox.ts';
+import { notificationIdByDedupeKey, queueNotificationOnce } from './notification-outbox.ts';
+
+const levelUpKey = (sessionId: string) => `level-up:${sessionId}`;
 import {
   badgesDue,
   levelOf,
@@ -115,7 +117,14 @@ export async function evaluateSession(
     const session = await sessionForEvaluation(tx, input.sessionId);
     if (!session) throw notFound('Session');
     if (session.tester_id !== input.testerId) throw invalid("testerId: Not the session's tester");
-    if (earlier) return { result: earlier, levelUpNotification: null };
+    // A repeat answers as the first did, and hands its level-up message over again: a caller that
+    // failed to deliver it (a retried activity, a lost start) delivers it now; delivery is once.
+    if (earlier) {
+      return {
+        result: earlier,
+        levelUpNotification: (await notificationIdByDedupeKey(tx, levelUpKey(session.id))) ?? null,
+      };
+    }
     if (session.status !== 'confirmed') {
       throw conflict(`Session must be confirmed to evaluate (it is ${session.status})`);
     }
@@ -180,7 +189,7 @@ async function queueLevelUp(tx: Tx, session: EvaluatedSession, level: number, po
       kind: 'level_up',
       ...(chat ? {} : { subject: `You reached level ${level}` }),
       body: `Congratulations: with ${points} points you reached level ${level}. Thank you for testing!`,
-      dedupeKey: `level-up:${session.id}`,
+      dedupeKey: levelUpKey(session.id),
       payload: { sessionId: session.id, level },
     },
     at,

@@ -17,14 +17,17 @@ export interface NewQuestion {
   readonly points: number;
 }
 
-/** The current quiz (the highest version: a new version is active at once), with its questions in order. */
-export async function currentQuiz(tx: Tx): Promise<QuizWithQuestions | undefined> {
-  const quiz = await tx
-    .selectFrom('quizzes')
-    .selectAll()
-    .orderBy('version', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+/**
+ * The current quiz (the highest version: a new version is active at once), with its questions in
+ * order. `forShare` holds an admin's change of it until the caller's transaction ends, so an
+ * attempt is judged against one version of the quiz, never half of a change.
+ */
+export async function currentQuiz(
+  tx: Tx,
+  { forShare = false }: { forShare?: boolean } = {},
+): Promise<QuizWithQuestions | undefined> {
+  const latest = tx.selectFrom('quizzes').selectAll().orderBy('version', 'desc').limit(1);
+  const quiz = await (forShare ? latest.forShare() : latest).executeTakeFirst();
   if (!quiz) return undefined;
   const questions = await tx
     .selectFrom('quiz_questions')

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createMatchingActivities } from '../../activities/matching/matching-activities.ts';
-import { asSystem } from '../../db/doors.ts';
+import { asSystem, asUser } from '../../db/doors.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { qualifiedTester } from '../outreach/fixtures.ts';
 import { activeStudy, waitFor } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { serviceDatabase, testDatabase } from '../support/database.ts';
-import { createAdmin, createBusiness } from '../support/factories.ts';
+import { createAdmin, createBusiness, createTester } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { sessionToken } from '../support/tokens.ts';
 
@@ -94,6 +94,18 @@ describe('PATCH /api/admin/testers/:id: approve, suspend and reinstate a tester'
       (await matching.proposeTesters({ studyId })).proposed,
       1,
       'an approval qualifies as a pass does',
+    );
+
+    // Nor can a tester approve themselves when creating their own profile.
+    const self = await createTester();
+    await assert.rejects(
+      asUser(testDatabase(), self, (tx) =>
+        tx
+          .insertInto('tester_profiles')
+          .values({ user_id: self.sub, country: 'UA', devices: ['desktop'], approved_at: new Date() })
+          .execute(),
+      ),
+      /row-level security/,
     );
 
     const twice = await change(tester, { status: 'active', reason: 'again' });

@@ -9,6 +9,7 @@ import {
   sessionRatedSignal,
 } from '../../workflows/gamification.ts';
 import { insertStudy } from '../auth/helpers.ts';
+import { waitFor } from '../sessions/fixtures.ts';
 import { createBusiness, createTester } from '../support/factories.ts';
 import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { timeSkippingEnvironment, workflowBundle } from '../support/temporal.ts';
@@ -83,7 +84,9 @@ describe('gamification:<sessionId>: the evaluation waits for the rating, or 7 da
       args: [{ sessionId }],
     });
     assert.equal(await evaluation(sessionId), undefined, 'nothing before the rating or the wait');
+    // The signal alone: no time skips while the test waits (only result() and sleep() skip).
     await handle.signal(sessionRatedSignal);
+    await waitFor(async () => (await evaluation(sessionId)) !== undefined);
     await handle.result();
     // Completed 50, five stars 30, within the study's hour 10.
     assert.equal((await evaluation(sessionId))?.points_awarded, 90);
