@@ -82,6 +82,12 @@ export async function rankTestersFor(
     year: now.getUTCFullYear(),
   });
   const held = await placesHeldByCountry(tx, studyId);
+  const byCountry = new Map<string, CandidateRow[]>();
+  for (const row of rows) {
+    const group = byCountry.get(row.country) ?? [];
+    group.push(row);
+    byCountry.set(row.country, group);
+  }
   const reviews = new Map((await capacityReviewsOf(tx, studyId)).map((row) => [row.segment.country, row]));
   const plans = planSegments(
     study.tester_count,
@@ -89,7 +95,7 @@ export async function rankTestersFor(
       const review = reviews.get(country);
       return {
         country,
-        eligible: rows.filter((row) => row.country === country).length,
+        eligible: byCountry.get(country)?.length ?? 0,
         held: held.get(country) ?? 0,
         ...(review
           ? {
@@ -118,7 +124,7 @@ export async function rankTestersFor(
     plans.map((plan) => ({
       plan,
       candidates: rankCandidates(
-        rows.filter((row) => row.country === plan.country).map(toCandidate),
+        (byCountry.get(plan.country) ?? []).map(toCandidate),
         matchStudy,
         plan.open,
         now,

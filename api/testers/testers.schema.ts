@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { questionRecord } from '../admin/quiz.schema.ts';
+import { badgeRecord } from '../gamification/gamification.schema.ts';
 import { countryCode, languageTag } from '../validation/locale-fields.ts';
 
 export const TESTER_DEVICES = ['desktop', 'mobile', 'tablet'] as const;
@@ -89,15 +91,7 @@ export const testerProfile = z.object({
     ),
   points: z.number().int().describe('the sum of the points of every evaluated session (and any adjustment)'),
   level: z.number().int().describe('1 + one per 500 points'),
-  badges: z.array(
-    z.object({
-      badgeId: z.string(),
-      name: z.string(),
-      description: z.string(),
-      iconUrl: z.string(),
-      awardedAt: z.string().describe('ISO 8601'),
-    }),
-  ),
+  badges: z.array(badgeRecord),
   createdAt: z.string().describe('ISO 8601'),
   updatedAt: z.string().describe('ISO 8601'),
 });
@@ -106,15 +100,7 @@ export const testerQuiz = z.object({
   quizId: z.uuid(),
   version: z.number().int(),
   passingScore: z.number().int(),
-  questions: z.array(
-    z.object({
-      questionId: z.uuid(),
-      text: z.string(),
-      type: z.literal('multiple_choice'),
-      options: z.array(z.object({ id: z.string(), text: z.string() })),
-      points: z.number().int(),
-    }),
-  ),
+  questions: z.array(questionRecord.omit({ correctOptionId: true })),
 });
 
 export const quizAttemptBody = z.object({
