@@ -8,6 +8,7 @@ import { createOfferActivities } from './outreach/offer-activities.ts';
 import type { OfferLinkSettings } from '../lib/offer-links.ts';
 import { createTestReminderActivities } from './outreach/test-reminder-activities.ts';
 import { createGamificationActivities } from './gamification/gamification-activities.ts';
+import { createCommunityStatsActivities } from './community/community-stats-activities.ts';
 import { createCapacityNoticeActivities } from './matching/capacity-notice-activities.ts';
 import { createMatchingActivities } from './matching/matching-activities.ts';
 import { createMilestoneActivities } from './notify/milestone-activities.ts';
@@ -74,5 +75,6 @@ export function createActivities(deps: ActivityDependencies) {
       ...(deps.aiClock ? { now: deps.aiClock } : {}),
     }),
     ...createOutreachActivities({ db: deps.db, agents }),
+    ...createCommunityStatsActivities({ db: deps.db }),
   };
 }

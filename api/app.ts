@@ -42,6 +42,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { organizationPlans } from './http/organization-plans.ts';
 import { credentialLookupGate, rateLimit } from './http/rate-limit.ts';
+import { communityRoutes } from './community/community-stats.routes.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit-store.ts';
 import { requestContext } from './http/request-context.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
@@ -156,6 +157,7 @@ export function createApi(deps: AppDependencies): Api {
       messaging: createMessagingSender(config.messaging),
       now,
     }),
+    ...communityRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, logger, now }),
     ...cronRoutes({ temporal, secret: config.serviceCredentials.cronSecret, now }),
     ...internalRoutes({ db, tokens: config.serviceCredentials.serviceTokens, now }),
   ];

@@ -13,6 +13,10 @@ import {
   studyWorkflowId,
 } from '../workflows/study.ts';
 import { capacityDecidedSignal, outreachRejectedSignal } from '../workflows/recruitment.ts';
+import {
+  communityStatsRefreshWorkflow,
+  FIRST_COMMUNITY_STATS_WORKFLOW_ID,
+} from '../workflows/community-stats.ts';
 
 /** What reaches a study's workflow from outside: the payment, and each session's confirmation and report. */
 export type StudySignal =
@@ -151,4 +155,18 @@ export async function startNotificationDelivery(
     args: [{ notificationId }],
     workflowIdConflictPolicy: 'USE_EXISTING',
   });
+}
+
+/**
+ * Runs the refresh that makes the first community statistics snapshot and waits for it; callers
+ * that ask at the same time share one run. Only for when no snapshot exists (the worker's start
+ * makes one too): later snapshots come from the Schedule alone.
+ */
+export async function makeFirstCommunityStats(client: Client, taskQueue: string): Promise<void> {
+  const handle = await client.workflow.start(communityStatsRefreshWorkflow, {
+    workflowId: FIRST_COMMUNITY_STATS_WORKFLOW_ID,
+    taskQueue,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  await handle.result();
 }

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type {
   Defaulted,
+  Device,
   Identity,
   DefaultedJsonObject,
   GeneratedTimestamp,
@@ -52,6 +53,8 @@ export interface SessionsTable {
   updated_at: GeneratedTimestamp;
   /** 0026: when the lifecycle reconciler found (or started) the session's workflow. */
   workflow_seen_at: Timestamp | null;
+  /** 0035: the device the session ran on, recorded when it is confirmed; null when unknown. */
+  device: Device | null;
 }
 
 export interface SessionFeedbackTable {

@@ -9,6 +9,7 @@ import { createAgents, LOCAL_ANALYST } from '../activities/ai/agents.ts';
 import { configuredProviders } from '../clients/ai/configured.ts';
 import { ensureAiRetrySchedule } from './ai-retry-schedule.ts';
 import { ensureLifecycleSchedule } from './lifecycle-schedule.ts';
+import { ensureCommunityStatsSchedule } from './community-stats-schedule.ts';
 import { createLogger } from '../config/logger.ts';
 import { connectDatabase } from '../db/connection.ts';
 import { createAuditWorker } from './audit-worker.ts';
@@ -55,6 +56,8 @@ await ensureBillingSchedule(scheduleClient, config.temporal.taskQueue);
 await ensureAiRetrySchedule(scheduleClient, config.temporal.taskQueue);
 // Study and session workflows whose start was lost are started every 5 minutes.
 await ensureLifecycleSchedule(scheduleClient, config.temporal.taskQueue);
+// The public community statistics: a new snapshot every 7 days, and the first one now if none exists.
+await ensureCommunityStatsSchedule(scheduleClient, config.temporal.taskQueue, database.db);
 await scheduleConnection.close();
 
 const auditWorker = await createAuditWorker({

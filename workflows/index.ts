@@ -12,3 +12,4 @@ export { aiRetryWorkflow } from './ai-retry.ts';
 export { lifecycleReconcileWorkflow } from './reconcile.ts';
 export { offerWorkflow } from './offer.ts';
 export { gamificationWorkflow } from './gamification.ts';
+export { communityStatsRefreshWorkflow } from './community-stats.ts';

@@ -74,6 +74,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'POST /api/admin/quiz': JSON_BODY,
   'PATCH /api/admin/quiz': [...JSON_BODY, 404],
   'POST /api/gamification/evaluate': [...JSON_BODY, 404, 409],
+  'GET /api/community/stats': [...COMMON, 503],
   'GET /api/testers/me': [...COMMON, 404],
   'PATCH /api/testers/me': [...JSON_BODY, 404],
   'GET /api/testers/me/quiz': [...COMMON, 404],

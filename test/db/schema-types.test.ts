@@ -465,6 +465,7 @@ const COLUMNS = {
     created_at: true,
     updated_at: true,
     workflow_seen_at: true,
+    device: true,
   },
   studies: {
     id: true,

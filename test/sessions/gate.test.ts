@@ -134,6 +134,7 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
   'POST /api/admin/quiz': none('publishes a quiz version'),
   'PATCH /api/admin/quiz': none('changes the quiz'),
   'POST /api/gamification/evaluate': none('points and badges; no findings'),
+  'GET /api/community/stats': none('counts and averages over the whole community; no findings'),
   'GET /api/testers/me': none("the tester's own profile"),
   'PATCH /api/testers/me': none("edits the tester's own profile"),
   'GET /api/testers/me/quiz': none('the quiz without its answers'),
