@@ -12,8 +12,13 @@ export const COMMUNITY_STATS_REFRESH_MS = 7 * DAY_MS;
 export const COMMUNITY_STATS_REFRESH_OFFSET_MS = 4 * DAY_MS + 3 * HOUR_MS;
 /** A tester is active with a confirmed session in this many days before the snapshot. */
 export const ACTIVE_TESTER_DAYS = 90;
-/** A country with fewer testers than this is not listed, so no listed figure points at a few people. */
-export const MIN_TESTERS_PER_LISTED_COUNTRY = 10;
+/**
+ * The fewest people or sessions behind a published figure, so none describes one or two testers:
+ * a country with fewer testers is not listed; the rating average needs as many rated sessions,
+ * the device shares as many sessions with a known device, and the compensation average as many
+ * sessions in its currency (else null, or all shares 0).
+ */
+export const MIN_COUNT_PER_FIGURE = 10;
 export const TOP_COUNTRIES = 5;
 
 /** The Schedule's next run after `at`: the next interval boundary, never `at` itself. */

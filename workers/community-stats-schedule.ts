@@ -1,4 +1,4 @@
-import type { Client, ScheduleSpec } from '@temporalio/client';
+import { ScheduleOverlapPolicy, type Client, type ScheduleSpec } from '@temporalio/client';
 import type { Db } from '../db/connection.ts';
 import { asSystem } from '../db/doors.ts';
 import { latestCommunityStatsSnapshot } from '../db/repositories/community-stats.ts';
@@ -13,15 +13,17 @@ export const COMMUNITY_STATS_SCHEDULE_SPEC: ScheduleSpec = {
 
 /**
  * The Schedule that refreshes the community statistics; a run missed while the cluster was down is
- * still taken within a day. When no snapshot exists yet (the service's first start), it is run at
- * once, so the public endpoint has something to serve.
+ * still taken within a day. When no snapshot exists yet (the service's first start), or the newest
+ * is past its `nextRefreshAt` (a run was missed for longer), it is run at once; a run already
+ * under way (another worker's start) makes that one skip.
  */
 export async function ensureCommunityStatsSchedule(
   client: Client,
   taskQueue: string,
   db: Db,
-  options: { readonly scheduleId?: string; readonly paused?: boolean } = {},
+  options: { readonly scheduleId?: string; readonly paused?: boolean; readonly now?: () => Date } = {},
 ): Promise<{ readonly triggered: boolean }> {
+  const now = options.now ?? (() => new Date());
   const scheduleId = options.scheduleId ?? COMMUNITY_STATS_SCHEDULE_ID;
   await ensureSchedule(client, {
     scheduleId,
@@ -31,7 +33,8 @@ export async function ensureCommunityStatsSchedule(
     catchupWindow: '1 days',
     ...(options.paused ? { paused: true } : {}),
   });
-  if (await asSystem(db, latestCommunityStatsSnapshot)) return { triggered: false };
-  await client.schedule.getHandle(scheduleId).trigger();
+  const newest = await asSystem(db, latestCommunityStatsSnapshot);
+  if (newest && newest.next_refresh_at.getTime() > now().getTime()) return { triggered: false };
+  await client.schedule.getHandle(scheduleId).trigger(ScheduleOverlapPolicy.SKIP);
   return { triggered: true };
 }

@@ -17,43 +17,52 @@ export interface CommunityDependencies {
   readonly now: () => Date;
 }
 
-/** How long a request waits for the very first snapshot (an empty-ish database takes well under a second). */
+/** How long requests wait for the very first snapshot (a young database takes well under a second). */
 const FIRST_SNAPSHOT_WAIT_MS = 5_000;
 
 const statsNotReady = () =>
-  new ApiError('unavailable', 'The community statistics are being computed; try again shortly', {
+  new ApiError('unavailable', 'The community statistics are not available yet; try again shortly', {
     'Retry-After': '5',
   });
 
 export function communityRoutes(deps: CommunityDependencies): RouteDefinition[] {
-  const loadLatest = async (): Promise<CommunityStats | undefined> => {
-    const snapshot = await asSystem(deps.db, latestCommunityStatsSnapshot);
-    return snapshot && communityStatsOf(snapshot);
-  };
-  const current = communityStatsCache({
-    load: loadLatest,
+  const cache = communityStatsCache({
+    load: async () => {
+      const snapshot = await asSystem(deps.db, latestCommunityStatsSnapshot);
+      return snapshot && communityStatsOf(snapshot);
+    },
     now: deps.now,
     onReloadError: (error) => deps.logger.warn({ err: error }, 'community statistics: reload failed'),
   });
+  /** The run making the first snapshot, shared by the requests that wait for it. */
+  let firstRun: Promise<void> | undefined;
+  const makeFirst = () =>
+    (firstRun ??= deps.temporal
+      // The deadline ends the start and the wait for the result (a long poll) together.
+      .withDeadline(Date.now() + FIRST_SNAPSHOT_WAIT_MS, () =>
+        makeFirstCommunityStats(deps.temporal, deps.taskQueue),
+      )
+      .finally(() => {
+        firstRun = undefined;
+      }));
+
   /** None has ever been made (the worker's start makes one; this covers an API that asks first). */
   const first = async (): Promise<CommunityStats> => {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(statsNotReady()), FIRST_SNAPSHOT_WAIT_MS);
-    });
     try {
-      await Promise.race([makeFirstCommunityStats(deps.temporal, deps.taskQueue), deadline]);
+      await makeFirst();
     } catch (error) {
-      if (!(error instanceof ApiError))
-        deps.logger.warn({ err: error }, 'community statistics: first snapshot failed');
+      deps.logger.warn({ err: error }, 'community statistics: no first snapshot yet');
       throw statsNotReady();
-    } finally {
-      clearTimeout(timer);
     }
-    const stats = await current();
+    const stats = await cache.refresh().catch(() => undefined);
     if (!stats) throw statsNotReady();
     return stats;
   };
+  const current = () =>
+    cache.current().catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'community statistics: the snapshot could not be read');
+      throw statsNotReady();
+    });
 
   return [
     defineRoute({

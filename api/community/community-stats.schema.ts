@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CommunityStatsSnapshot } from '../../db/repositories/community-stats.ts';
-import { MIN_TESTERS_PER_LISTED_COUNTRY, TOP_COUNTRIES } from '../../lib/community-stats.ts';
+import { MIN_COUNT_PER_FIGURE, TOP_COUNTRIES } from '../../lib/community-stats.ts';
 
 const share = z.number().min(0).max(1);
 
@@ -29,18 +29,18 @@ export const communityStats = z.object({
     .array(z.object({ country: z.string().length(2), testerCount: z.number().int() }))
     .max(TOP_COUNTRIES)
     .describe(
-      `the ${TOP_COUNTRIES} countries (ISO 3166-1 alpha-2) with most testers, most first; a country with fewer than ${MIN_TESTERS_PER_LISTED_COUNTRY} testers is never listed`,
+      `the ${TOP_COUNTRIES} countries (ISO 3166-1 alpha-2) with most testers, most first; a country with fewer than ${MIN_COUNT_PER_FIGURE} testers is never listed`,
     ),
   deviceBreakdown: z
     .object({ desktop: share, mobile: share, tablet: share })
     .describe(
-      'share of confirmed sessions (with a known device) per device, four decimals summing to 1; all 0 before the first',
+      `share of confirmed sessions (with a known device) per device, four decimals summing to 1; all 0 while fewer than ${MIN_COUNT_PER_FIGURE} sessions have a known device`,
     ),
   avgCompensationPerSession: z
     .object({ currency: z.string().length(3), amount: z.number().min(0) })
     .nullable()
     .describe(
-      "mean per-session compensation of confirmed sessions, in the currency most of them were paid in (ISO 4217; the others' are not converted); null before the first",
+      `mean per-session compensation of confirmed sessions, in the currency most of them were offered in (ISO 4217; the others are not converted); null while fewer than ${MIN_COUNT_PER_FIGURE} sessions are in it`,
     ),
   cachedAt: z.string().describe('ISO 8601: when the snapshot was computed'),
   nextRefreshAt: z

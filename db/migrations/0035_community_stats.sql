@@ -8,8 +8,8 @@ alter table sessions
 -- class of the median viewport width its events reported (under 768 CSS pixels a phone, under 1024
 -- a tablet, else a desktop); without events that report one, the one device that both the study
 -- targets and the tester has (or the study's only device); else unknown.
--- SECURITY DEFINER: the trigger below runs for whoever confirms, and events, study and profile are
--- read the same way for each of them.
+-- SECURITY DEFINER, owned by the system door (as 0016 explains): the trigger below runs for whoever
+-- confirms, and events, study and profile are read the same way for each of them.
 create or replace function app.session_device(p_session uuid, p_study uuid, p_tester uuid) returns text
   language sql stable security definer
   set search_path = pg_catalog, public, pg_temp
@@ -30,6 +30,10 @@ create or replace function app.session_device(p_session uuid, p_study uuid, p_te
   )
 $$;
 
+alter function app.session_device(uuid, uuid, uuid) owner to usability_system;
+revoke all on function app.session_device(uuid, uuid, uuid) from public;
+grant execute on function app.session_device(uuid, uuid, uuid) to usability_app, usability_system;
+
 -- Set once, when the session is confirmed (or inserted confirmed, as fixtures and seeds do); a
 -- device given explicitly is kept.
 create or replace function app.record_session_device() returns trigger
@@ -43,8 +47,10 @@ begin
   return new;
 end
 $$;
-drop trigger if exists sessions_device on sessions;
-create trigger sessions_device before insert or update of status on sessions
+-- Named to run after sessions_guard (before-triggers run in name order): only a transition the
+-- state machine allows looks the device up.
+drop trigger if exists sessions_record_device on sessions;
+create trigger sessions_record_device before insert or update of status on sessions
   for each row execute function app.record_session_device();
 
 update sessions set device = app.session_device(id, study_id, tester_id) where status = 'confirmed' and device is null;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import {
   ACTIVE_TESTER_DAYS,
   deviceShares,
-  MIN_TESTERS_PER_LISTED_COUNTRY,
+  MIN_COUNT_PER_FIGURE,
   TOP_COUNTRIES,
 } from '../../lib/community-stats.ts';
 import type { Tx } from '../doors.ts';
@@ -28,7 +28,8 @@ interface Aggregates {
  * Every figure in one statement, so all of them describe the same moment. Testers are accounts
  * with the tester role; sessions count once confirmed; a study is completed once its confirmed
  * sessions reach its `testerCount`; compensation is the studies' per-session amount in the currency
- * most confirmed sessions were paid in.
+ * most confirmed sessions were offered in. Averages over fewer than `MIN_COUNT_PER_FIGURE`
+ * sessions are withheld (null; the device counts are judged in `recordCommunityStatsSnapshot`).
  */
 function aggregates(tx: Tx, at: Date) {
   const activeSince = new Date(at.getTime() - ACTIVE_TESTER_DAYS * 86_400_000);
@@ -40,7 +41,8 @@ function aggregates(tx: Tx, at: Date) {
     ),
     confirmed as (
       select count(*)::int as sessions,
-             round(avg(business_rating), 2)::text as avg_rating,
+             case when count(business_rating) >= ${MIN_COUNT_PER_FIGURE}
+                  then round(avg(business_rating), 2)::text end as avg_rating,
              count(*) filter (where device = 'desktop')::int as desktop,
              count(*) filter (where device = 'mobile')::int as mobile,
              count(*) filter (where device = 'tablet')::int as tablet
@@ -51,6 +53,7 @@ function aggregates(tx: Tx, at: Date) {
              round(sum(st.compensation_amount * c.confirmed) / sum(c.confirmed), 2)::text as amount
       from per_study c join studies st on st.id = c.study_id
       group by st.compensation_currency
+      having sum(c.confirmed) >= ${MIN_COUNT_PER_FIGURE}
       order by sum(c.confirmed) desc, st.compensation_currency
       limit 1
     )
@@ -72,7 +75,7 @@ function aggregates(tx: Tx, at: Date) {
               from tester_profiles p join users u on u.id = p.user_id and u.role = 'tester'
               where p.country is not null
               group by p.country
-              having count(*) >= ${MIN_TESTERS_PER_LISTED_COUNTRY}
+              having count(*) >= ${MIN_COUNT_PER_FIGURE}
               order by count(*) desc, p.country
               limit ${TOP_COUNTRIES}) listed
       ) as top_countries,
@@ -80,6 +83,12 @@ function aggregates(tx: Tx, at: Date) {
       (select amount from compensation) as compensation_amount
     from confirmed
   `.execute(tx);
+}
+
+/** Shares of the sessions with a known device; all 0 while they are too few to show. */
+function deviceSharesOf({ desktop, mobile, tablet }: Aggregates) {
+  const counted = desktop + mobile + tablet >= MIN_COUNT_PER_FIGURE;
+  return deviceShares(counted ? { desktop, mobile, tablet } : { desktop: 0, mobile: 0, tablet: 0 });
 }
 
 /** Computes the statistics as of `at` and stores them as the newest snapshot. */
@@ -95,9 +104,7 @@ export async function recordCommunityStatsSnapshot(tx: Tx, at: Date, nextRefresh
       total_sessions_completed: figures.total_sessions_completed,
       avg_session_rating: figures.avg_session_rating,
       top_countries: JSON.stringify(figures.top_countries),
-      device_breakdown: JSON.stringify(
-        deviceShares({ desktop: figures.desktop, mobile: figures.mobile, tablet: figures.tablet }),
-      ),
+      device_breakdown: JSON.stringify(deviceSharesOf(figures)),
       avg_compensation_currency: figures.compensation_currency,
       avg_compensation_amount: figures.compensation_amount,
       cached_at: at,

@@ -40,6 +40,7 @@ describe('GET /api/community/stats and its 7-day Schedule', () => {
   const scheduleIds: string[] = [];
   let api: TestApi | undefined;
 
+  before(() => ensureServiceWorker());
   afterEach(async () => {
     await api?.stop();
     api = undefined;
@@ -51,7 +52,6 @@ describe('GET /api/community/stats and its 7-day Schedule', () => {
 
   it('makes the first snapshot when the worker starts and none exists, and runs every 7 days from then on', async () => {
     const env = await temporalEnvironment();
-    await ensureServiceWorker();
     const scheduleId = `community-stats-test-${randomUUID()}`;
     scheduleIds.push(scheduleId);
     await clearSnapshots();
@@ -80,6 +80,30 @@ describe('GET /api/community/stats and its 7-day Schedule', () => {
       tx.selectFrom('community_stats_snapshots').selectAll().executeTakeFirstOrThrow(),
     );
     assert.equal(row.next_refresh_at.toISOString(), description.info.nextActionTimes[0]?.toISOString());
+  });
+
+  it('runs at worker start when the newest snapshot is past its nextRefreshAt (a run was missed)', async () => {
+    const env = await temporalEnvironment();
+    const scheduleId = `community-stats-test-${randomUUID()}`;
+    scheduleIds.push(scheduleId);
+    await clearSnapshots();
+    const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000);
+    await asSystem(testDatabase(), (tx) =>
+      recordCommunityStatsSnapshot(tx, tenDaysAgo, nextCommunityStatsRefresh(tenDaysAgo)),
+    );
+    const started = await ensureCommunityStatsSchedule(env.client, TEST_TASK_QUEUE, serviceDatabase(), {
+      scheduleId,
+    });
+    assert.equal(started.triggered, true);
+    await waitFor(async () => (await snapshotCount()) === 2);
+    const newest = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('community_stats_snapshots')
+        .selectAll()
+        .orderBy('cached_at', 'desc')
+        .executeTakeFirstOrThrow(),
+    );
+    assert.ok(newest.next_refresh_at.getTime() > Date.now());
   });
 
   it('serves the newest snapshot to anyone, exactly the ten fields, cacheable until nextRefreshAt', async () => {
@@ -169,7 +193,7 @@ describe('GET /api/community/stats and its 7-day Schedule', () => {
       assert.equal(response.status, 503, response.text);
       assert.equal(response.headers.get('retry-after'), '5');
       assert.equal(response.body.success, false);
-      assert.match(response.body.error ?? '', /being computed/);
+      assert.match(response.body.error ?? '', /not available yet/);
       assert.equal(await snapshotCount(), 0);
     } finally {
       await env.client.workflow.getHandle(FIRST_COMMUNITY_STATS_WORKFLOW_ID).terminate('test over');

@@ -259,20 +259,37 @@ describe('community statistics snapshot (db/repositories/community-stats)', () =
     assert.equal(await deviceOf(desktop), 'desktop');
     assert.equal(await deviceOf(tablet), 'tablet');
 
-    const row = await snapshot();
-    assert.equal(row.total_sessions_completed, 4);
+    const few = await snapshot();
+    assert.equal(few.total_sessions_completed, 4);
     // The pair (2 of 2) and the solo study (1 of 1); the trio has 1 of 3.
-    assert.equal(row.total_studies_completed, 2);
+    assert.equal(few.total_studies_completed, 2);
     // 100 days ago is outside the 90-day window; 89 days is inside.
-    assert.equal(row.active_testers, 3);
-    assert.equal(row.avg_session_rating, '3.67');
-    assert.deepEqual(row.device_breakdown, { desktop: 0.3334, mobile: 0.3333, tablet: 0.3333 });
-    // Three sessions in euros (10, 10, 20) outnumber the one in dollars.
+    assert.equal(few.active_testers, 3);
+    // Three ratings, three known devices, three sessions in euros: each too few to show.
+    assert.equal(few.avg_session_rating, null);
+    assert.deepEqual(few.device_breakdown, { desktop: 0, mobile: 0, tablet: 0 });
+    assert.equal(few.avg_compensation_currency, null);
+    assert.equal(few.avg_compensation_amount, null);
+
+    // Eleven more, in a study for phones only: each of its sessions ran on a phone.
+    const eleven = await addTesters(11, { country: 'NL', devices: ['desktop', 'mobile'] });
+    const phoneStudy = await addStudy({ testerCount: 11, currency: 'EUR', amount: 20, devices: ['mobile'] });
+    for (const tester of eleven) await confirmedSession(phoneStudy, tester, { rating: 5 });
+
+    const row = await snapshot();
+    assert.equal(row.total_sessions_completed, 15);
+    assert.equal(row.total_studies_completed, 3);
+    assert.equal(row.active_testers, 14);
+    // (5 + 4 + 2 + 11 x 5) / 14 rated sessions.
+    assert.equal(row.avg_session_rating, '4.71');
+    // 14 sessions with a known device: 1 desktop, 12 phones, 1 tablet.
+    assert.deepEqual(row.device_breakdown, { desktop: 0.0714, mobile: 0.8572, tablet: 0.0714 });
+    // 14 sessions in euros (10, 10, 20 and 11 x 20) outnumber the one in dollars.
     assert.equal(row.avg_compensation_currency, 'EUR');
-    assert.equal(row.avg_compensation_amount, '13.33');
+    assert.equal(row.avg_compensation_amount, '18.57');
   });
 
-  it('keeps a device recorded at confirmation, whatever events arrive later', async () => {
+  it('records the device of a session inserted already confirmed, as fixtures and the seed do', async () => {
     const [tester] = await addTesters(1, { country: 'NL', devices: ['tablet'] });
     const study = await addStudy({
       testerCount: 1,
@@ -280,23 +297,20 @@ describe('community statistics snapshot (db/repositories/community-stats)', () =
       amount: 5,
       devices: ['tablet', 'desktop'],
     });
-    const session = await confirmedSession(study, tester!);
-    assert.equal(await deviceOf(session), 'tablet');
-    await system((tx) =>
+    const session = await system((tx) =>
       tx
-        .insertInto('session_events')
+        .insertInto('sessions')
         .values({
-          session_id: session,
-          event_type: 'click',
-          target_selector: 'a',
-          occurred_at: AT,
-          viewport_width: 1920,
-          viewport_height: 1080,
+          study_id: study,
+          organization_id: organizationId,
+          tester_id: tester!,
+          status: 'confirmed',
+          confirmed_at: AT,
         })
-        .execute(),
+        .returning('id')
+        .executeTakeFirstOrThrow(),
     );
-    await system((tx) => tx.updateTable('sessions').set({ rating: 4 }).where('id', '=', session).execute());
-    assert.equal(await deviceOf(session), 'tablet');
+    assert.equal(await deviceOf(session.id), 'tablet');
   });
 });
 
