@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.ts';
-import { storableText } from '../validation/text.ts';
+import { int4, storableText } from '../validation/storable.ts';
 
 export const CAPACITY_REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
 
@@ -34,9 +34,7 @@ export const capacityReviewRecord = z.object({
 
 export const decideCapacityReviewBody = z.object({
   decision: z.enum(['approved', 'rejected'], 'Must be approved or rejected'),
-  adjustedCount: z
-    .number()
-    .int('Must be an integer')
+  adjustedCount: int4()
     .min(0, 'Must be 0 or more')
     .max(10_000, 'Must be at most 10000')
     .optional()

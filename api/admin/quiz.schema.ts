@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { storableText } from '../validation/text.ts';
+import { int4, storableString, storableText } from '../validation/storable.ts';
 
 const option = z.object({
-  id: z.string().trim().min(1, 'Must not be empty').max(100),
+  id: storableString().trim().min(1, 'Must not be empty').max(100),
   text: storableText(500).trim().min(1, 'Must not be empty'),
 });
 
@@ -11,8 +11,8 @@ const question = z
     text: storableText(2_000).trim().min(1, 'Must not be empty'),
     type: z.literal('multiple_choice', 'Must be multiple_choice').default('multiple_choice'),
     options: z.array(option).min(2, 'At least two options are required').max(20, 'At most 20 options'),
-    correctOptionId: z.string().trim().min(1, 'Must not be empty').max(100),
-    points: z.number().int('Must be an integer').min(1, 'Must be 1 or more').max(100, 'Must be at most 100'),
+    correctOptionId: storableString().trim().min(1, 'Must not be empty').max(100),
+    points: int4().min(1, 'Must be 1 or more').max(100, 'Must be at most 100'),
   })
   .superRefine((value, ctx) => {
     const ids = value.options.map((item) => item.id);
@@ -38,11 +38,7 @@ const questions = z
   .array(question)
   .min(1, 'At least one question is required')
   .max(100, 'At most 100 questions');
-const passingScore = z
-  .number()
-  .int('Must be an integer')
-  .min(0, 'Must be 0 to 100')
-  .max(100, 'Must be 0 to 100');
+const passingScore = int4().min(0, 'Must be 0 to 100').max(100, 'Must be 0 to 100');
 
 export const publishQuizBody = z.object({ passingScore, questions });
 export type PublishQuizInput = z.output<typeof publishQuizBody>;

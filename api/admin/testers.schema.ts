@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.ts';
 import { queryInteger } from '../http/query.ts';
 import { countryCode } from '../validation/locale-fields.ts';
-import { storableText } from '../validation/text.ts';
+import { storableText } from '../validation/storable.ts';
 
 export const TESTER_STATUSES = ['active', 'suspended', 'pending'] as const;
 

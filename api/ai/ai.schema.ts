@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTimestamp } from '../validation/storable.ts';
 
 export const SIGNAL_KINDS = ['events', 'facial', 'voice'] as const;
 
@@ -10,7 +11,7 @@ export const analysisRequestBody = z.object({
     .max(3)
     .refine((kinds) => new Set(kinds).size === kinds.length, 'Must not name a kind twice')
     .optional(),
-  snapshotAt: z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 timestamp' }).optional(),
+  snapshotAt: isoTimestamp().optional(),
 });
 export type AnalysisRequest = z.output<typeof analysisRequestBody>;
 

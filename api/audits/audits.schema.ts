@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_CATEGORIES, SEVERITIES } from '../../lib/audits.ts';
+import { int4, storableString } from '../validation/storable.ts';
 
 export const MAX_PAGES_LIMIT = 50;
 export const MAX_RECIPIENTS = 20;
@@ -13,16 +14,8 @@ const auditUrl = z
 
 const viewport = z
   .object({
-    width: z
-      .number()
-      .int('Must be an integer')
-      .min(320, 'Must be at least 320')
-      .max(3840, 'Must be at most 3840'),
-    height: z
-      .number()
-      .int('Must be an integer')
-      .min(240, 'Must be at least 240')
-      .max(2160, 'Must be at most 2160'),
+    width: int4().min(320, 'Must be at least 320').max(3840, 'Must be at most 3840'),
+    height: int4().min(240, 'Must be at least 240').max(2160, 'Must be at most 2160'),
   })
   .default({ width: 1280, height: 800 });
 
@@ -40,15 +33,12 @@ export type InstantAuditRequest = z.output<typeof instantAuditBody>;
 export const fullAuditBody = z.object({
   url: auditUrl,
   crawl: z.boolean().default(false),
-  maxPages: z
-    .number()
-    .int('Must be an integer')
+  maxPages: int4()
     .min(1, 'Must be at least 1')
     .max(MAX_PAGES_LIMIT, `Must be at most ${MAX_PAGES_LIMIT}`)
     .default(5),
   viewport,
-  reportTitle: z
-    .string()
+  reportTitle: storableString()
     .trim()
     .min(1, 'Must not be empty')
     .max(200, 'Must be at most 200 characters')

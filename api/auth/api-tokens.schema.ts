@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { storableString } from '../validation/storable.ts';
 
 export const createApiTokenBody = z.object({
-  name: z.string().trim().min(1, 'Must not be empty').max(100, 'Must be at most 100 characters'),
+  name: storableString().trim().min(1, 'Must not be empty').max(100, 'Must be at most 100 characters'),
   scope: z
     .enum(['read', 'read_write', 'admin'])
     .describe(

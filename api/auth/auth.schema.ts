@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableString, storableText } from '../validation/storable.ts';
 
 const email = z.email('Must be an email address').max(320, 'Must be at most 320 characters');
 // Bounded above so a megabyte "password" cannot make scrypt a denial of service.
@@ -11,21 +12,21 @@ export const registerBody = z.object({
   email,
   password: newPassword,
   role: z.enum(['business', 'tester']),
-  displayName: z.string().trim().min(1).max(200).optional(),
-  organizationName: z.string().trim().min(1).max(200).optional().describe('Business accounts only'),
+  displayName: storableString().trim().min(1).max(200).optional(),
+  organizationName: storableString().trim().min(1).max(200).optional().describe('Business accounts only'),
 });
 
 export const loginBody = z.object({
   email,
-  password: z.string().min(1, 'Required').max(200, 'Must be at most 200 characters'),
+  password: storableString().min(1, 'Required').max(200, 'Must be at most 200 characters'),
 });
 
 export const emailBody = z.object({ email });
 
-export const oneTimeTokenBody = z.object({ token: z.string().min(1).max(200) });
+export const oneTimeTokenBody = z.object({ token: storableText(200).min(1) });
 
 export const passwordResetConfirmBody = z.object({
-  token: z.string().min(1).max(200),
+  token: storableText(200).min(1),
   password: newPassword,
 });
 

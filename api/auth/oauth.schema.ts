@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from '../validation/storable.ts';
 
 export const oauthStartParams = z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,50}$/) });
 
@@ -10,10 +11,10 @@ export const oauthStartQuery = z.object({
 });
 
 export const oauthCallbackQuery = z.object({
-  code: z.string().max(2048).optional().describe('Authorization code'),
-  state: z.string().max(512).optional().describe('CSRF token from the start of the flow'),
-  error: z.string().max(200).optional().describe('Set by the provider, for example access_denied'),
-  error_description: z.string().max(2000).optional(),
+  code: storableText(2048).optional().describe('Authorization code'),
+  state: storableText(512).optional().describe('CSRF token from the start of the flow'),
+  error: storableText(200).optional().describe('Set by the provider, for example access_denied'),
+  error_description: storableText(2000).optional(),
 });
 
 export const redirectResponse = z.object({

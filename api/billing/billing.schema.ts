@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from '../validation/storable.ts';
 
 // DESIGN.md, "Billing bodies": checkout {jobId} -> {checkoutUrl, checkoutSessionId};
 // connect {returnUrl} -> {onboardingUrl, accountId}; payout {jobId} -> {queued}.
@@ -41,7 +42,7 @@ export const localCheckoutResponse = z.object({
   status: z.enum(['complete']),
 });
 export const localOnboardingParams = z.object({ accountId: z.string().regex(/^acct_local_[0-9a-f]{24}$/) });
-export const localOnboardingQuery = z.object({ returnUrl: z.string().max(2048).optional() });
+export const localOnboardingQuery = z.object({ returnUrl: storableText(2048).optional() });
 export const localOnboardingResponse = z.object({
   accountId: z.string(),
   payoutsEnabled: z.boolean(),

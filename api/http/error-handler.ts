@@ -30,9 +30,14 @@ export function errorHandler(): Middleware<RequestState> {
   };
 }
 
+/** What the JSON parser (bourne, under koa-body) throws for a `__proto__` key: valid JSON it will not read. */
+const PROTOTYPE_KEY = 'Object contains forbidden prototype property';
+
 function describe(error: unknown): { status: number; message: string; headers: Record<string, string> } {
   if (error instanceof ApiError)
     return { status: error.status, message: error.message, headers: { ...error.headers } };
+  if (error instanceof SyntaxError && error.message === PROTOTYPE_KEY)
+    return { status: 422, message: 'body: must not contain the key __proto__', headers: {} };
   const status = frameworkStatus(error);
   if (status !== undefined) {
     const headers: Record<string, string> = {};

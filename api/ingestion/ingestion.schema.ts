@@ -6,7 +6,7 @@ export const MAX_BATCH_ITEMS = 1000;
 
 export type BatchKind = 'events' | 'facial' | 'voice' | 'snapshots';
 
-const ITEM_SCHEMA: Readonly<Record<BatchKind, ZodType>> = {
+export const ITEM_SCHEMA: Readonly<Record<BatchKind, ZodType>> = {
   events: eventItem,
   facial: facialItem,
   voice: voiceItem,

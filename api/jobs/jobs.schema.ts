@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.ts';
 import { ISO_4217 } from '../validation/iso-codes.ts';
 import { countryCode, languageTag } from '../validation/locale-fields.ts';
+import { decimal, int4, storableString } from '../validation/storable.ts';
 
 // Bounds the spec leaves open (DESIGN.md, "Limits not shown").
 const TITLE_MAX = 200;
@@ -13,7 +14,7 @@ const TONE_PROFILES = ['standard', 'supportive', 'moderate', 'restorative'] as c
 const STUDY_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
 
 const text = (max: number) =>
-  z.string().trim().min(1, 'Must not be empty').max(max, `Must be at most ${max} characters`);
+  storableString().trim().min(1, 'Must not be empty').max(max, `Must be at most ${max} characters`);
 
 // A schema-level error outranks validate.ts's global "Required", so a missing value keeps it here.
 const requiredOr = (message: string) => (issue: { readonly input?: unknown }) =>
@@ -27,7 +28,7 @@ const task = z.object({
   title: text(TITLE_MAX),
   description: text(TEXT_MAX),
   successCriteria: text(TEXT_MAX).optional(),
-  order: z.number().int('Must be an integer').min(1, 'Must be 1 or more'),
+  order: int4().min(1, 'Must be 1 or more'),
 });
 
 const tasks = z
@@ -52,17 +53,17 @@ const language = languageTag;
 const targeting = z.object({
   countries: z.array(country).min(1, 'At least one country is required'),
   ageRange: z
-    .object({ min: z.number().int().min(13).max(120), max: z.number().int().min(13).max(120) })
+    .object({ min: int4(13, 120), max: int4(13, 120) })
     .refine((range) => range.min <= range.max, { message: 'min must not exceed max', path: ['min'] })
     .optional(),
   devices: z.array(z.enum(DEVICES)).min(1, 'At least one device is required'),
   languages: z.array(language).min(1, 'At least one language is required').default(['en']),
-  testerCount: z.number().int('Must be an integer').positive('Must be a positive integer').max(10_000),
+  testerCount: int4().positive('Must be a positive integer').max(10_000),
 });
 
 const variant = z.object({
-  label: z.string().trim().min(1, 'Must not be empty').max(50),
-  description: z.string().trim().max(TEXT_MAX).default(''),
+  label: storableString().trim().min(1, 'Must not be empty').max(50),
+  description: storableString().trim().max(TEXT_MAX).default(''),
 });
 
 const abTest = z
@@ -70,7 +71,14 @@ const abTest = z
     enabled: z.boolean(),
     variants: z.array(variant).max(10, 'At most 10 variants'),
     splitRatio: z
-      .record(z.string(), z.number().positive('Must be above 0').max(1, 'Must be at most 1'))
+      .record(
+        storableString(),
+        // numeric(7, 6): a share that would round to 0 is refused rather than stored as nothing.
+        decimal(7, 6)
+          .positive('Must be above 0')
+          .min(0.000001, 'Must be at least 0.000001')
+          .max(1, 'Must be at most 1'),
+      )
       .optional(),
   })
   .superRefine((test, ctx) => {
@@ -117,8 +125,7 @@ const abTest = z
 
 const compensation = z.object({
   currency: z.string().refine((code) => ISO_4217.has(code), 'Must be an ISO 4217 currency code (e.g. EUR)'),
-  amount: z
-    .number()
+  amount: decimal(12, 2)
     .positive('Must be above 0')
     .max(100_000)
     .refine((amount) => Math.abs(Math.round(amount * 100) - amount * 100) < 1e-6, 'At most 2 decimal places'),
@@ -130,8 +137,8 @@ const settings = z.object({
   recordScreen: z.boolean().default(false),
   recordFacial: z.boolean().default(false),
   recordVoice: z.boolean().default(false),
-  maxDurationMinutes: z.number().int('Must be an integer').min(1).max(1440).default(60),
-  reminderAfterHours: z.number().int('Must be an integer').min(1).max(720).optional(),
+  maxDurationMinutes: int4(1, 1440).default(60),
+  reminderAfterHours: int4(1, 720).optional(),
 });
 
 export const createStudyBody = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.ts';
-import { storableText } from '../validation/text.ts';
+import { storableText } from '../validation/storable.ts';
 
 export const OUTREACH_CHANNELS = ['email', 'messaging'] as const;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.ts';
-import { storableText } from '../validation/text.ts';
+import { storableText } from '../validation/storable.ts';
 
 export const PROPOSAL_STATUSES = ['pending', 'accepted', 'skipped'] as const;
 

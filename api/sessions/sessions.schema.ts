@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { insightsSchema } from '../ai/ai.schema.ts';
+import { int4, isoTimestamp, storableString } from '../validation/storable.ts';
 
 const TEXT_MAX = 5000;
 const NOTE_MAX = 10_000;
@@ -13,21 +14,21 @@ const SESSION_STATUSES = [
   'cancelled',
 ] as const;
 
-const rating = z.number().int('Must be an integer').min(1, 'Must be 1 to 5').max(5, 'Must be 1 to 5');
+const rating = int4().min(1, 'Must be 1 to 5').max(5, 'Must be 1 to 5');
 const optionalText = (max: number) =>
-  z.string().trim().max(max, `Must be at most ${max} characters`).optional();
+  storableString().trim().max(max, `Must be at most ${max} characters`).optional();
 
 export const sessionIdParams = z.object({ id: z.uuid() });
 
 export const createSessionBody = z.object({
   jobId: z.uuid('Must be a study id'),
   testerId: z.uuid('Must be a tester id'),
-  variant: z.string().trim().min(1, 'Must not be empty').max(50).optional(),
+  variant: storableString().trim().min(1, 'Must not be empty').max(50).optional(),
 });
 export type CreateSessionInput = z.output<typeof createSessionBody>;
 
 export const completeSessionBody = z.object({
-  completedAt: z.iso.datetime({ offset: true, error: 'Must be an ISO 8601 timestamp' }).optional(),
+  completedAt: isoTimestamp().optional(),
 });
 
 export const updateSessionBody = z.object({
@@ -39,8 +40,7 @@ export const updateNotesBody = z.object({
     .array(
       z.object({
         noteId: z.uuid('Must be a note id').optional(),
-        content: z
-          .string()
+        content: storableString()
           .trim()
           .min(1, 'Must not be empty')
           .max(NOTE_MAX, `Must be at most ${NOTE_MAX} characters`),

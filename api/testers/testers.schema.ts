@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { questionRecord } from '../admin/quiz.schema.ts';
 import { badgeRecord } from '../gamification/gamification.schema.ts';
 import { countryCode, languageTag } from '../validation/locale-fields.ts';
+import { int4, storableText } from '../validation/storable.ts';
 
 export const TESTER_DEVICES = ['desktop', 'mobile', 'tablet'] as const;
 export const ASSISTIVE_TECHNOLOGIES = [
@@ -38,9 +39,7 @@ const distinct = <T extends z.ZodType>(item: T, max: number, what: string) =>
 export const updateTesterProfileBody = z
   .object({
     country: countryCode.optional(),
-    birthYear: z
-      .number()
-      .int('Must be an integer')
+    birthYear: int4()
       .min(1900, 'Must be 1900 or later')
       .max(
         new Date().getUTCFullYear() - YOUNGEST_TESTER_AGE,
@@ -106,7 +105,7 @@ export const testerQuiz = z.object({
 export const quizAttemptBody = z.object({
   quizId: z.uuid({ error: 'Must be the id of the quiz you answer (UUID)' }),
   answers: z
-    .array(z.object({ questionId: z.string().min(1).max(100), optionId: z.string().min(1).max(100) }))
+    .array(z.object({ questionId: storableText(100).min(1), optionId: storableText(100).min(1) }))
     .min(1, 'At least one answer is required')
     .max(200),
 });

@@ -1,27 +1,28 @@
 import type { Update } from 'grammy/types';
 import { z } from 'zod';
 import { OFFER_OUTCOMES } from '../../lib/offers.ts';
+import { int8, storableText } from '../validation/storable.ts';
 
 /**
  * The part of the bot API's Update (grammy's `Update` type) the service reads: its id, and a text
  * message with its chat. Other kinds of update (edits, callbacks, ...) pass with just their id.
  */
 export const messagingUpdate = z.object({
-  update_id: z.number().int().nonnegative(),
+  update_id: int8().nonnegative(),
   message: z
     .object({
-      message_id: z.number().int(),
-      date: z.number().int(),
-      chat: z.object({ id: z.number().int(), type: z.string() }),
-      text: z.string().optional(),
+      message_id: int8(),
+      date: int8(),
+      chat: z.object({ id: int8(), type: storableText(100) }),
+      text: storableText(10_000).optional(),
     })
     .optional(),
   // A button press: read only when it names its sender; any other shape is recorded and left alone.
   callback_query: z
     .object({
-      id: z.string().optional(),
-      from: z.object({ id: z.number().int() }).optional(),
-      data: z.string().optional(),
+      id: storableText(255).optional(),
+      from: z.object({ id: int8() }).optional(),
+      data: storableText(255).optional(),
     })
     .optional()
     .catch(undefined),

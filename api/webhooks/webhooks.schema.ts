@@ -1,23 +1,24 @@
 import { z } from 'zod';
+import { int8, isoTimestamp, storableJson, storableString, storableText } from '../validation/storable.ts';
 
 export const receivedResponse = z.object({ received: z.literal(true) });
 
 /** The provider's event envelope, as far as the route reads it (spec, Events). */
 export const paymentEvent = z.object({
-  id: z.string().min(1).max(255),
-  type: z.string().min(1).max(100),
-  created: z.number().int(),
-  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+  id: storableText(255).min(1),
+  type: storableText(100).min(1),
+  created: int8(),
+  data: z.object({ object: z.record(storableString(), storableJson()) }),
 });
 
 const booking = z
   .object({
-    bookingId: z.string().min(1).max(255),
+    bookingId: storableText(255).min(1),
     jobId: z.uuid('Must be a study id'),
-    invitee: z.object({ email: z.email().max(320), name: z.string().max(200).optional() }),
-    consultant: z.object({ name: z.string().max(200) }).optional(),
-    startsAt: z.iso.datetime({ offset: true }),
-    endsAt: z.iso.datetime({ offset: true }),
+    invitee: z.object({ email: z.email().max(320), name: storableText(200).optional() }),
+    consultant: z.object({ name: storableText(200) }).optional(),
+    startsAt: isoTimestamp(),
+    endsAt: isoTimestamp(),
   })
   .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), {
     path: ['endsAt'],
@@ -30,16 +31,16 @@ const booking = z
  */
 export const schedulingEvent = z.discriminatedUnion('type', [
   z.object({
-    id: z.string().min(1).max(255),
+    id: storableText(255).min(1),
     type: z.literal('booking.created'),
-    created: z.number().int().optional(),
+    created: int8().optional(),
     data: booking,
   }),
   z.object({
-    id: z.string().min(1).max(255),
+    id: storableText(255).min(1),
     type: z.literal('booking.cancelled'),
-    created: z.number().int().optional(),
-    data: z.object({ bookingId: z.string().min(1).max(255) }),
+    created: int8().optional(),
+    data: z.object({ bookingId: storableText(255).min(1) }),
   }),
 ]);
 

@@ -88,6 +88,16 @@ describe('the response envelope and error statuses', () => {
     assertError(response, 400, /Malformed request body/);
   });
 
+  it('valid JSON with a __proto__ key is never called malformed: 422 naming the key, at any depth', async () => {
+    for (const rawBody of [
+      '{"__proto__": {"admin": true}}',
+      '{"title": "x", "tasks": [{"__proto__": null}]}',
+    ]) {
+      const response = await api.request('POST', '/api/jobs', { token, rawBody });
+      assertError(response, 422, 'body: must not contain the key __proto__');
+    }
+  });
+
   it('a malformed query parameter answers 400 naming it (GET /api/jobs?page=abc)', async () => {
     const response = await api.request('GET', '/api/jobs?page=abc', { token });
     assertError(response, 400, /^Malformed query parameter page: /);

@@ -177,6 +177,21 @@ const validationCases: readonly [rule: string, change: (body: Body) => void, err
     'abTest.splitRatio.A: Must be above 0',
   ],
   [
+    'a split share that numeric(7, 6) would round to 0 is refused',
+    (b) => Object.assign(b, abStudyBody(['A', 'B'], { A: 1e-300, B: 1 })),
+    'abTest.splitRatio.A: Must be at least 0.000001',
+  ],
+  [
+    'a title with a NUL character is refused, not left to the database',
+    (b) => Object.assign(b, { title: 'Checkout\u0000' }),
+    'title: must not contain NUL characters',
+  ],
+  [
+    'a title with a lone surrogate is refused, not stored as a replacement character',
+    (b) => Object.assign(b, { title: 'Checkout \ud83d' }),
+    'title: must be valid Unicode (it holds a lone surrogate)',
+  ],
+  [
     'an enabled A/B test needs at least 2 variants',
     (b) => Object.assign(b, abStudyBody(['A'])),
     'abTest.variants: An enabled A/B test needs at least 2 variants',
