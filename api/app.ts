@@ -42,6 +42,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { organizationPlans } from './http/organization-plans.ts';
 import { credentialLookupGate, rateLimit } from './http/rate-limit.ts';
+import { answerClientErrorsInEnvelope } from './http/client-errors.ts';
 import { communityRoutes } from './community/community-stats.routes.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from './http/rate-limit-store.ts';
 import { requestContext } from './http/request-context.ts';
@@ -220,7 +221,7 @@ export function createApi(deps: AppDependencies): Api {
       }
       await (isIngestionPath(ctx.path) ? ingestionBody : jsonBody)(ctx, next);
     })
-    .use(unmatchedRoutes())
+    .use(unmatchedRoutes(routes))
     .use(router.routes())
     .use(router.allowedMethods());
 
@@ -231,6 +232,7 @@ export function createApi(deps: AppDependencies): Api {
     router,
     async listen(port = config.http.port, host = config.http.host) {
       server = app.listen(port, host);
+      answerClientErrorsInEnvelope(server);
       await once(server, 'listening');
       const { port: bound } = server.address() as AddressInfo;
       return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;

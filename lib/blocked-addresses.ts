@@ -42,6 +42,29 @@ for (const [network, prefix] of [
   BLOCKED_V6.addSubnet(network, prefix, 'ipv6');
 }
 
+// Addresses no audit may reach under any policy: link-local (169.254.0.0/16 and fe80::/10, where
+// cloud instance metadata lives: 169.254.169.254), AWS's IPv6 metadata address and Alibaba
+// Cloud's metadata address.
+const METADATA_V4 = new BlockList();
+METADATA_V4.addSubnet('169.254.0.0', 16, 'ipv4');
+METADATA_V4.addAddress('100.100.100.200', 'ipv4');
+const METADATA_V6 = new BlockList();
+METADATA_V6.addSubnet('fe80::', 10, 'ipv6');
+METADATA_V6.addAddress('fd00:ec2::254', 'ipv6');
+
+/**
+ * True for a link-local or cloud metadata address, in any form (IPv4, IPv4-mapped or otherwise
+ * embedded in IPv6); anything that is not an IP address is not one.
+ */
+export function isMetadataAddress(address: string): boolean {
+  if (isIPv4(address)) return METADATA_V4.check(address, 'ipv4');
+  const words = ipv6Words(address);
+  if (!words) return false;
+  const embedded = embeddedIpv4(words);
+  if (embedded) return METADATA_V4.check(embedded, 'ipv4');
+  return METADATA_V6.check(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''), 'ipv6');
+}
+
 /**
  * True for any address an audit must not connect to, including IPv6 forms that carry a blocked
  * IPv4 address: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::/96, which holds :: and ::1),

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isBlockedAddress } from './blocked-addresses.ts';
+import { isBlockedAddress, isMetadataAddress } from './blocked-addresses.ts';
 
 /** A URL or connection the auditor must not make: wrong scheme, unresolvable, or an internal address. */
 export class BlockedUrlError extends Error {
@@ -9,7 +9,10 @@ export class BlockedUrlError extends Error {
 
 /** Which hosts an audit may reach besides public ones. */
 export interface UrlPolicy {
-  /** Everything is allowed (local development: `AUDIT_ALLOW_PRIVATE_URLS=true`). */
+  /**
+   * Private and loopback addresses are allowed (local development: `AUDIT_ALLOW_PRIVATE_URLS=true`);
+   * link-local and cloud metadata addresses never are.
+   */
   readonly allowPrivate: boolean;
   /**
    * Exact `host:port` pairs allowed although they resolve to private addresses
@@ -24,6 +27,7 @@ export interface CheckedHost {
 }
 
 const PUBLIC_ONLY = 'Must be publicly accessible (resolves to a private, loopback or link-local address)';
+const NEVER = 'Must not be a link-local or cloud metadata address';
 
 /** `host:port` as the allow-list spells it: lower-case host, IPv6 in brackets, the port always given. */
 export function hostKey(hostname: string, port: number): string {
@@ -47,6 +51,8 @@ export async function checkHost(hostname: string, port: number, policy: UrlPolic
     throw new BlockedUrlError(`url: Host ${host} cannot be resolved`);
   }
   if (!addresses.length) throw new BlockedUrlError(`url: Host ${host} cannot be resolved`);
+  // Whatever the policy allows, instance metadata (credentials) is never an audit's to read.
+  if (addresses.some(isMetadataAddress)) throw new BlockedUrlError(`url: ${NEVER}`);
   const trusted = policy.allowPrivate || !!policy.allowedHosts?.includes(hostKey(host, port));
   if (!trusted && addresses.some(isBlockedAddress)) throw new BlockedUrlError(`url: ${PUBLIC_ONLY}`);
   return { address: addresses[0]! };
@@ -59,7 +65,7 @@ export function portOf(url: URL): number {
 
 /**
  * Refuses anything but http(s) URLs whose host resolves only to public addresses (or is allowed
- * by the policy). This is the early answer for the API; every connection the browser makes is
+ * by the policy), and metadata addresses always. This is the early answer for the API; every connection the browser makes is
  * checked again by the audit's egress proxy.
  */
 export async function assertAuditableUrl(raw: string, policy: UrlPolicy): Promise<URL> {
@@ -73,7 +79,6 @@ export async function assertAuditableUrl(raw: string, policy: UrlPolicy): Promis
     throw new BlockedUrlError('url: Must be an http or https URL');
   }
   if (url.username || url.password) throw new BlockedUrlError('url: Must not carry credentials');
-  if (policy.allowPrivate) return url;
   await checkHost(url.hostname, portOf(url), policy);
   return url;
 }

@@ -10,6 +10,7 @@ export const analysisRequestBody = z.object({
     .min(1, 'At least one kind of signal is required')
     .max(3)
     .refine((kinds) => new Set(kinds).size === kinds.length, 'Must not name a kind twice')
+    .meta({ uniqueItems: true })
     .optional(),
   snapshotAt: isoTimestamp().optional(),
 });

@@ -132,7 +132,9 @@ function parseParams(route: RouteDefinition, raw: unknown): unknown {
 
 function jsonBody(ctx: Context): unknown {
   const type = ctx.request.type;
-  if (type && !ctx.is('application/json'))
+  // A body without a Content-Type would otherwise be skipped by the parser and read as `{}`.
+  const carriesBody = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+  if ((type && !ctx.is('application/json')) || (!type && carriesBody))
     throw malformed('Request body must be JSON (Content-Type: application/json)');
   return (ctx.request as { body?: unknown }).body ?? {};
 }

@@ -124,7 +124,10 @@ const abTest = z
   });
 
 const compensation = z.object({
-  currency: z.string().refine((code) => ISO_4217.has(code), 'Must be an ISO 4217 currency code (e.g. EUR)'),
+  currency: z
+    .string()
+    .refine((code) => ISO_4217.has(code), 'Must be an ISO 4217 currency code (e.g. EUR)')
+    .meta({ enum: [...ISO_4217].sort() }),
   amount: decimal(12, 2)
     .positive('Must be above 0')
     .max(100_000)
@@ -232,6 +235,7 @@ export const updateStudyBody = z
   .refine(
     (body) => Object.values(body).some((value) => value !== undefined),
     'Provide status, title, description or toneProfile',
-  );
+  )
+  .meta({ minProperties: 1 });
 
 export type UpdateStudyInput = z.output<typeof updateStudyBody>;

@@ -61,6 +61,18 @@ describe('the response envelope and error statuses', () => {
     assert.ok(!allowed.includes('DELETE'));
   });
 
+  it('OPTIONS and Allow leave out a method whose route cannot take this path (GET /api/audits/:id on /api/audits/full)', async () => {
+    const full = await api.request('OPTIONS', '/api/audits/full', { token });
+    assert.equal(full.status, 200, full.text);
+    assert.equal(full.headers.get('Allow'), 'POST');
+    const audit = await api.request('OPTIONS', '/api/audits/7d3c2f0e-8a40-4a61-9a7e-0a4c1b2d3e4f', { token });
+    assert.match(audit.headers.get('Allow') ?? '', /GET/);
+    // Nothing takes a study id that is no UUID: the path is unknown, whatever the method.
+    const notAnId = await api.request('DELETE', '/api/jobs/not-an-id', { token });
+    assertError(notAnId, 404, /No route/);
+    assert.equal(notAnId.headers.get('Allow'), null);
+  });
+
   it('a method the router has never heard of answers 405 on a known path and 404 elsewhere', async () => {
     const known = await api.request('PROPFIND', '/api/jobs', { token });
     assertError(known, 405, 'Method not allowed');
@@ -132,6 +144,38 @@ describe('the response envelope and error statuses', () => {
       headers: { 'Content-Type': 'text/plain' },
     });
     assertError(text, 400, /must be JSON/);
+  });
+
+  it('a body sent without a Content-Type answers 400 rather than being read as {}', async () => {
+    const response = await fetch(`${api.url}/api/jobs`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: new Blob([JSON.stringify(validStudyBody())]),
+    });
+    assert.equal(response.status, 400);
+    assert.deepEqual(await response.json(), {
+      success: false,
+      data: null,
+      error: 'Request body must be JSON (Content-Type: application/json)',
+      metadata: null,
+    });
+  });
+
+  it('a URL or headers over 16 KB answer 431 in the envelope, not a bare status line', async () => {
+    for (const init of [
+      { path: `/api/jobs?filter=${'a'.repeat(17_000)}`, headers: {} as Record<string, string> },
+      { path: '/api/jobs', headers: { 'X-Padding': 'b'.repeat(17_000) } },
+    ]) {
+      const response = await fetch(`${api.url}${init.path}`, { headers: init.headers });
+      assert.equal(response.status, 431);
+      assert.equal(response.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.deepEqual(await response.json(), {
+        success: false,
+        data: null,
+        error: 'Request line and headers too large (at most 16 KB together)',
+        metadata: null,
+      });
+    }
   });
 
   it('a missing Authorization header answers 401', async () => {

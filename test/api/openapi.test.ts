@@ -174,6 +174,27 @@ describe('GET /api/openapi.json and /api/docs', () => {
     assert.deepEqual(devices, ['desktop', 'mobile', 'tablet']);
   });
 
+  it('says exactly what validation accepts where a refinement would hide it: codes, a non-empty PATCH, unique kinds', () => {
+    const bodyOf = (path: string, method: string) =>
+      operation(path, method).requestBody!.content['application/json'].schema as {
+        properties: Record<string, Json & { properties?: Record<string, Json> }>;
+        minProperties?: number;
+      };
+    const create = bodyOf('/api/jobs', 'post');
+    const countries = (create.properties.targeting!.properties!.countries as { items: { enum: string[] } })
+      .items;
+    assert.ok(
+      countries.enum.includes('GB') && !countries.enum.includes('XX') && !countries.enum.includes('gb'),
+    );
+    const currency = (create.properties.compensation!.properties!.currency as { enum: string[] }).enum;
+    assert.ok(currency.includes('EUR') && !currency.includes('EUX'));
+    assert.equal(bodyOf('/api/jobs/{id}', 'patch').minProperties, 1);
+    assert.equal(
+      (bodyOf('/api/ai', 'post').properties.includeSignals as { uniqueItems?: boolean }).uniqueItems,
+      true,
+    );
+  });
+
   it('GET /api/jobs documents page and limit (limit at most 100)', () => {
     const parameters = operation('/api/jobs', 'get').parameters;
     const page = parameters.find((parameter) => parameter.name === 'page');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isBlockedAddress } from '../../lib/blocked-addresses.ts';
+import { isBlockedAddress, isMetadataAddress } from '../../lib/blocked-addresses.ts';
 import { assertAuditableUrl, BlockedUrlError } from '../../lib/url-guard.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness } from '../support/factories.ts';
@@ -77,6 +77,39 @@ describe('audit SSRF guard', function () {
 
   it('the configuration switch lets tests audit 127.0.0.1', async () => {
     assert.equal((await assertAuditableUrl('http://127.0.0.1:8080/', { allowPrivate: true })).port, '8080');
+  });
+
+  it('link-local and cloud metadata addresses stay refused whatever the policy, in every spelling', async () => {
+    const policies = [
+      { allowPrivate: true },
+      { allowPrivate: false, allowedHosts: ['169.254.169.254:80', '[fd00:ec2::254]:80'] },
+    ];
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://2852039166/',
+      'http://0xA9FEA9FE/',
+      'http://169.254.43518/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[2002:a9fe:a9fe::1]/',
+      'http://[fe80::1]/',
+      'http://[fd00:ec2::254]/',
+      'http://100.100.100.200/',
+    ]) {
+      for (const policy of policies) {
+        await assert.rejects(
+          assertAuditableUrl(url, policy),
+          /link-local or cloud metadata/,
+          `${url} ${JSON.stringify(policy)}`,
+        );
+      }
+    }
+    assert.equal(isMetadataAddress('169.254.1.1'), true);
+    assert.equal(isMetadataAddress('10.0.0.1'), false);
+    assert.equal(isMetadataAddress('::1'), false);
+    // Loopback and private ranges stay the development switch's to allow.
+    assert.equal((await assertAuditableUrl('http://10.1.2.3/', { allowPrivate: true })).hostname, '10.1.2.3');
   });
 
   describe('through the API with the default configuration', () => {
