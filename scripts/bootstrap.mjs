@@ -13,6 +13,7 @@ const COMMANDS = {
   seed: 'scripts/seed.ts',
   'db-check': 'scripts/db-check.ts',
   bench: 'scripts/bench.ts',
+  setup: 'scripts/setup.ts',
 };
 
 function installedStamp() {
@@ -25,12 +26,12 @@ function installedStamp() {
 function ensureDependencies() {
   const stampFile = `${root}/node_modules/.usability-install-stamp`;
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === installedStamp()) return;
-  // `npm install` rather than `npm ci`: this registry's lockfiles omit other platforms' optional
-  // packages, which `npm ci` then reports as out of sync. The lockfile still pins every version.
-  console.log('[setup] installing dependencies (npm install)...');
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  // `npm ci`: exactly what the lockfile says, and the lockfile is never written (`npm install`
+  // would rewrite it, leaving the work tree changed).
+  console.log('[setup] installing dependencies (npm ci)...');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    console.error('[setup] npm install failed');
+    console.error('[setup] npm ci failed');
     process.exit(result.status ?? 1);
   }
   writeFileSync(stampFile, installedStamp());
