@@ -13,7 +13,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only: pa11y (a development dependency, for the audit benchmark) is what
 # would bring puppeteer and its browser download, so nothing here fetches a browser.
-RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY . .
 RUN mkdir -p "$OUTBOX_DIR" && chown -R node:node "$(dirname "$OUTBOX_DIR")"
 USER node
