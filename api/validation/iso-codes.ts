@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 // ISO 3166-1 alpha-2 (officially assigned codes) and ISO 4217 (active currency codes).
 // Kept as data rather than derived from Intl: Intl accepts region groupings (EU, UN) and historic currencies.
 
@@ -32,11 +34,29 @@ export const ISO_4217 = new Set(
   ).split(' '),
 );
 
-/** BCP 47: well-formed tags as Intl understands them (en, pt-BR, zh-Hant-TW). */
+/**
+ * The language subtags of the IANA Language Subtag Registry (the `language-subtag-registry`
+ * package, its `File-Date` in `meta.json`): a tag of the right shape ("english") is not a language.
+ */
+const REGISTERED_LANGUAGES: ReadonlySet<string> = new Set(
+  Object.keys(
+    createRequire(import.meta.url)('language-subtag-registry/data/json/language.json') as Record<
+      string,
+      number
+    >,
+  ).filter((subtag) => /^[a-z]{2,8}$/.test(subtag)),
+);
+
+/**
+ * BCP 47: a well-formed tag as Intl understands it (en, pt-BR, zh-Hant-TW) whose primary language
+ * subtag is registered.
+ */
 export function isBcp47(tag: string): boolean {
+  let canonical: string[];
   try {
-    return Intl.getCanonicalLocales(tag).length === 1;
+    canonical = Intl.getCanonicalLocales(tag);
   } catch {
     return false;
   }
+  return canonical.length === 1 && REGISTERED_LANGUAGES.has(canonical[0]!.split('-')[0]!.toLowerCase());
 }

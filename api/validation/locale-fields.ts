@@ -8,4 +8,6 @@ export const countryCode = z
   .meta({ enum: [...ISO_3166_ALPHA2].sort() });
 
 /** A BCP 47 language tag. */
-export const languageTag = z.string().refine(isBcp47, 'Must be a BCP 47 language tag (e.g. en, pt-BR)');
+export const languageTag = z
+  .string()
+  .refine(isBcp47, 'Must be a BCP 47 language tag with a registered language (e.g. en, pt-BR)');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ISO_4217 } from '../../api/validation/iso-codes.ts';
+import { isBcp47, ISO_4217 } from '../../api/validation/iso-codes.ts';
 
 describe('ISO 4217 currency codes (compensation.currency)', () => {
   it('accepts current currencies, the Caribbean guilder (XCG) and the digital bolivar (VED) among them', () => {
@@ -20,5 +20,19 @@ describe('ISO 4217 currency codes (compensation.currency)', () => {
 
   it('holds upper-case three-letter codes only', () => {
     assert.ok([...ISO_4217].every((code) => /^[A-Z]{3}$/.test(code)));
+  });
+});
+
+describe("BCP 47 language tags (targeting.languages, a tester's languages)", () => {
+  it('takes well-formed tags whose primary language subtag is in the IANA registry', () => {
+    for (const tag of ['en', 'pt-BR', 'zh-Hant-TW', 'de-CH', 'yue', 'gsw', 'sr-Latn', 'es-419']) {
+      assert.equal(isBcp47(tag), true, tag);
+    }
+  });
+
+  it('refuses a tag of the right shape whose language is not registered, and malformed tags', () => {
+    for (const tag of ['english', 'xx', 'zz-GB', 'qaa', 'en_GB', '', 'e', 'toolongsubtag']) {
+      assert.equal(isBcp47(tag), false, tag);
+    }
   });
 });

@@ -116,10 +116,10 @@ const validationCases: readonly [rule: string, change: (body: Body) => void, err
     (b) => (b.targeting.devices = []),
     'targeting.devices: At least one device is required',
   ],
-  ...['!!garbage!!', 'en_US', 'e'].map((tag): [string, (b: Body) => void, string] => [
+  ...['!!garbage!!', 'en_US', 'e', 'english'].map((tag): [string, (b: Body) => void, string] => [
     `languages are BCP 47 tags (rejects ${tag})`,
     (b) => (b.targeting.languages = ['en', tag]),
-    'targeting.languages[1]: Must be a BCP 47 language tag (e.g. en, pt-BR)',
+    'targeting.languages[1]: Must be a BCP 47 language tag with a registered language (e.g. en, pt-BR)',
   ]),
   [
     'testerCount is a positive integer (0)',
