@@ -9,7 +9,6 @@ export const EMOTION_SUM_TOLERANCE = 0.05;
 /** Base64 of one snapshot image: 2 MB decoded at most. */
 export const MAX_IMAGE_BASE64_CHARS = Math.ceil((2 * 1024 * 1024) / 3) * 4;
 
-const text = storableText;
 /** Signals are recorded from 1970 on, as the extension's clock reads them. */
 const timestamp = isoTimestamp({ minYear: 1970 });
 const count = int4(0);
@@ -20,7 +19,7 @@ export const EVENT_TYPES = ['click', 'scroll', 'input', 'focus', 'blur', 'naviga
 
 export const eventItem = z.object({
   eventType: z.enum(EVENT_TYPES),
-  targetSelector: text(1000).min(1),
+  targetSelector: storableText(1000).min(1),
   timestamp,
   x: float8().optional(),
   y: float8().optional(),
@@ -32,7 +31,7 @@ export type EventItem = z.output<typeof eventItem>;
 
 const emotions = z
   // Kept in jsonb, which holds any JSON number.
-  .record(text(50).min(1), float8('jsonb').min(0).max(1))
+  .record(storableText(50).min(1), float8('jsonb').min(0).max(1))
   .refine((value) => Object.keys(value).length > 0, 'must name at least one emotion')
   .refine((value) => Object.keys(value).length <= 50, 'must name at most 50 emotions')
   .refine(
@@ -64,7 +63,7 @@ export const voiceItem = z
     segmentIndex: count,
     startTime: timestamp,
     endTime: timestamp,
-    transcript: text(10_000),
+    transcript: storableText(10_000),
     sentiment: z.enum(SENTIMENTS),
     sentimentScore: float4(-1, 1),
     hesitationCount: count.optional(),

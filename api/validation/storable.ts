@@ -9,7 +9,7 @@ import { z } from 'zod';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Whether PostgreSQL stores the string exactly as given: no NUL (text and jsonb refuse it), no lone surrogate. */
-export function isStorableString(value: string): boolean {
+function isStorableString(value: string): boolean {
   return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 }
 
@@ -77,15 +77,14 @@ export const isoTimestamp = ({ minYear = 1 }: { readonly minYear?: number } = {}
     .meta({ format: 'date-time' });
 
 /** The storage a number is validated for (read by the test that walks every route's schemas). */
-export type NumberStorage = 'integer' | 'smallint' | 'bigint' | 'numeric' | 'real' | 'double' | 'jsonb';
+export type NumberStorage = 'integer' | 'bigint' | 'numeric' | 'real' | 'double' | 'jsonb';
 
 const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };
-const INT2 = { min: -32_768, max: 32_767 };
 /** The smallest normal and the largest 4-byte float: PostgreSQL refuses a `real` beyond them (but 0). */
 const FLOAT4_MIN_NORMAL = 1.1754943508222875e-38;
 const FLOAT4_MAX = 3.4028234663852886e38;
 
-/** A whole number for an `integer` column, within `min` and `max` (which must lie in its range). */
+/** A whole number for an `integer` column, within `min` and `max` (held to the type's range). */
 export const int4 = (min: number = INT4.min, max: number = INT4.max) =>
   z
     .number()
@@ -93,15 +92,6 @@ export const int4 = (min: number = INT4.min, max: number = INT4.max) =>
     .min(Math.max(min, INT4.min))
     .max(Math.min(max, INT4.max))
     .meta({ 'x-storage': 'integer' satisfies NumberStorage });
-
-/** A whole number for a `smallint` column. */
-export const int2 = (min: number = INT2.min, max: number = INT2.max) =>
-  z
-    .number()
-    .int('Must be an integer')
-    .min(Math.max(min, INT2.min))
-    .max(Math.min(max, INT2.max))
-    .meta({ 'x-storage': 'smallint' satisfies NumberStorage });
 
 /** A whole number for a `bigint` column (or one kept as text): any safe integer, as JSON carries it. */
 export const int8 = () =>

@@ -1,5 +1,6 @@
 import type { Db } from '../connection.ts';
 import { asSystem, type Tx } from '../doors.ts';
+import { insertQuiz, replaceQuestions } from '../repositories/quizzes.ts';
 import type { UserRole } from '../schema.ts';
 import { DEMO_STUDY } from './demo-study-data.ts';
 import { seedDemoStudy } from './demo-study.ts';
@@ -121,24 +122,8 @@ async function seedQuiz(tx: Tx): Promise<{ id: string; version: number }> {
     .orderBy('version', 'desc')
     .executeTakeFirst();
   if (existing) return existing;
-  const quiz = await tx
-    .insertInto('quizzes')
-    .values({ version: 1, passing_score: SEED_QUIZ.passingScore })
-    .returning(['id', 'version'])
-    .executeTakeFirstOrThrow();
-  await tx
-    .insertInto('quiz_questions')
-    .values(
-      SEED_QUIZ.questions.map((question, index) => ({
-        quiz_id: quiz.id,
-        position: index + 1,
-        text: question.text,
-        options: JSON.stringify(question.options),
-        correct_option_id: question.correctOptionId,
-        points: question.points,
-      })),
-    )
-    .execute();
+  const quiz = await insertQuiz(tx, { version: 1, passingScore: SEED_QUIZ.passingScore, at: new Date() });
+  await replaceQuestions(tx, quiz.id, SEED_QUIZ.questions);
   return quiz;
 }
 

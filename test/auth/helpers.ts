@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { hashPassword } from '../../api/auth/password-hash.ts';
+import type { Db } from '../../db/connection.ts';
 import { asSystem, type Claims } from '../../db/doors.ts';
 import type { StudiesTable } from '../../db/schema.ts';
 import { testDatabase } from '../support/database.ts';
@@ -73,8 +74,9 @@ export function tokenFromMail(text: string | undefined, page: string): string {
 export async function insertStudy(
   organizationId: string,
   fields: Partial<Insertable<StudiesTable>> = {},
+  db: Db = testDatabase(),
 ): Promise<string> {
-  const row = await asSystem(testDatabase(), (tx) =>
+  const row = await asSystem(db, (tx) =>
     tx
       .insertInto('studies')
       .values({

@@ -6,7 +6,7 @@ import { dropDatabase, ensureDatabase, migrate } from '../../db/migrate.ts';
 import { recordCommunityStatsSnapshot } from '../../db/repositories/community-stats.ts';
 import type { Device } from '../../db/schema.ts';
 import { deviceShares, nextCommunityStatsRefresh } from '../../lib/community-stats.ts';
-import { plainStudyColumns } from '../support/study-body.ts';
+import { insertStudy } from '../auth/helpers.ts';
 
 const AT = new Date('2030-06-03T12:00:00.000Z');
 const DAY_MS = 86_400_000;
@@ -48,34 +48,18 @@ describe('community statistics snapshot (db/repositories/community-stats)', () =
     return ids;
   }
 
-  async function addStudy(fields: {
-    testerCount: number;
-    currency: string;
-    amount: number;
-    devices: Device[];
-  }): Promise<string> {
-    const row = await system((tx) =>
-      tx
-        .insertInto('studies')
-        .values({
-          ...plainStudyColumns(),
-          organization_id: organizationId,
-          title: 'Study',
-          description: 'Objectives',
-          prototype_url: 'https://shop.example',
-          tester_count: fields.testerCount,
-          target_devices: fields.devices,
-          compensation_currency: fields.currency,
-          compensation_amount: fields.amount,
-          paid_at: null,
-          created_by: null,
-          status: 'active',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow(),
+  const addStudy = (fields: { testerCount: number; currency: string; amount: number; devices: Device[] }) =>
+    insertStudy(
+      organizationId,
+      {
+        tester_count: fields.testerCount,
+        target_devices: fields.devices,
+        compensation_currency: fields.currency,
+        compensation_amount: fields.amount,
+        status: 'active',
+      },
+      handle.db,
     );
-    return row.id;
-  }
 
   /** A session that reaches `confirmed` through the state machine, its events (viewport widths) recorded first. */
   async function confirmedSession(
