@@ -1,38 +1,71 @@
 import { createRequire } from 'node:module';
 
-// ISO 3166-1 alpha-2 (officially assigned codes) and ISO 4217 (active currency codes).
-// Kept as data rather than derived from Intl: Intl accepts region groupings (EU, UN) and historic currencies.
+const requireData = createRequire(import.meta.url);
 
-export const ISO_3166_ALPHA2 = new Set(
-  (
-    'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
-    'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO ' +
-    'FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE ' +
-    'JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO ' +
-    'MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW ' +
-    'PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM ' +
-    'TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
-  ).split(' '),
+interface CodeMappings {
+  supplemental: { codeMappings: Record<string, { _numeric?: string }> };
+}
+interface Aliases {
+  supplemental: { metadata: { alias: { territoryAlias: Record<string, unknown> } } };
+}
+type CurrencySpan = { _from?: string; _to?: string; _tender?: 'false' };
+interface CurrencyData {
+  supplemental: { currencyData: { region: Record<string, Record<string, CurrencySpan>[]> } };
+}
+
+/**
+ * ISO 3166-1 alpha-2, the officially assigned codes, from Unicode CLDR (`cldr-core`): the territories
+ * with an ISO numeric code below 900 (the user-assigned AA, QM-QZ, XA-XZ and ZZ sit at 900 and
+ * above; the reserved AC, CP, DG, EA, IC and TA have none), without those CLDR keeps only as
+ * deprecated aliases (AN, CS, SU, YU, ...). Kept as data rather than Intl: Intl takes EU and UN.
+ */
+export const ISO_3166_ALPHA2: ReadonlySet<string> = officiallyAssignedCountries();
+
+/**
+ * Money no compensation is paid in, refused whatever the data says: ISO 4217's fund codes,
+ * precious metals, bond and accounting units, the SDR, and the testing and no-currency codes.
+ */
+const NOT_MONEY = new Set(
+  'BOV CHE CHW CLF COU MXV USN UYI UYW XAU XAG XPD XPT XBA XBB XBC XBD XDR XSU XUA XTS XXX'.split(' '),
 );
 
 /**
- * The currencies of ISO 4217 List One as of 2026, without its fund codes (BOV, CHE, CHW, CLF, COU,
- * MXV, USN, UYI, UYW), precious metals (XAU, XAG, XPD, XPT), bond units, XDR, XSU, XUA, XTS and XXX:
- * compensation is paid in money. Includes VED beside VES (Venezuela lists both) and XCG, the
- * Caribbean guilder that replaced the Netherlands Antillean guilder (ANG) on 31 March 2025
- * (amendment 176). Withdrawn codes are refused: ANG, BGN (Bulgaria adopted the euro on 1 January
- * 2026, amendment 180), HRK, CUC, SLL, ZWL and older ones.
+ * ISO 4217 codes in use: those CLDR (`cldr-core`) lists as legal tender in some region on the day
+ * the process starts, less NOT_MONEY. CLDR follows ISO's amendments with their dates, so XCG is in
+ * from 31 March 2025 and ANG out from 30 June 2025, BGN out from 31 January 2026; HRK, CUC, SLL and
+ * ZWL are out. CLDR does not count VED (Venezuela's digital bolivar) as tender, nor SVC (El Salvador
+ * has used USD since 2001): both are refused.
  */
-export const ISO_4217 = new Set(
-  (
-    'AED AFN ALL AMD AOA ARS AUD AWG AZN BAM BBD BDT BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF ' +
-    'CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD ' +
-    'HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD ' +
-    'MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN ' +
-    'PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY ' +
-    'TTD TWD TZS UAH UGX USD UYU UZS VED VES VND VUV WST XAF XCD XCG XOF XPF YER ZAR ZMW ZWG'
-  ).split(' '),
-);
+export const ISO_4217: ReadonlySet<string> = currenciesInUse(new Date().toISOString().slice(0, 10));
+
+function officiallyAssignedCountries(): Set<string> {
+  const mappings = (requireData('cldr-core/supplemental/codeMappings.json') as CodeMappings).supplemental
+    .codeMappings;
+  const deprecated = (requireData('cldr-core/supplemental/aliases.json') as Aliases).supplemental.metadata
+    .alias.territoryAlias;
+  return new Set(
+    Object.entries(mappings)
+      .filter(([code, mapping]) => /^[A-Z]{2}$/.test(code) && Number(mapping._numeric ?? 900) < 900)
+      .filter(([code]) => !Object.hasOwn(deprecated, code))
+      .map(([code]) => code),
+  );
+}
+
+/** `day` is YYYY-MM-DD; a span counts from its `_from` day up to, not including, its `_to` day. */
+export function currenciesInUse(day: string): Set<string> {
+  const regions = (requireData('cldr-core/supplemental/currencyData.json') as CurrencyData).supplemental
+    .currencyData.region;
+  const codes = new Set<string>();
+  for (const spans of Object.values(regions)) {
+    for (const span of spans) {
+      for (const [code, { _from, _to, _tender }] of Object.entries(span)) {
+        const current = (_from === undefined || _from <= day) && (_to === undefined || day < _to);
+        if (current && _tender !== 'false' && !NOT_MONEY.has(code)) codes.add(code);
+      }
+    }
+  }
+  return codes;
+}
 
 /**
  * The language subtags of the IANA Language Subtag Registry (the `language-subtag-registry`
@@ -40,10 +73,7 @@ export const ISO_4217 = new Set(
  */
 const REGISTERED_LANGUAGES: ReadonlySet<string> = new Set(
   Object.keys(
-    createRequire(import.meta.url)('language-subtag-registry/data/json/language.json') as Record<
-      string,
-      number
-    >,
+    requireData('language-subtag-registry/data/json/language.json') as Record<string, number>,
   ).filter((subtag) => /^[a-z]{2,8}$/.test(subtag)),
 );
 

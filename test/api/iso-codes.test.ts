@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { isBcp47, ISO_4217 } from '../../api/validation/iso-codes.ts';
+import { currenciesInUse, isBcp47, ISO_3166_ALPHA2, ISO_4217 } from '../../api/validation/iso-codes.ts';
 
 describe('ISO 4217 currency codes (compensation.currency)', () => {
-  it('accepts current currencies, the Caribbean guilder (XCG) and the digital bolivar (VED) among them', () => {
-    for (const code of ['EUR', 'USD', 'GBP', 'JPY', 'XCG', 'VED', 'VES', 'ZWG', 'SLE', 'XOF']) {
+  it('accepts current currencies, the Caribbean guilder (XCG) among them', () => {
+    for (const code of ['EUR', 'USD', 'GBP', 'JPY', 'XCG', 'VES', 'ZWG', 'SLE', 'XOF', 'CHF', 'INR']) {
       assert.ok(ISO_4217.has(code), code);
     }
   });
 
   it('refuses withdrawn codes: ANG (replaced by XCG), BGN, HRK (replaced by the euro), CUC, SLL, ZWL', () => {
-    for (const code of ['ANG', 'BGN', 'HRK', 'CUC', 'SLL', 'ZWL', 'DEM', 'VEF']) {
+    for (const code of ['ANG', 'BGN', 'HRK', 'CUC', 'SLL', 'ZWL', 'DEM', 'VEF', 'SVC', 'VED']) {
       assert.ok(!ISO_4217.has(code), code);
     }
   });
@@ -20,6 +20,48 @@ describe('ISO 4217 currency codes (compensation.currency)', () => {
 
   it('holds upper-case three-letter codes only', () => {
     assert.ok([...ISO_4217].every((code) => /^[A-Z]{3}$/.test(code)));
+  });
+
+  it("follows the data's dates: ANG until 30 June 2025, XCG from 31 March 2025, BGN until 31 January 2026, HRK until 14 January 2023", () => {
+    const early2025 = currenciesInUse('2025-01-15');
+    assert.ok(early2025.has('ANG') && !early2025.has('XCG') && early2025.has('BGN'));
+    const april2025 = currenciesInUse('2025-04-01');
+    assert.ok(april2025.has('ANG') && april2025.has('XCG'));
+    assert.ok(!currenciesInUse('2025-06-30').has('ANG'));
+    assert.ok(currenciesInUse('2026-01-30').has('BGN'));
+    assert.ok(!currenciesInUse('2026-01-31').has('BGN'));
+    assert.ok(currenciesInUse('2022-12-31').has('HRK') && !currenciesInUse('2024-01-01').has('HRK'));
+  });
+});
+
+describe('ISO 3166-1 alpha-2 country codes', () => {
+  it('holds the 249 officially assigned codes', () => {
+    assert.equal(ISO_3166_ALPHA2.size, 249);
+    for (const code of ['GB', 'DE', 'US', 'BQ', 'CW', 'SX', 'SS', 'AX', 'PS', 'TW', 'AQ', 'UM']) {
+      assert.ok(ISO_3166_ALPHA2.has(code), code);
+    }
+  });
+
+  it('refuses groupings, user-assigned, reserved and withdrawn codes', () => {
+    for (const code of [
+      'EU',
+      'UN',
+      'EZ',
+      'XK',
+      'AA',
+      'QO',
+      'ZZ',
+      'AC',
+      'IC',
+      'UK',
+      'AN',
+      'YU',
+      'SU',
+      'ZR',
+      'gb',
+    ]) {
+      assert.ok(!ISO_3166_ALPHA2.has(code), code);
+    }
   });
 });
 
