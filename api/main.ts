@@ -7,7 +7,10 @@ import { createApi } from './app.ts';
 const config = loadConfig();
 const logger = createLogger(config, 'api');
 // Logs in as the service role (no superuser, no BYPASSRLS): every query goes through a door.
-const database = connectDatabase(config.database.serviceUrl, config.database.poolSize);
+const database = connectDatabase(config.database.serviceUrl, {
+  poolSize: config.database.poolSize,
+  onIdleError: (error) => logger.warn({ err: error }, 'database connection lost; the pool opens a new one'),
+});
 const connection = await Connection.connect({ address: config.temporal.address });
 const temporal = new Client({ connection, namespace: config.temporal.namespace });
 const api = createApi({ config, db: database.db, temporal, logger });

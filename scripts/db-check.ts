@@ -5,7 +5,7 @@ import { checkRowLevelSecurity, describeRlsProblems } from '../db/check-rls.ts';
 import { connectDatabase } from '../db/connection.ts';
 
 const { database } = loadConfig();
-const handle = connectDatabase(database.url, 1);
+const handle = connectDatabase(database.url, { poolSize: 1 });
 try {
   const problems = await checkRowLevelSecurity(handle.db);
   if (problems.length > 0) {

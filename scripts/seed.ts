@@ -8,7 +8,7 @@ import { prepareDatabase } from './lib/database.ts';
 
 const { database } = loadConfig();
 await prepareDatabase(database);
-const handle = connectDatabase(database.url, 2);
+const handle = connectDatabase(database.url, { poolSize: 2 });
 try {
   // One hash for every demo account: they share the documented demo password.
   const summary = await seedDatabase(handle.db, await hashPassword(SEED_PASSWORD));

@@ -13,7 +13,7 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<ErrorStatus, string>> = {
   422: 'Validation failed; the message names the first violation',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Internal error',
-  503: 'A dependency is unreachable; the message names it',
+  503: 'A dependency is unreachable (the database, Temporal, the rate limit store, a provider) or unconfigured; the message names it',
 };
 
 /** Methods whose bodies are parsed (koa-body's defaults): malformed JSON (400) or too much of it (413). */
@@ -29,25 +29,24 @@ export type ErrorShape = Pick<
  * plus the ones its handler raises, which the route declares in `errors`.
  * - every route: 401 and 403 (a presented credential may be refused, and so may a browser's
  *   origin or a credential's scope, before any route runs; user routes also without a caller or
- *   with another role), 429 and 500;
+ *   with another role), 429, 500, and 503 (the rate limiter's store, the database or Temporal
+ *   unreachable: the rate limiter runs on every route, before it);
  * - a parsed body (POST, PUT, PATCH): 400 and 413; a body schema: 422. A raw body (webhooks) is
  *   read by the route itself: 413 only, and its `body` schema merely documents it (a route that
  *   validates it declares 400 and 422);
- * - a service credential: 503 while its secret is unset;
  * - a query schema: 400 (a value that cannot be read) and 422;
  * - a path parameter: 404 (an id that cannot exist, or that the caller cannot see);
  * - `route.errors`: 409 for a state precondition, 404 for an id named in the body, 503, ...
  * 405 belongs to no operation: it answers methods a path does not have (see the document's description).
  */
 export function documentedErrors(route: ErrorShape): ErrorStatus[] {
-  const statuses = new Set<ErrorStatus>([401, 403, 429, 500]);
+  const statuses = new Set<ErrorStatus>([401, 403, 429, 500, 503]);
   const add = (...more: ErrorStatus[]) => more.forEach((status) => statuses.add(status));
   if (route.rawBody) add(413);
   else {
     if (BODY_METHODS.has(route.method)) add(400, 413);
     if (route.body) add(422);
   }
-  if (route.credential) add(503);
   if (route.query) add(400, 422);
   if (route.params) add(404);
   add(...(route.errors ?? []));

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { ApiError } from './errors.ts';
 import { failure } from './envelope.ts';
 import type { RequestState } from './state.ts';
+import { unreachableDependency } from './unavailable.ts';
 
 /** Statuses that body parsers and the router raise themselves (http-errors), mapped to our messages. */
 const FRAMEWORK_ERRORS: Readonly<Record<number, string>> = {
@@ -11,9 +12,13 @@ const FRAMEWORK_ERRORS: Readonly<Record<number, string>> = {
   415: 'Unsupported media type: send application/json',
 };
 
+/** Seconds a client is asked to wait after a 503 for an unreachable dependency. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /**
  * The one place errors become responses: ApiErrors keep their status and message, known framework
- * errors get a fixed message, anything else is a plain 500 whose details go only to the log.
+ * errors get a fixed message, a dependency that could not be reached (the database, Temporal, the
+ * rate limiter's store) is 503 naming it, anything else is a plain 500 whose details go only to the log.
  */
 export function errorHandler(): Middleware<RequestState> {
   return async (ctx, next) => {
@@ -21,7 +26,8 @@ export function errorHandler(): Middleware<RequestState> {
       await next();
     } catch (error) {
       const { status, message, headers } = describe(error);
-      if (status >= 500) ctx.state.log.error({ err: error }, 'request failed');
+      if (status === 500) ctx.state.log.error({ err: error }, 'request failed');
+      else if (status > 500) ctx.state.log.warn({ err: error }, 'request could not be served');
       else ctx.state.log.debug({ status, message }, 'request refused');
       ctx.status = status;
       for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
@@ -45,6 +51,13 @@ function describe(error: unknown): { status: number; message: string; headers: R
     if (status === 405 && allow) headers.Allow = allow;
     return { status, message: FRAMEWORK_ERRORS[status] ?? 'Bad request', headers };
   }
+  const dependency = unreachableDependency(error);
+  if (dependency)
+    return {
+      status: 503,
+      message: `Unavailable: ${dependency} unreachable, try again later`,
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    };
   return { status: 500, message: 'Internal server error', headers: {} };
 }
 

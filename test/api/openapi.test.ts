@@ -18,19 +18,19 @@ interface OpenApiDocument {
   readonly components: { responses: Record<string, unknown> };
 }
 
-// Every error status each route can answer: the shared chain's (401, 403, 429 and 500 on every
-// route; 400 and 413 where a JSON body is parsed; 422 with a body or query schema, 400 with a
-// query; 404 with a path parameter; 413 on raw-body webhooks; 503 where a service credential may
-// be unconfigured) and what its handler raises (409 preconditions, a 404 for an id in the body,
-// 503 for an unreachable dependency, ...). Read from the handlers; a new route needs its row.
-const COMMON = [401, 403, 429, 500] as const;
+// Every error status each route can answer: the shared chain's (401, 403, 429, 500 and 503 on
+// every route: the rate limiter's store, the database or Temporal may be unreachable; 400 and 413
+// where a JSON body is parsed; 422 with a body or query schema, 400 with a query; 404 with a path
+// parameter; 413 on raw-body webhooks) and what its handler raises (409 preconditions, a 404 for
+// an id in the body, ...). Read from the handlers; a new route needs its row.
+const COMMON = [401, 403, 429, 500, 503] as const;
 const JSON_BODY = [...COMMON, 400, 413, 422] as const;
 const BODY_WITHOUT_SCHEMA = [...COMMON, 400, 413] as const;
 const QUERY = [...COMMON, 400, 422] as const;
 const BY_ID = [...COMMON, 404] as const;
 const BODY_BY_ID = [...JSON_BODY, 404] as const;
 const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
-  'GET /api/health': [...COMMON, 503],
+  'GET /api/health': [...COMMON],
   'POST /api/auth/register': [...JSON_BODY, 409],
   'POST /api/auth/login': JSON_BODY,
   'POST /api/auth/refresh': BODY_WITHOUT_SCHEMA,
@@ -41,7 +41,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'POST /api/auth/password-reset': JSON_BODY,
   'POST /api/auth/password-reset/confirm': JSON_BODY,
   'GET /api/auth/oauth/:provider': [...QUERY, 404],
-  'GET /api/auth/callback': [...QUERY, 503],
+  'GET /api/auth/callback': [...QUERY],
   'POST /api/auth/tokens': JSON_BODY,
   'GET /api/auth/tokens': QUERY,
   'DELETE /api/auth/tokens/:id': BY_ID,
@@ -74,7 +74,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'POST /api/admin/quiz': JSON_BODY,
   'PATCH /api/admin/quiz': [...JSON_BODY, 404],
   'POST /api/gamification/evaluate': [...JSON_BODY, 404, 409],
-  'GET /api/community/stats': [...COMMON, 503],
+  'GET /api/community/stats': [...COMMON],
   'GET /api/testers/me': [...COMMON, 404],
   'PATCH /api/testers/me': [...JSON_BODY, 404],
   'GET /api/testers/me/quiz': [...COMMON, 404],
@@ -88,7 +88,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'POST /api/outreach/:id/edit': [...BODY_BY_ID, 409],
   'POST /api/outreach/:id/approve': [...BODY_WITHOUT_SCHEMA, 404, 409],
   'POST /api/outreach/:id/reject': [...BODY_BY_ID, 409],
-  'POST /api/audits/instant': [...JSON_BODY, 503],
+  'POST /api/audits/instant': [...JSON_BODY],
   'POST /api/audits/full': JSON_BODY,
   'GET /api/audits/:auditJobId': BY_ID,
   'POST /api/data/events': [...JSON_BODY, 404, 409],
@@ -97,17 +97,17 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'POST /api/sessions/:id/events': [...BODY_BY_ID, 409],
   'POST /api/sessions/:id/snapshots': [...BODY_BY_ID, 409],
   'POST /api/sessions/:id/voice': [...BODY_BY_ID, 409],
-  'POST /api/billing/checkout': [...JSON_BODY, 404, 409, 503],
-  'POST /api/billing/connect': [...JSON_BODY, 503],
-  'POST /api/billing/payout': [...JSON_BODY, 404, 409, 503],
-  'GET /api/billing/local-checkout/:id': [...BY_ID, 409, 503],
-  'GET /api/billing/local-onboarding/:accountId': [...QUERY, 404, 503],
+  'POST /api/billing/checkout': [...JSON_BODY, 404, 409],
+  'POST /api/billing/connect': [...JSON_BODY],
+  'POST /api/billing/payout': [...JSON_BODY, 404, 409],
+  'GET /api/billing/local-checkout/:id': [...BY_ID, 409],
+  'GET /api/billing/local-onboarding/:accountId': [...QUERY, 404],
   // Raw bodies: 413 from reading them; the payment webhook records what it cannot read (no 400/422).
-  'POST /api/webhooks/payments': [...COMMON, 413, 503],
-  'POST /api/webhooks/scheduling': [...COMMON, 400, 404, 413, 422, 503],
-  'POST /api/webhooks/messaging': [...COMMON, 400, 413, 422, 503],
-  'POST /api/cron/:job': [...BODY_WITHOUT_SCHEMA, 404, 503],
-  'GET /api/internal/queues': [...COMMON, 503],
+  'POST /api/webhooks/payments': [...COMMON, 413],
+  'POST /api/webhooks/scheduling': [...COMMON, 400, 404, 413, 422],
+  'POST /api/webhooks/messaging': [...COMMON, 400, 413, 422],
+  'POST /api/cron/:job': [...BODY_WITHOUT_SCHEMA, 404],
+  'GET /api/internal/queues': [...COMMON],
 };
 
 describe('GET /api/openapi.json and /api/docs', () => {
@@ -227,15 +227,15 @@ describe('GET /api/openapi.json and /api/docs', () => {
       .filter((status) => status >= 400);
 
   it('each route lists the errors it can answer, and no others', () => {
-    // Public, no input: a presented credential or origin can still be refused; 503 is its own.
+    // Public, no input: a presented credential or origin can still be refused; a dependency can be down.
     assert.deepEqual(errorsOf('/api/health', 'get'), [401, 403, 429, 500, 503]);
     // A list: its query can be malformed (400) or invalid (422); no body, so no 409 or 413.
-    assert.deepEqual(errorsOf('/api/jobs', 'get'), [400, 401, 403, 422, 429, 500]);
-    assert.deepEqual(errorsOf('/api/jobs/{id}', 'get'), [401, 403, 404, 429, 500]);
-    assert.deepEqual(errorsOf('/api/jobs', 'post'), [400, 401, 403, 413, 422, 429, 500]);
-    assert.deepEqual(errorsOf('/api/jobs/{id}', 'patch'), [400, 401, 403, 404, 409, 413, 422, 429, 500]);
+    assert.deepEqual(errorsOf('/api/jobs', 'get'), [400, 401, 403, 422, 429, 500, 503]);
+    assert.deepEqual(errorsOf('/api/jobs/{id}', 'get'), [401, 403, 404, 429, 500, 503]);
+    assert.deepEqual(errorsOf('/api/jobs', 'post'), [400, 401, 403, 413, 422, 429, 500, 503]);
+    assert.deepEqual(errorsOf('/api/jobs/{id}', 'patch'), [400, 401, 403, 404, 409, 413, 422, 429, 500, 503]);
     // A public route with a body answers 422 too (and 401/403 for a refused credential or origin).
-    assert.deepEqual(errorsOf('/api/auth/login', 'post'), [400, 401, 403, 413, 422, 429, 500]);
+    assert.deepEqual(errorsOf('/api/auth/login', 'post'), [400, 401, 403, 413, 422, 429, 500, 503]);
   });
 
   it('every route documents exactly the errors its handler and the shared chain can answer (the table below)', () => {

@@ -121,7 +121,7 @@ describe('community statistics snapshot (db/repositories/community-stats)', () =
     await dropDatabase(url);
     await ensureDatabase(url);
     await migrate(url);
-    handle = connectDatabase(url, 2);
+    handle = connectDatabase(url, { poolSize: 2 });
     const organization = await system((tx) =>
       tx
         .insertInto('organizations')

@@ -98,7 +98,7 @@ describe('database roles: the two doors and the service login (db/migrations/001
     let service: DatabaseHandle;
     let api: Api | undefined;
     before(() => {
-      service = connectDatabase(testConfig().database.serviceUrl, 2);
+      service = connectDatabase(testConfig().database.serviceUrl, { poolSize: 2 });
     });
     after(async () => {
       await api?.stop();

@@ -33,7 +33,7 @@ describe('npm run seed (db/seed)', () => {
     await dropDatabase(url);
     await ensureDatabase(url);
     await migrate(url);
-    handle = connectDatabase(url, 2);
+    handle = connectDatabase(url, { poolSize: 2 });
     await seedDatabase(handle.db, await hashPassword(SEED_PASSWORD));
   });
   after(async () => {

@@ -17,7 +17,7 @@ const { address, namespace, taskQueue, env } = JSON.parse(process.argv[2]!) as {
 Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
 const config = testConfig(env);
 // The service login, as the worker in production logs in.
-const { db } = connectDatabase(config.database.serviceUrl, 2);
+const { db } = connectDatabase(config.database.serviceUrl, { poolSize: 2 });
 const connection = await NativeConnection.connect({ address });
 const worker = await Worker.create({
   connection,

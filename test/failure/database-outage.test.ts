@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { connectDatabase, type DatabaseHandle } from '../../db/connection.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { serviceDatabaseUrl, testDatabase } from '../support/database.ts';
+import { createBusiness } from '../support/factories.ts';
+import { validStudyBody } from '../support/study-body.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { sessionToken } from '../support/tokens.ts';
+
+/** The service login's URL, through `port` and tagged with `applicationName` so a test can find its backends. */
+function serviceUrlVia(port: number, applicationName: string): string {
+  const url = new URL(serviceDatabaseUrl());
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  url.searchParams.set('application_name', applicationName);
+  return url.toString();
+}
+
+const studiesOf = async (organizationId: string) =>
+  Number(
+    (
+      await testDatabase()
+        .selectFrom('studies')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow()
+    ).count,
+  );
+
+function assertUnavailable(response: Awaited<ReturnType<TestApi['request']>>, dependency: string) {
+  assert.equal(response.status, 503, response.text);
+  assert.deepEqual(response.body, {
+    success: false,
+    data: null,
+    error: `Unavailable: ${dependency} unreachable, try again later`,
+    metadata: null,
+  });
+  assert.equal(response.headers.get('retry-after'), '5');
+}
+
+describe('the database going away', function () {
+  this.timeout(60_000);
+  const applicationName = `outage-${process.pid}`;
+  let proxy: TcpProxy;
+  let database: DatabaseHandle;
+  let api: TestApi;
+
+  before(async () => {
+    const direct = new URL(serviceDatabaseUrl());
+    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    database = connectDatabase(serviceUrlVia(proxy.port, applicationName), { poolSize: 4 });
+    api = await startTestApi({ db: database.db });
+  });
+  after(async () => {
+    await api.stop();
+    await database.close();
+    await proxy.close();
+  });
+
+  it('answers 503 naming the database while it is unreachable, stores nothing, and serves again once it is back', async () => {
+    const owner = await createBusiness('pro');
+    const business = await sessionToken(owner.claims);
+    assert.equal((await api.request('GET', '/api/jobs', { token: business })).status, 200);
+
+    await proxy.cut();
+    const health = await api.request('GET', '/api/health');
+    assert.equal(health.status, 503, health.text);
+    assert.equal(health.body.error, 'Unavailable: database unreachable');
+    assertUnavailable(await api.request('GET', '/api/jobs', { token: business }), 'database');
+    assertUnavailable(
+      await api.request('POST', '/api/jobs', { body: validStudyBody(), token: business }),
+      'database',
+    );
+    assert.equal(await studiesOf(owner.organizationId), 0, 'a refused create leaves no study behind');
+
+    await proxy.restore();
+    assert.equal((await api.request('GET', '/api/health')).status, 200);
+    const created = await api.request('POST', '/api/jobs', { body: validStudyBody(), token: business });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(await studiesOf(owner.organizationId), 1);
+  });
+
+  it('survives its connections being terminated under load: every answer is 200 or 503, never 500, and the next ones are 200', async () => {
+    const business = await sessionToken((await createBusiness('pro')).claims);
+    const terminate = () =>
+      sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${applicationName}`.execute(
+        testDatabase(),
+      );
+    const statuses: number[] = [];
+    const read = async () => {
+      const response = await api.request('GET', '/api/jobs', { token: business });
+      statuses.push(response.status);
+      if (response.status !== 200) assertUnavailable(response, 'database');
+    };
+
+    for (let round = 0; round < 5; round += 1) {
+      const reads = Array.from({ length: 20 }, read);
+      await terminate();
+      await Promise.all(reads);
+      // Idle connections broken between requests: the pool drops them and the API lives on.
+      await terminate();
+    }
+    assert.deepEqual(
+      statuses.filter((status) => status !== 200 && status !== 503),
+      [],
+    );
+    for (let attempt = 0; attempt < 3; attempt += 1) await read();
+    assert.deepEqual(statuses.slice(-1), [200]);
+  });
+});
