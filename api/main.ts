@@ -1,4 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectApiToTemporal } from '../clients/temporal-connection.ts';
 import { loadConfig } from '../config/index.ts';
 import { createLogger } from '../config/logger.ts';
 import { connectDatabase } from '../db/connection.ts';
@@ -11,7 +12,7 @@ const database = connectDatabase(config.database.serviceUrl, {
   poolSize: config.database.poolSize,
   onIdleError: (error) => logger.warn({ err: error }, 'database connection lost; the pool opens a new one'),
 });
-const connection = await Connection.connect({ address: config.temporal.address });
+const connection = connectApiToTemporal(config.temporal.address);
 const temporal = new Client({ connection, namespace: config.temporal.namespace });
 const api = createApi({ config, db: database.db, temporal, logger });
 

@@ -56,6 +56,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     private readonly prefix = 'ratelimit',
   ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    // While Redis is away each command fails on its own (the request answers 503 and is logged);
+    // the client's connection errors would otherwise print to stderr on every reconnect.
+    this.redis.on('error', () => {});
   }
 
   async hit(key: string, windowMs: number, now: number): Promise<WindowCount> {

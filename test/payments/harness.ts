@@ -26,6 +26,9 @@ export const WEBHOOK_SECRET = 'whsec_test_payments_harness_0123456789';
 export const CONNECT_WEBHOOK_SECRET = 'whsec_test_payments_connect_0123456789';
 export const SCHEDULING_SECRET = 'scheduling-test-secret-0123456789';
 
+/** What the harness needs of a Temporal server: the suite's, the time-skipping one, or a test's own. */
+export type HarnessTemporal = Pick<TestWorkflowEnvironment, 'client' | 'nativeConnection' | 'namespace' | 'address'>;
+
 export interface PaymentsHarness {
   readonly url: string;
   readonly api: Api;
@@ -35,7 +38,7 @@ export interface PaymentsHarness {
   readonly taskQueue: string;
   /** Where the local messaging channel writes the tester messages it "sends". */
   readonly messagingDir: string;
-  readonly temporal: TestWorkflowEnvironment;
+  readonly temporal: HarnessTemporal;
   /** The provider's API stand-in; undefined in local mode (no credentials). */
   readonly provider: FakeProvider | undefined;
   readonly mail: MailCatcher;
@@ -56,8 +59,8 @@ export interface HarnessOptions {
   /** No payment credentials: the local provider (npm start's default). */
   readonly local?: boolean;
   readonly env?: NodeJS.ProcessEnv;
-  /** Another Temporal server than the suite's dev server (the time-skipping one). */
-  readonly temporal?: TestWorkflowEnvironment;
+  /** Another Temporal server than the suite's dev server (the time-skipping one, a test's own). */
+  readonly temporal?: HarnessTemporal;
   /** Start the service worker on the harness's own task queue (default true). */
   readonly worker?: boolean;
 }

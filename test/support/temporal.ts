@@ -18,8 +18,12 @@ function requiredPath(variable: string): string {
   return path;
 }
 
-// Temporal's core logs to the console by default; the suite keeps the output to mocha's.
-Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+// Temporal's core logs to the console by default (its retries while a test's server is down
+// among them); forwarded to a silent logger, the suite keeps the output to mocha's.
+Runtime.install({
+  logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+  telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+});
 
 /** A real Temporal dev server started from the installed CLI (no download), once per run. */
 export function temporalEnvironment(): Promise<TestWorkflowEnvironment> {

@@ -109,3 +109,37 @@ describe('the database going away', function () {
     assert.deepEqual(statuses.slice(-1), [200]);
   });
 });
+
+describe("the rate limiter's store going away", function () {
+  this.timeout(60_000);
+  let proxy: TcpProxy;
+  let api: TestApi;
+
+  before(async () => {
+    proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
+    api = await startTestApi({ env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}/15` } });
+  });
+  after(async () => {
+    await api.stop();
+    await proxy.close();
+  });
+
+  it('answers 503 naming it while Redis is unreachable (the limits are never skipped), and counts again once it is back', async () => {
+    const business = await sessionToken((await createBusiness('pro')).claims);
+    const counted = await api.request('GET', '/api/jobs', { token: business });
+    assert.equal(counted.status, 200, counted.text);
+    assert.ok(counted.headers.get('ratelimit-remaining'));
+
+    await proxy.cut();
+    assertUnavailable(await api.request('GET', '/api/jobs', { token: business }), 'rate limit store');
+    assertUnavailable(await api.request('GET', '/api/community/stats'), 'rate limit store');
+
+    await proxy.restore();
+    let back: Awaited<ReturnType<TestApi['request']>> | undefined;
+    for (let attempt = 0; attempt < 100 && back?.status !== 200; attempt += 1) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 100));
+      back = await api.request('GET', '/api/jobs', { token: business });
+    }
+    assert.equal(back?.status, 200, back?.text);
+  });
+});
