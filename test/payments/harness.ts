@@ -27,7 +27,10 @@ export const CONNECT_WEBHOOK_SECRET = 'whsec_test_payments_connect_0123456789';
 export const SCHEDULING_SECRET = 'scheduling-test-secret-0123456789';
 
 /** What the harness needs of a Temporal server: the suite's, the time-skipping one, or a test's own. */
-export type HarnessTemporal = Pick<TestWorkflowEnvironment, 'client' | 'nativeConnection' | 'namespace' | 'address'>;
+export type HarnessTemporal = Pick<
+  TestWorkflowEnvironment,
+  'client' | 'nativeConnection' | 'namespace' | 'address'
+>;
 
 export interface PaymentsHarness {
   readonly url: string;
