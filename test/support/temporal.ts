@@ -18,11 +18,12 @@ function requiredPath(variable: string): string {
   return path;
 }
 
-// Temporal's core logs to the console by default (its retries while a test's server is down
-// among them); forwarded to a silent logger, the suite keeps the output to mocha's.
+// Temporal's logs go to the console by default; the suite keeps the output to mocha's. The core's
+// own (its warnings on retries while a test's server is down among them) are kept to errors;
+// forwarding them instead would keep the process alive after the last test.
 Runtime.install({
   logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-  telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+  telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
 });
 
 /** A real Temporal dev server started from the installed CLI (no download), once per run. */
