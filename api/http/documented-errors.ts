@@ -36,7 +36,7 @@ export type ErrorShape = Pick<
  *   validates it declares 400 and 422);
  * - a query schema: 400 (a value that cannot be read) and 422;
  * - a path parameter: 404 (an id that cannot exist, or that the caller cannot see);
- * - `route.errors`: 409 for a state precondition, 404 for an id named in the body, 503, ...
+ * - `route.errors`: 409 for a state precondition, 404 for an id named in the body, ...
  * 405 belongs to no operation: it answers methods a path does not have (see the document's description).
  */
 export function documentedErrors(route: ErrorShape): ErrorStatus[] {

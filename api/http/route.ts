@@ -77,7 +77,8 @@ export interface RouteDefinition<
   readonly resource?: string;
   /**
    * Error statuses this route answers beyond those its shape implies (see `documentedErrors` in
-   * openapi.ts), for example 409 for a state precondition or 503 for an unreachable dependency.
+   * documented-errors.ts), for example 409 for a state precondition or a 404 for an id in the body
+   * (503 is every route's already; a route that raises its own may still list it, as a reader's note).
    */
   readonly errors?: readonly ErrorStatus[];
   /**

@@ -35,8 +35,14 @@ const PG_CONNECTION_MESSAGES = [
   /^Client has encountered a connection error and is not queryable$/,
 ];
 
-/** gRPC's DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED and UNAVAILABLE: the server away, slow or shedding load. */
-const TEMPORAL_UNAVAILABLE = new Set([4, 8, 14]);
+/**
+ * gRPC's DEADLINE_EXCEEDED and UNAVAILABLE: the server away or too slow. Not RESOURCE_EXHAUSTED,
+ * which also reports a message too large, a bug no retry mends.
+ */
+const TEMPORAL_UNAVAILABLE = new Set([4, 14]);
+
+/** ioredis's errors for a connection lost under a command or already closed (the rate limiter's store). */
+const REDIS_CONNECTION_MESSAGES = [/^Connection is closed\.$/, /^Command aborted due to connection close$/];
 
 /** The dependency an error says was unreachable, or undefined for any other error. */
 export function unreachableDependency(error: unknown): Dependency | undefined {
@@ -44,6 +50,7 @@ export function unreachableDependency(error: unknown): Dependency | undefined {
   if (isTemporalUnavailable(error)) return 'temporal';
   // ioredis gives up on a command after its retries with this error (the rate limiter's store).
   if (error.name === 'MaxRetriesPerRequestError') return 'rate limit store';
+  if (REDIS_CONNECTION_MESSAGES.some((pattern) => pattern.test(error.message))) return 'rate limit store';
   const { code } = error as { code?: unknown };
   if (typeof code === 'string') {
     if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || SOCKET_CODES.has(code)) return 'database';

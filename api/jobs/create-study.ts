@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { estimateLaunchDate } from '../../lib/launch-estimate.ts';
 import { ensureStudyWorkflow as startStudyWorkflowOnce } from '../../clients/temporal.ts';
+import { unreachableDependency } from '../http/unavailable.ts';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import {
@@ -59,7 +60,14 @@ export async function createStudy(
     return { row: existing, labels: stored.get(existing.id) ?? [], replayed: true };
   });
 
-  await ensureStudyWorkflow(deps, row);
+  try {
+    await ensureStudyWorkflow(deps, row);
+  } catch (error) {
+    // Stored, its workflow not started because Temporal is away: the study exists, so the answer
+    // says so (a 503 would invite a second one). The lifecycle reconciler starts the workflow once
+    // Temporal is back, as does anything that reaches the study first (a retry with this key too).
+    if (unreachableDependency(error) !== 'temporal') throw error;
+  }
   return { study: toCreatedStudy(row, labels), replayed };
 }
 

@@ -32,7 +32,7 @@ const NOT_MONEY = new Set(
 /**
  * ISO 4217 codes in use: those CLDR (`cldr-core`) lists as legal tender in some region on the day
  * the process starts, less NOT_MONEY. CLDR follows ISO's amendments with their dates, so XCG is in
- * from 31 March 2025 and ANG out from 30 June 2025, BGN out from 31 January 2026; HRK, CUC, SLL and
+ * from 31 March 2025 and ANG out after 30 June 2025, BGN out after 31 January 2026; HRK, CUC, SLL and
  * ZWL are out. CLDR does not count VED (Venezuela's digital bolivar) as tender, nor SVC (El Salvador
  * has used USD since 2001): both are refused.
  */
@@ -51,7 +51,7 @@ function officiallyAssignedCountries(): Set<string> {
   );
 }
 
-/** `day` is YYYY-MM-DD; a span counts from its `_from` day up to, not including, its `_to` day. */
+/** `day` is YYYY-MM-DD; a span counts from its `_from` day to its `_to` day, both included (CLDR's reading). */
 export function currenciesInUse(day: string): Set<string> {
   const regions = (requireData('cldr-core/supplemental/currencyData.json') as CurrencyData).supplemental
     .currencyData.region;
@@ -59,7 +59,7 @@ export function currenciesInUse(day: string): Set<string> {
   for (const spans of Object.values(regions)) {
     for (const span of spans) {
       for (const [code, { _from, _to, _tender }] of Object.entries(span)) {
-        const current = (_from === undefined || _from <= day) && (_to === undefined || day < _to);
+        const current = (_from === undefined || _from <= day) && (_to === undefined || day <= _to);
         if (current && _tender !== 'false' && !NOT_MONEY.has(code)) codes.add(code);
       }
     }

@@ -7,6 +7,7 @@ import { signSessionJwt } from '../../api/auth/session-jwt.ts';
 import { connectDatabase } from '../../db/connection.ts';
 import { startTestApi, type TestApi, type TestResponse } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
+import { testDatabaseUrl } from '../support/database.ts';
 import { createBusiness, createTester, type BusinessFixture } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
@@ -270,7 +271,12 @@ describe('an unexpected error', () => {
       },
     });
     // A database without the service's tables: the first query throws a driver error full of internals.
-    const tableless = connectDatabase('postgres://postgres@127.0.0.1:5432/postgres', { poolSize: 1 });
+    const tableless = connectDatabase(
+      Object.assign(new URL(testDatabaseUrl()), { pathname: '/postgres' }).toString(),
+      {
+        poolSize: 1,
+      },
+    );
     const api = createApi({
       config: testConfig(),
       db: tableless.db,

@@ -27,10 +27,10 @@ describe('ISO 4217 currency codes (compensation.currency)', () => {
     assert.ok(early2025.has('ANG') && !early2025.has('XCG') && early2025.has('BGN'));
     const april2025 = currenciesInUse('2025-04-01');
     assert.ok(april2025.has('ANG') && april2025.has('XCG'));
-    assert.ok(!currenciesInUse('2025-06-30').has('ANG'));
-    assert.ok(currenciesInUse('2026-01-30').has('BGN'));
-    assert.ok(!currenciesInUse('2026-01-31').has('BGN'));
-    assert.ok(currenciesInUse('2022-12-31').has('HRK') && !currenciesInUse('2024-01-01').has('HRK'));
+    assert.ok(currenciesInUse('2025-06-30').has('ANG') && !currenciesInUse('2025-07-01').has('ANG'));
+    assert.ok(currenciesInUse('2026-01-31').has('BGN'));
+    assert.ok(!currenciesInUse('2026-02-01').has('BGN'));
+    assert.ok(currenciesInUse('2023-01-14').has('HRK') && !currenciesInUse('2023-01-15').has('HRK'));
   });
 });
 

@@ -105,6 +105,7 @@ describe('the database going away', function () {
       statuses.filter((status) => status !== 200 && status !== 503),
       [],
     );
+    assert.ok(statuses.includes(503), 'some reads were on a connection when it ended');
     for (let attempt = 0; attempt < 3; attempt += 1) await read();
     assert.deepEqual(statuses.slice(-1), [200]);
   });
@@ -116,7 +117,8 @@ describe("the rate limiter's store going away", function () {
   let api: TestApi;
 
   before(async () => {
-    proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
+    const redis = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+    proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
     api = await startTestApi({ env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}/15` } });
   });
   after(async () => {

@@ -30,10 +30,13 @@ describe('the Temporal server restarted in the middle of a payout', function () 
   });
   after(async function () {
     this.timeout(60_000);
-    await h.stop();
-    await workerConnection.close();
-    await connection.close();
-    await server.dispose();
+    try {
+      await h?.stop();
+      await workerConnection?.close();
+      await connection?.close();
+    } finally {
+      await server?.dispose();
+    }
   });
 
   it('a payout the provider made while the server went away is recorded once, from the same idempotency key, once it is back', async () => {

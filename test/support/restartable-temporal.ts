@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
+import { endProcess, freePort } from './free-port.ts';
 
 /**
  * A Temporal dev server of the test's own, kept in a SQLite file so that it can be stopped and
@@ -17,16 +16,6 @@ export interface RestartableTemporal {
   start(): Promise<void>;
   /** Stops the server and deletes its store. */
   dispose(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 export async function startRestartableTemporal(): Promise<RestartableTemporal> {
@@ -66,18 +55,20 @@ export async function startRestartableTemporal(): Promise<RestartableTemporal> {
         const connection = await Connection.connect({ address, connectTimeout: 1000 });
         await connection.withDeadline(Date.now() + 1000, () => connection.workflowService.getSystemInfo({}));
         await connection.close();
+        // Our server answered, not another that took the port meanwhile.
+        if (child.exitCode !== null) throw new Error(`the Temporal dev server on ${address} exited`);
         return;
       } catch (error) {
-        if (Date.now() > deadline || child.exitCode !== null) throw error;
+        if (Date.now() > deadline || child.exitCode !== null) {
+          await endProcess(child);
+          throw error;
+        }
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     }
   };
   const stop = async () => {
-    if (!child || child.exitCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
+    if (child) await endProcess(child);
   };
 
   await start();

@@ -2,12 +2,11 @@
 // worker each in a process of their own, so the load generator in the benchmark's process shares
 // neither's event loop. Both run on the bench's database and Temporal server.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { endProcess, freePort } from '../../support/free-port.ts';
 import { temporalEnvironment, workflowBundle } from '../../support/temporal.ts';
 
 const API_MAIN = fileURLToPath(new URL('../../../api/main.ts', import.meta.url));
@@ -18,22 +17,18 @@ export interface ServiceProcesses {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 function started(child: ChildProcess, ready: () => Promise<boolean>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const exited = (code: number | null) => reject(new Error(`process exited (${code}) before it was ready`));
+    let settled = false;
+    const exited = (code: number | null) => {
+      settled = true;
+      reject(new Error(`process exited (${code}) before it was ready`));
+    };
     child.once('exit', exited);
     const poll = async () => {
+      if (settled) return;
       if (await ready().catch(() => false)) {
+        settled = true;
         child.off('exit', exited);
         resolve();
       } else setTimeout(() => void poll(), 200);
@@ -61,12 +56,7 @@ export async function startServiceProcesses(
   };
   const children: ChildProcess[] = [];
   const stop = async () => {
-    for (const child of children.reverse()) {
-      if (child.exitCode !== null) continue;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    }
+    for (const child of children.reverse()) await endProcess(child);
     await rm(bundlePath, { force: true });
   };
   try {
