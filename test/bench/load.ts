@@ -15,6 +15,7 @@ import { Redis } from 'ioredis';
 import type { BenchResult } from '../../scripts/bench.ts';
 import { RATE_LIMITS } from '../../api/http/rate-limit.ts';
 import { testConfig } from '../support/config.ts';
+import { studiesOf } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { drive, type FamilyResult } from './load/drive.ts';
 import { round } from './support/stats.ts';
@@ -28,7 +29,6 @@ import {
   recordedEvents,
   recordingLanes,
   storedEvents,
-  studiesOf,
   WEBHOOK_SECRET,
   webhookDelivery,
   type BusinessCaller,

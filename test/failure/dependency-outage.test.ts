@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { connectDatabase, type DatabaseHandle } from '../../db/connection.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { serviceDatabaseUrl, testDatabase } from '../support/database.ts';
-import { createBusiness } from '../support/factories.ts';
+import { createBusiness, studiesOf } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { sessionToken } from '../support/tokens.ts';
@@ -16,17 +16,6 @@ function serviceUrlVia(port: number, applicationName: string): string {
   url.searchParams.set('application_name', applicationName);
   return url.toString();
 }
-
-const studiesOf = async (organizationId: string) =>
-  Number(
-    (
-      await testDatabase()
-        .selectFrom('studies')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .where('organization_id', '=', organizationId)
-        .executeTakeFirstOrThrow()
-    ).count,
-  );
 
 function assertUnavailable(response: Awaited<ReturnType<TestApi['request']>>, dependency: string) {
   assert.equal(response.status, 503, response.text);
@@ -72,13 +61,13 @@ describe('the database going away', function () {
       await api.request('POST', '/api/jobs', { body: validStudyBody(), token: business }),
       'database',
     );
-    assert.equal(await studiesOf(owner.organizationId), 0, 'a refused create leaves no study behind');
+    assert.equal(await studiesOf([owner.organizationId]), 0, 'a refused create leaves no study behind');
 
     await proxy.restore();
     assert.equal((await api.request('GET', '/api/health')).status, 200);
     const created = await api.request('POST', '/api/jobs', { body: validStudyBody(), token: business });
     assert.equal(created.status, 201, created.text);
-    assert.equal(await studiesOf(owner.organizationId), 1);
+    assert.equal(await studiesOf([owner.organizationId]), 1);
   });
 
   it('survives its connections being terminated under load: every answer is 200 or 503, never 500, and the next ones are 200', async () => {

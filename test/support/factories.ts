@@ -56,3 +56,15 @@ export async function createTester(): Promise<Claims> {
   );
   return { sub: user.id, role: 'tester', organization_id: null };
 }
+
+/** How many studies the organizations hold, read as the database's owner. */
+export const studiesOf = async (organizationIds: readonly string[]): Promise<number> =>
+  Number(
+    (
+      await testDatabase()
+        .selectFrom('studies')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('organization_id', 'in', organizationIds)
+        .executeTakeFirstOrThrow()
+    ).count,
+  );

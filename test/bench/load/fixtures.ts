@@ -49,17 +49,6 @@ export function createStudyRequest(body: string) {
   });
 }
 
-export const studiesOf = async (organizationIds: readonly string[]) =>
-  Number(
-    (
-      await testDatabase()
-        .selectFrom('studies')
-        .select((eb) => eb.fn.countAll().as('count'))
-        .where('organization_id', 'in', organizationIds)
-        .executeTakeFirstOrThrow()
-    ).count,
-  );
-
 const signer = new Stripe('sk_test_load_signer');
 
 /**
