@@ -10,7 +10,7 @@ const logger = createLogger(config, 'api');
 // Logs in as the service role (no superuser, no BYPASSRLS): every query goes through a door.
 const database = connectDatabase(config.database.serviceUrl, {
   poolSize: config.database.poolSize,
-  onIdleError: (error) => logger.warn({ err: error }, 'database connection lost; the pool opens a new one'),
+  log: logger,
 });
 const connection = connectApiToTemporal(config.temporal.address);
 const temporal = new Client({ connection, namespace: config.temporal.namespace });

@@ -16,11 +16,11 @@ export interface ConnectOptions {
    * has already dropped it and opens a new one when next asked; without a listener the 'error'
    * event would end the process.
    */
-  readonly onIdleError?: (error: Error) => void;
+  readonly log?: { warn(details: { err: Error }, message: string): void };
 }
 
 /** How long a query waits for a connection before failing, so an unreachable server answers 503, not a hang. */
-export const CONNECTION_TIMEOUT_MS = 5000;
+const CONNECTION_TIMEOUT_MS = 5000;
 
 export function connectDatabase(url: string, options: ConnectOptions = {}): DatabaseHandle {
   const pool = new pg.Pool({
@@ -28,7 +28,9 @@ export function connectDatabase(url: string, options: ConnectOptions = {}): Data
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
   });
-  pool.on('error', options.onIdleError ?? (() => {}));
+  pool.on('error', (error) =>
+    options.log?.warn({ err: error }, 'database connection lost; the pool opens a new one'),
+  );
   // A connection that breaks while lent out fails its query, which its caller sees; the client
   // also emits 'error', which with no listener would end the process.
   pool.on('connect', (client) => client.on('error', () => {}));

@@ -1,7 +1,7 @@
 // The community statistics' rules that the snapshot, its Schedule and the endpoint share.
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+export const DAY_MS = 24 * HOUR_MS;
 
 /** The spec's cache life: a new snapshot every 7 days. */
 export const COMMUNITY_STATS_REFRESH_MS = 7 * DAY_MS;

@@ -7,7 +7,7 @@ import { COMMUNITY_STATS_SCHEDULE_ID, communityStatsRefreshWorkflow } from '../w
 import { ensureSchedule } from './ensure-schedule.ts';
 
 /** Every 7 days, Mondays at 03:00 UTC; `nextCommunityStatsRefresh` (lib/community-stats.ts) names the same times. */
-export const COMMUNITY_STATS_SCHEDULE_SPEC: ScheduleSpec = {
+const COMMUNITY_STATS_SCHEDULE_SPEC: ScheduleSpec = {
   intervals: [{ every: COMMUNITY_STATS_REFRESH_MS, offset: COMMUNITY_STATS_REFRESH_OFFSET_MS }],
 };
 

@@ -34,7 +34,7 @@ Runtime.install({
 // Logs in as the service role (no superuser, no BYPASSRLS): every query goes through a door.
 const database = connectDatabase(config.database.serviceUrl, {
   poolSize: config.database.poolSize,
-  onIdleError: (error) => logger.warn({ err: error }, 'database connection lost; the pool opens a new one'),
+  log: logger,
 });
 const connection = await NativeConnection.connect({ address: config.temporal.address });
 const messaging = createMessagingSender(config.messaging);

@@ -3,7 +3,7 @@ import type { CommunityStats } from './community-stats.schema.ts';
 /** How long an API process serves a snapshot before it looks for a newer one. */
 export const COMMUNITY_STATS_RELOAD_MS = 60_000;
 /** A read of the snapshot that takes longer than this has failed. */
-export const COMMUNITY_STATS_LOAD_TIMEOUT_MS = 5_000;
+const COMMUNITY_STATS_LOAD_TIMEOUT_MS = 5_000;
 
 export interface CommunityStatsCache {
   /**

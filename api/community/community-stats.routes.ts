@@ -4,6 +4,7 @@ import { makeFirstCommunityStats } from '../../clients/temporal.ts';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { latestCommunityStatsSnapshot } from '../../db/repositories/community-stats.ts';
+import { RETRY_AFTER_SECONDS } from '../http/unavailable.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { communityStatsCache } from './community-stats-cache.ts';
@@ -22,7 +23,7 @@ const FIRST_SNAPSHOT_WAIT_MS = 5_000;
 
 const statsNotReady = () =>
   new ApiError('unavailable', 'The community statistics are not available yet; try again shortly', {
-    'Retry-After': '5',
+    'Retry-After': String(RETRY_AFTER_SECONDS),
   });
 
 export function communityRoutes(deps: CommunityDependencies): RouteDefinition[] {

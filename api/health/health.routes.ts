@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
+import { RETRY_AFTER_SECONDS } from '../http/unavailable.ts';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -58,7 +59,10 @@ export function healthRoutes({ db, temporal }: HealthDependencies): RouteDefinit
         const down = [!database.reachable && 'database', !workflowService.reachable && 'temporal'].filter(
           Boolean,
         );
-        if (down.length) throw new ApiError('unavailable', `Unavailable: ${down.join(', ')} unreachable`);
+        if (down.length)
+          throw new ApiError('unavailable', `Unavailable: ${down.join(', ')} unreachable`, {
+            'Retry-After': String(RETRY_AFTER_SECONDS),
+          });
         return { data: { status: 'ok', database, temporal: workflowService } };
       },
     }),

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { ApiError } from './errors.ts';
 import { failure } from './envelope.ts';
 import type { RequestState } from './state.ts';
-import { unreachableDependency } from './unavailable.ts';
+import { RETRY_AFTER_SECONDS, unreachableDependency } from './unavailable.ts';
 
 /** Statuses that body parsers and the router raise themselves (http-errors), mapped to our messages. */
 const FRAMEWORK_ERRORS: Readonly<Record<number, string>> = {
@@ -11,9 +11,6 @@ const FRAMEWORK_ERRORS: Readonly<Record<number, string>> = {
   413: 'Request body too large',
   415: 'Unsupported media type: send application/json',
 };
-
-/** Seconds a client is asked to wait after a 503 for an unreachable dependency. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The one place errors become responses: ApiErrors keep their status and message, known framework
@@ -56,7 +53,7 @@ function describe(error: unknown): { status: number; message: string; headers: R
     return {
       status: 503,
       message: `Unavailable: ${dependency} unreachable, try again later`,
-      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
     };
   return { status: 500, message: 'Internal server error', headers: {} };
 }

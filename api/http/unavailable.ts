@@ -4,8 +4,11 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
 } from '@temporalio/client';
 
+/** Seconds a client is asked to wait after a 503 for something not there yet or unreachable. */
+export const RETRY_AFTER_SECONDS = 5;
+
 /** What a request needed and could not reach: its answer is 503, never 500. */
-export type Dependency = 'database' | 'temporal' | 'rate limit store';
+type Dependency = 'database' | 'temporal' | 'rate limit store';
 
 /**
  * SQLSTATEs of a server that is gone or going: connection exceptions (class 08), an administrator

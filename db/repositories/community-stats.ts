@@ -4,6 +4,7 @@ import {
   deviceShares,
   MIN_COUNT_PER_FIGURE,
   TOP_COUNTRIES,
+  DAY_MS,
 } from '../../lib/community-stats.ts';
 import type { Tx } from '../doors.ts';
 
@@ -32,7 +33,7 @@ interface Aggregates {
  * sessions are withheld (null; the device counts are judged in `recordCommunityStatsSnapshot`).
  */
 function aggregates(tx: Tx, at: Date) {
-  const activeSince = new Date(at.getTime() - ACTIVE_TESTER_DAYS * 86_400_000);
+  const activeSince = new Date(at.getTime() - ACTIVE_TESTER_DAYS * DAY_MS);
   return sql<Aggregates>`
     with per_study as (
       select study_id, count(*) as confirmed

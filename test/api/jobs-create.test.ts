@@ -5,7 +5,7 @@ import { asSystem } from '../../db/doors.ts';
 import { studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
-import { createBusiness, createTester, type BusinessFixture } from '../support/factories.ts';
+import { createBusiness, createTester, studiesOf, type BusinessFixture } from '../support/factories.ts';
 import { abStudyBody, CREATED_STUDY_FIELDS, validStudyBody } from '../support/study-body.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
@@ -258,17 +258,6 @@ const validationCases: readonly [rule: string, change: (body: Body) => void, err
   ],
 ];
 
-async function countStudies(organizationId: string): Promise<number> {
-  const row = await asSystem(testDatabase(), (tx) =>
-    tx
-      .selectFrom('studies')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirstOrThrow(),
-  );
-  return Number(row.n);
-}
-
 interface CreatedStudy {
   jobId: string;
   title: string;
@@ -298,13 +287,13 @@ describe('POST /api/jobs', () => {
   describe('validation: 422 naming the first violation', () => {
     for (const [rule, change, error] of validationCases) {
       it(`${rule}: 422 "${error}"`, async () => {
-        const before = await countStudies(business.organizationId);
+        const before = await studiesOf([business.organizationId]);
         const response = await create(bodyWith(change));
         assert.equal(response.status, 422);
         assert.equal(response.body.success, false);
         assert.equal(response.body.data, null);
         assert.equal(response.body.error, error);
-        assert.equal(await countStudies(business.organizationId), before);
+        assert.equal(await studiesOf([business.organizationId]), before);
       });
     }
   });
@@ -432,7 +421,7 @@ describe('POST /api/jobs', () => {
       assert.equal(first.headers.get('Idempotent-Replayed'), null);
       assert.equal(second.headers.get('Idempotent-Replayed'), 'true');
       assert.deepEqual(second.body.data, first.body.data);
-      assert.equal(await countStudies(owner.organizationId), 1);
+      assert.equal(await studiesOf([owner.organizationId]), 1);
     });
 
     it('the same key with another body is 422 naming Idempotency-Key', async () => {
@@ -447,7 +436,7 @@ describe('POST /api/jobs', () => {
       );
       assert.equal(other.status, 422);
       assert.equal(other.body.error, 'Idempotency-Key: already used with a different request body');
-      assert.equal(await countStudies(owner.organizationId), 1);
+      assert.equal(await studiesOf([owner.organizationId]), 1);
     });
 
     it('an A/B study answers its variants in the order given on create, replay, GET /api/jobs/:id and the list', async () => {
@@ -489,7 +478,7 @@ describe('POST /api/jobs', () => {
       assert.equal(retry.status, 201, retry.text);
       assert.equal(retry.headers.get('Idempotent-Replayed'), 'true');
       assert.deepEqual(retry.body.data, first.body.data);
-      assert.equal(await countStudies(owner.organizationId), 1);
+      assert.equal(await studiesOf([owner.organizationId]), 1);
     });
 
     it('a blank Idempotency-Key, or one over 255 characters, is 422 naming the header and stores nothing', async () => {
@@ -504,7 +493,7 @@ describe('POST /api/jobs', () => {
         assert.equal(response.status, 422, `key of ${key.length} characters: ${response.text}`);
         assert.equal(response.body.error, error);
       }
-      assert.equal(await countStudies(owner.organizationId), 0);
+      assert.equal(await studiesOf([owner.organizationId]), 0);
     });
 
     it('concurrent retries with one key create one study', async () => {
@@ -520,7 +509,7 @@ describe('POST /api/jobs', () => {
       );
       const ids = new Set(responses.map((r) => (r.body.data as CreatedStudy).jobId));
       assert.equal(ids.size, 1);
-      assert.equal(await countStudies(owner.organizationId), 1);
+      assert.equal(await studiesOf([owner.organizationId]), 1);
     });
 
     it('a key is scoped to its organization: another organization using it gets its own study', async () => {
@@ -532,7 +521,7 @@ describe('POST /api/jobs', () => {
       assert.equal(a.status, 201);
       assert.equal(b.status, 201);
       assert.notEqual((a.body.data as CreatedStudy).jobId, (b.body.data as CreatedStudy).jobId);
-      assert.equal(await countStudies(second.organizationId), 1);
+      assert.equal(await studiesOf([second.organizationId]), 1);
     });
 
     it('without a key every request creates a study', async () => {
@@ -540,7 +529,7 @@ describe('POST /api/jobs', () => {
       const ownerToken = await sessionToken(owner.claims);
       await create(validStudyBody(), undefined, ownerToken);
       await create(validStudyBody(), undefined, ownerToken);
-      assert.equal(await countStudies(owner.organizationId), 2);
+      assert.equal(await studiesOf([owner.organizationId]), 2);
     });
   });
 

@@ -35,7 +35,7 @@ import {
 } from './load/fixtures.ts';
 import { startServiceProcesses } from './load/service-processes.ts';
 
-export const TARGETS = { readsP99Ms: 50, workflowWritesP99Ms: 150 } as const;
+const TARGETS = { readsP99Ms: 50, workflowWritesP99Ms: 150 } as const;
 
 // The rate limiter's store: database 14 of the Redis the suite uses, emptied first.
 const REDIS_URL = (() => {

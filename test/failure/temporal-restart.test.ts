@@ -5,8 +5,9 @@ import { connectApiToTemporal } from '../../clients/temporal-connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
 import { sessionWorkflowId } from '../../workflows/session.ts';
-import { paymentConfirmedSignal, studyWorkflowId } from '../../workflows/study.ts';
+import { studyWorkflowId } from '../../workflows/study.ts';
 import {
+  activeStudy,
   agentJobsOf,
   startSession,
   waitFor,
@@ -88,15 +89,8 @@ describe('the Temporal server restarted in the middle of a session', function ()
 
   it('answers 503 naming Temporal while it is down and changes nothing; once it is back the session goes on where it was and is analysed once', async () => {
     const business = await sessionToken((await createBusiness('pro')).claims);
-    const created = await api.request('POST', '/api/jobs', { body: validStudyBody(), token: business });
-    assert.equal(created.status, 201, created.text);
-    const jobId = (created.body.data as { jobId: string }).jobId;
     const client = new Client({ connection, namespace: 'default' });
-    await client.workflow.getHandle(studyWorkflowId(jobId)).signal(paymentConfirmedSignal);
-    await waitFor(async () => {
-      const read = await api.request('GET', `/api/jobs/${jobId}`, { token: business });
-      return (read.body.data as { status: string }).status === 'active';
-    });
+    const jobId = await activeStudy(api, business, validStudyBody(), client);
     const { sessionId, testerToken } = await startSession(api, business, jobId);
     const { runId } = await client.workflow.getHandle(sessionWorkflowId(sessionId)).describe();
     const base = Date.now() - 60_000;
@@ -132,7 +126,7 @@ describe('the Temporal server restarted in the middle of a session', function ()
     await record([1.5, 2]);
 
     await server.start();
-    await waitFor(async () => (await api.request('GET', '/api/health')).status === 200);
+    await waitFor(async () => (await api.request('GET', '/api/health')).status === 200, 1200);
     const paused = await api.request('PATCH', `/api/sessions/${sessionId}`, {
       body: { status: 'paused' },
       token: business,
@@ -176,7 +170,7 @@ describe('the Temporal server restarted in the middle of a session', function ()
       const { jobId } = stored.body.data as { jobId: string };
 
       await server.start();
-      await waitFor(async () => (await late.request('GET', '/api/health')).status === 200);
+      await waitFor(async () => (await late.request('GET', '/api/health')).status === 200, 1200);
       // The retry a client makes (or the lifecycle reconciler, within 5 minutes) starts its workflow.
       const retried = await create();
       assert.equal(retried.status, 201, retried.text);

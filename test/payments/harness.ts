@@ -1,6 +1,4 @@
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -15,6 +13,7 @@ import type { Config } from '../../config/index.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
 import { apiRequester, type TestApi, type TestResponse } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
+import { freePort } from '../support/free-port.ts';
 import { serviceDatabase } from '../support/database.ts';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
@@ -66,14 +65,6 @@ export interface HarnessOptions {
   readonly temporal?: HarnessTemporal;
   /** Start the service worker on the harness's own task queue (default true). */
   readonly worker?: boolean;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const signer = new Stripe('sk_test_signer');

@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -128,12 +129,14 @@ export async function activeStudy(
   api: TestApi,
   token: string,
   body: Record<string, unknown> = validStudyBody(),
+  /** The Temporal server's client when the API runs on another than the suite's. */
+  client?: Client,
 ) {
   const created = await api.request('POST', '/api/jobs', { body, token });
   assert.equal(created.status, 201, created.text);
   const jobId = (created.body.data as { jobId: string }).jobId;
-  const env = await temporalEnvironment();
-  await env.client.workflow.getHandle(studyWorkflowId(jobId)).signal(paymentConfirmedSignal);
+  const temporal = client ?? (await temporalEnvironment()).client;
+  await temporal.workflow.getHandle(studyWorkflowId(jobId)).signal(paymentConfirmedSignal);
   await waitFor(async () => {
     const read = await api.request('GET', `/api/jobs/${jobId}`, { token });
     return (read.body.data as { status: string }).status === 'active';
