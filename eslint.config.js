@@ -46,7 +46,7 @@ const LAYERS = {
 
 function layers() {
   return Object.entries(LAYERS).map(([folder, { may, types = [], also = [] }]) => ({
-    files: [`${folder}/**/*.ts`],
+    files: [`${folder}/**/*.{ts,tsx}`],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

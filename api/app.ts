@@ -31,7 +31,9 @@ import { oauthRoutes } from './auth/oauth.routes.ts';
 import { recoveryRoutes } from './auth/recovery.routes.ts';
 import { RevokedLogins } from './auth/revoked-logins.ts';
 import { DOCS_ENDPOINTS, mountDocs } from './docs/docs.routes.ts';
-import { mountOfferPages, OFFER_PAGE_ENDPOINTS } from './offers/offer-pages.ts';
+import { mountOfferPages, OFFER_PAGE_ENDPOINTS } from './offers/offer-pages.tsx';
+import { errorPageRenderer, wantsPage } from './pages/error-page.tsx';
+import { isPagePath, mountPages } from './pages/pages.ts';
 import { BADGE_ICON_ENDPOINTS, mountBadgeIcons } from './gamification/badge-icons.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { INGESTION_BODY_LIMIT_BYTES, isIngestionPath } from './ingestion/body-limit.ts';
@@ -62,6 +64,8 @@ import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 
 /** JSON bodies above this are refused with 413 (DESIGN.md, "Limits not shown"). */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+/** A page's form: a review with many annotated findings stays far below this. */
+const PAGE_FORM_LIMIT_BYTES = 512 * 1024;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface AppDependencies {
@@ -79,6 +83,8 @@ export interface Api {
   readonly routes: readonly RouteDefinition[];
   /** Every route and the documentation endpoints, as mounted. */
   readonly router: Router<RequestState>;
+  /** The web pages (`METHOD path`), mounted on the same router but not in the API document. */
+  readonly pages: readonly string[];
   listen(port?: number, host?: string): Promise<string>;
   stop(): Promise<void>;
 }
@@ -176,12 +182,25 @@ export function createApi(deps: AppDependencies): Api {
   mountRoutes(router, routes);
   mountDocs(router, () => document);
   mountOfferPages(router, { db, temporal, secret: config.auth.jwtSecret });
+  const csrf = { secret: config.auth.jwtSecret, secureCookies: config.env !== 'development' };
+  const pages = mountPages(router, {
+    auth,
+    sessions: { db, temporal, taskQueue: config.temporal.taskQueue, now },
+    csrf,
+  });
   mountBadgeIcons(router, { db });
 
   const parseJson = (jsonLimit: number) =>
     koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit, jsonStrict: false });
   const jsonBody = parseJson(JSON_BODY_LIMIT_BYTES);
   const ingestionBody = parseJson(INGESTION_BODY_LIMIT_BYTES);
+  const formBody = koaBody({
+    json: false,
+    urlencoded: true,
+    text: false,
+    multipart: false,
+    formLimit: PAGE_FORM_LIMIT_BYTES,
+  });
 
   // Behind TRUST_PROXY proxies, the client address is the one the nearest of them saw (the
   // TRUST_PROXY-th entry of X-Forwarded-For from the right); with 0 the header is ignored.
@@ -199,8 +218,14 @@ export function createApi(deps: AppDependencies): Api {
       if (stopping) ctx.set('Connection', 'close');
     })
     .use(requestContext(logger))
-    .use(errorHandler())
-    .use(cors({ baseUrl: config.http.baseUrl, allowLocalhost: config.env === 'development' }))
+    .use(errorHandler({ wanted: wantsPage, render: errorPageRenderer(csrf) }))
+    .use(
+      cors({
+        baseUrl: config.http.baseUrl,
+        allowLocalhost: config.env === 'development',
+        exempt: isPagePath,
+      }),
+    )
     .use(
       authenticate({
         jwtSecret: config.auth.jwtSecret,
@@ -219,7 +244,8 @@ export function createApi(deps: AppDependencies): Api {
         await next();
         return;
       }
-      await (isIngestionPath(ctx.path) ? ingestionBody : jsonBody)(ctx, next);
+      if (isPagePath(ctx.path)) await formBody(ctx, next);
+      else await (isIngestionPath(ctx.path) ? ingestionBody : jsonBody)(ctx, next);
     })
     .use(unmatchedRoutes(routes))
     .use(router.routes())
@@ -230,6 +256,7 @@ export function createApi(deps: AppDependencies): Api {
     app,
     routes,
     router,
+    pages,
     async listen(port = config.http.port, host = config.http.host) {
       server = app.listen(port, host);
       answerClientErrorsInEnvelope(server);

@@ -113,6 +113,7 @@ console.log(`
   API              ${apiUrl}
   Health           ${apiUrl}/api/health
   API docs         ${apiUrl}/api/docs
+  Sign in          ${apiUrl}/login
   Temporal         ${temporal.address} (${temporal.origin})
   Temporal Web UI  ${temporal.uiUrl ?? 'not known: set TEMPORAL_UI_URL to the Web UI of that server'}
 

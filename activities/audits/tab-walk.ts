@@ -1,4 +1,4 @@
-import type { CDPSession, Frame, Page } from 'playwright-core';
+import type { CDPSession, ElementHandle, Frame, Page } from 'playwright-core';
 import type { RawFinding } from './keyboard-check.ts';
 
 export interface FocusState {
@@ -216,7 +216,8 @@ const COUNT_FOCUSABLE = `(() => {
 async function frameTabLimit(page: Page, selector: string): Promise<number> {
   const handle = await page.evaluateHandle(`window.__auditKit.resolve(${JSON.stringify(selector)})`);
   try {
-    const frame = await handle.asElement()?.contentFrame();
+    // Typed as a handle to an element: DOM types (from the pages' JSX) otherwise narrow it to never.
+    const frame = await (handle.asElement() as ElementHandle | null)?.contentFrame();
     return frame ? (await focusableIn(frame)) + FRAME_MARGIN : FRAME_STEPS;
   } catch {
     return FRAME_STEPS; // detached or unreadable: the fixed bound

@@ -1,16 +1,13 @@
 import { asSystem, asUser } from '../../db/doors.ts';
-import { revokeRefreshFamily } from '../../db/repositories/refresh-tokens.ts';
-import { conflict, unauthenticated } from '../http/errors.ts';
+import { unauthenticated } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { createAccount, findAccountByEmail, findAccountById } from './accounts.ts';
+import { findAccountById } from './accounts.ts';
+import { logInWithPassword, logOut, registerAccount } from './auth-commands.ts';
 import { loggedOutResponse, loginBody, registerBody, sessionResponse, userView } from './auth.schema.ts';
 import { REFRESH_COOKIE } from './cookies.ts';
 import type { AuthDependencies } from './dependencies.ts';
-import { hashPassword } from './password-hash.ts';
-import { checkPassword } from './password-login.ts';
-import { RefreshRefused, revokeFamilyOf, rotateRefreshToken } from './refresh-tokens.ts';
-import { clearSessionCookies, openSession, writeSession } from './session-issuer.ts';
-import type { SessionClaims } from './session-jwt.ts';
+import { RefreshRefused, rotateRefreshToken } from './refresh-tokens.ts';
+import { clearSessionCookies, writeSession } from './session-issuer.ts';
 
 const TAG = 'Authentication';
 
@@ -26,21 +23,7 @@ export function authRoutes(deps: AuthDependencies): RouteDefinition[] {
       response: sessionResponse,
       status: 201,
       errors: [409],
-      handler: async ({ body, ctx }) => {
-        const passwordHash = await hashPassword(body.password);
-        const account = await asSystem(deps.db, async (tx) => {
-          if (await findAccountByEmail(tx, body.email))
-            throw conflict('An account with this email already exists');
-          return createAccount(tx, {
-            email: body.email,
-            role: body.role,
-            displayName: body.displayName ?? null,
-            passwordHash,
-            ...(body.organizationName ? { organizationName: body.organizationName } : {}),
-          });
-        });
-        return { data: await openSession(deps, ctx, account) };
-      },
+      handler: async ({ body, ctx }) => ({ data: await registerAccount(deps, ctx, body) }),
     }),
     defineRoute({
       method: 'POST',
@@ -50,10 +33,9 @@ export function authRoutes(deps: AuthDependencies): RouteDefinition[] {
       auth: 'public',
       body: loginBody,
       response: sessionResponse,
-      handler: async ({ body, ctx }) => {
-        const account = await checkPassword(deps, body.email, body.password);
-        return { data: await openSession(deps, ctx, account) };
-      },
+      handler: async ({ body, ctx }) => ({
+        data: await logInWithPassword(deps, ctx, body.email, body.password),
+      }),
     }),
     defineRoute({
       method: 'POST',
@@ -97,14 +79,7 @@ export function authRoutes(deps: AuthDependencies): RouteDefinition[] {
       auth: 'public',
       response: loggedOutResponse,
       handler: async ({ ctx, principal }) => {
-        const presented = ctx.cookies.get(REFRESH_COOKIE);
-        const now = deps.now();
-        const fromCookie = presented && (await asSystem(deps.db, (tx) => revokeFamilyOf(tx, presented, now)));
-        // Bearer clients have no refresh cookie: their JWT names the login.
-        const sid = principal?.kind === 'session' ? (principal.claims as SessionClaims).sid : undefined;
-        if (sid && sid !== fromCookie) await asSystem(deps.db, (tx) => revokeRefreshFamily(tx, sid, now));
-        for (const login of [fromCookie, sid]) if (login) deps.revokedLogins.markRevoked(login);
-        clearSessionCookies(deps, ctx);
+        await logOut(deps, ctx, principal);
         return { data: { loggedOut: true } };
       },
     }),

@@ -16,6 +16,8 @@ export const registerBody = z.object({
   organizationName: storableString().trim().min(1).max(200).optional().describe('Business accounts only'),
 });
 
+export type RegisterInput = z.output<typeof registerBody>;
+
 export const loginBody = z.object({
   email,
   password: storableString().min(1, 'Required').max(200, 'Must be at most 200 characters'),

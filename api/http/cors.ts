@@ -15,6 +15,11 @@ const EXTENSION_ORIGIN =
 export interface CorsPolicy {
   readonly baseUrl: string;
   readonly allowLocalhost: boolean;
+  /**
+   * Paths outside the rule: the site's own pages. Their form posts are navigations, which send
+   * `Origin: null` under the pages' `Referrer-Policy: no-referrer`; a CSRF token guards them instead.
+   */
+  readonly exempt?: (path: string) => boolean;
 }
 
 /** The spec's rule: the service's own origin, its sub-domains, and localhost on any port in development. */
@@ -49,7 +54,11 @@ export function cors(policy: CorsPolicy): Middleware<RequestState> {
   return async (ctx, next) => {
     const origin = ctx.get('Origin');
     ctx.vary('Origin');
-    if (!origin || (EXTENSION_ORIGIN.test(origin) && ctx.get(TEST_TOKEN_HEADER))) {
+    if (
+      !origin ||
+      (EXTENSION_ORIGIN.test(origin) && ctx.get(TEST_TOKEN_HEADER)) ||
+      policy.exempt?.(ctx.path)
+    ) {
       await next();
       return;
     }

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { ApiError } from './errors.ts';
 import { failure } from './envelope.ts';
 import type { RequestState } from './state.ts';
@@ -16,8 +16,15 @@ const FRAMEWORK_ERRORS: Readonly<Record<number, string>> = {
  * The one place errors become responses: ApiErrors keep their status and message, known framework
  * errors get a fixed message, a dependency that could not be reached (the database, Temporal, the
  * rate limiter's store) is 503 naming it, anything else is a plain 500 whose details go only to the log.
+ * A browser asking for a page gets the same status and message as an HTML page.
  */
-export function errorHandler(): Middleware<RequestState> {
+export interface ErrorPages {
+  /** Whether this request comes from a person's browser asking for a page. */
+  readonly wanted: (ctx: Context) => boolean;
+  readonly render: (ctx: Context, status: number, message: string) => void;
+}
+
+export function errorHandler(pages?: ErrorPages): Middleware<RequestState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -26,8 +33,12 @@ export function errorHandler(): Middleware<RequestState> {
       if (status === 500) ctx.state.log.error({ err: error }, 'request failed');
       else if (status > 500) ctx.state.log.warn({ err: error }, 'request could not be served');
       else ctx.state.log.debug({ status, message }, 'request refused');
-      ctx.status = status;
       for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+      if (pages?.wanted(ctx)) {
+        pages.render(ctx, status, message);
+        return;
+      }
+      ctx.status = status;
       ctx.body = failure(message);
     }
   };

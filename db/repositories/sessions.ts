@@ -188,3 +188,20 @@ export async function sessionForReview(
     from sessions s join studies st on st.id = s.study_id where s.id = ${sessionId}`.execute(tx);
   return rows[0];
 }
+
+/** A tester's sessions with their study's title, newest first (the dashboard's list). */
+export function sessionsOfTester(
+  tx: Tx,
+  testerId: string,
+  limit: number,
+): Promise<{ id: string; status: SessionRow['status']; started_at: Date; study_title: string }[]> {
+  return tx
+    .selectFrom('sessions as s')
+    .innerJoin('studies as st', 'st.id', 's.study_id')
+    .select(['s.id', 's.status', 's.started_at', 'st.title as study_title'])
+    .where('s.tester_id', '=', testerId)
+    .orderBy('s.started_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -91,6 +91,11 @@ describe('instant audit keyboard checks (the Tab walk)', function () {
       );
     });
 
+    it('a radio group is one tab stop: its other buttons are not unreachable, whether one is checked or none', async () => {
+      const result = await audit('radio-groups.html');
+      assert.deepEqual(elementsUnder(result, '2.1.1'), ['#fake-button']);
+    });
+
     it('a page with 200 links is walked to its end: only the control focus jumps past is unreachable', async () => {
       const result = await audit('many-links.html?count=200');
       assert.deepEqual(elementsUnder(result, '2.1.1'), [JUMPED_PAST.selector]);

@@ -506,11 +506,41 @@
       s.textDecorationLine,
     ].join('|');
   }
+  // Radio buttons of one group (a name within one form, or outside any form within one root) are
+  // a single tab stop: Tab lands on the checked one, or on the first when none is, and the arrow
+  // keys move within the group (HTML's radio button group). The others are never Tab stops.
+  /** @param {Element} el */
+  function radioGroupOf(el) {
+    const input = /** @type {HTMLInputElement} */ (el);
+    if (el.tagName !== 'INPUT' || input.type !== 'radio' || !input.name) return null;
+    return input.form ?? el.getRootNode();
+  }
+  /** @param {Element[]} controls */
+  function radioStops(controls) {
+    /** @type {Map<unknown, Map<string, HTMLInputElement>>} */
+    const stops = new Map();
+    for (const el of controls) {
+      const owner = radioGroupOf(el);
+      if (!owner) continue;
+      const input = /** @type {HTMLInputElement} */ (el);
+      /** @type {Map<string, HTMLInputElement>} */
+      const groups = stops.get(owner) ?? new Map();
+      stops.set(owner, groups);
+      const stop = groups.get(input.name);
+      if (!stop || (input.checked && !stop.checked)) groups.set(input.name, input);
+    }
+    return stops;
+  }
   function prepareWalk() {
     const candidates = [];
     let k = 0;
-    for (const el of deepQueryAll(INTERACTIVE)) {
-      if (/** @type {Control} */ (el).disabled || !isVisible(el) || el.closest('[inert]')) continue;
+    const usable = deepQueryAll(INTERACTIVE).filter(
+      (el) => !(/** @type {Control} */ (el).disabled) && isVisible(el) && !el.closest('[inert]'),
+    );
+    const radios = radioStops(usable);
+    for (const el of usable) {
+      const group = radioGroupOf(el);
+      if (group && radios.get(group)?.get(/** @type {HTMLInputElement} */ (el).name) !== el) continue;
       // A frame is not a tab stop of its own: Tab enters its document, which this page cannot
       // see into when it is cross-origin. The walk passes through frames as one unit.
       if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') continue;

@@ -1,13 +1,15 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import type { VNode } from 'preact';
 import { z } from 'zod';
 import { isOfferAnswerSignature } from '../../lib/offer-links.ts';
 import { OFFER_ANSWERS, OFFER_OUTCOME_TEXT, type OfferAnswer } from '../../lib/offers.ts';
 import { ApiError } from '../http/errors.ts';
-import { escapeHtml } from '../http/escape-html.ts';
 import type { RawEndpoint } from '../http/openapi.ts';
 import type { RequestState } from '../http/state.ts';
 import { answerOffer, type OfferAnswerDependencies } from './answer-offer.ts';
+import { Layout } from '../pages/layout.tsx';
+import { renderPage } from '../pages/render.ts';
 
 export interface OfferPageDependencies extends OfferAnswerDependencies {
   /** The service's signing secret (JWT_SECRET), from which the links' key is derived. */
@@ -40,16 +42,9 @@ export const OFFER_PAGE_ENDPOINTS: readonly RawEndpoint[] = [
   },
 ];
 
-function page(ctx: Context, title: string, body: string): void {
-  ctx.status = 200;
-  ctx.type = 'html';
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title></head>
-<body><main><h1>${escapeHtml(title)}</h1>
-${body}</main></body></html>`;
+/** A page of the offer's links: signed by the link itself, so no sign-in and no account header. */
+function page(ctx: Context, title: string, body: VNode): void {
+  renderPage(ctx, <Layout title={title}>{body}</Layout>);
 }
 
 const VERB: Readonly<Record<OfferAnswer, string>> = { accept: 'Accept', decline: 'Decline' };
@@ -83,8 +78,12 @@ export function mountOfferPages(router: Router<RequestState>, deps: OfferPageDep
     page(
       ctx,
       `${VERB[link.answer]} the study offer`,
-      `<p>Press the button to ${link.answer} the offer.</p>
-<form method="post" action="${escapeHtml(action)}"><button type="submit">${VERB[link.answer]} the offer</button></form>`,
+      <>
+        <p>{`Press the button to ${link.answer} the offer.`}</p>
+        <form method="post" action={action}>
+          <button type="submit">{`${VERB[link.answer]} the offer`}</button>
+        </form>
+      </>,
     );
   });
   router.post('/offers/:id', async (ctx) => {
@@ -94,6 +93,6 @@ export function mountOfferPages(router: Router<RequestState>, deps: OfferPageDep
     if (!reply) return invalidLink();
     const title =
       reply.outcome === 'accepted' || reply.outcome === 'declined' ? 'Thank you' : 'Nothing changed';
-    page(ctx, title, `<p role="status">${escapeHtml(OFFER_OUTCOME_TEXT[reply.outcome])}</p>`);
+    page(ctx, title, <p role="status">{OFFER_OUTCOME_TEXT[reply.outcome]}</p>);
   });
 }

@@ -1,0 +1,114 @@
+import type { Db } from '../../db/connection.ts';
+import { asUser } from '../../db/doors.ts';
+import { sessionsOfTester } from '../../db/repositories/sessions.ts';
+import { listStudies } from '../../db/repositories/studies.ts';
+import { Layout } from './layout.tsx';
+import type { PageRouter, SignedInRequest } from './page-routes.ts';
+import { renderPage } from './render.ts';
+
+const LIST_LIMIT = 50;
+const day = (at: Date) => <time dateTime={at.toISOString()}>{at.toISOString().slice(0, 10)}</time>;
+
+const REVIEW_LINK: Readonly<Record<string, string>> = {
+  analyzed: 'Review the findings',
+  confirmed: 'See your review',
+};
+
+async function testerSessionsTable({ db, request }: { db: Db; request: SignedInRequest }) {
+  const sessions = await asUser(db, request.principal.claims, (tx) =>
+    sessionsOfTester(tx, request.principal.claims.sub, LIST_LIMIT),
+  );
+  if (!sessions.length) return <p>You have no sessions yet. Offers of studies reach you by email or chat.</p>;
+  return (
+    <table>
+      <caption class="visually-hidden">Your sessions, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Study</th>
+          <th scope="col">Started</th>
+          <th scope="col">Status</th>
+          <th scope="col">Findings</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sessions.map((session) => (
+          <tr key={session.id}>
+            <td>{session.study_title}</td>
+            <td>{day(session.started_at)}</td>
+            <td>{session.status}</td>
+            <td>
+              {REVIEW_LINK[session.status] ? (
+                <a href={`/sessions/${session.id}/review`}>
+                  {REVIEW_LINK[session.status]}
+                  <span class="visually-hidden">{` for ${session.study_title}`}</span>
+                </a>
+              ) : (
+                'Not ready'
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+async function businessStudiesTable({ db, request }: { db: Db; request: SignedInRequest }) {
+  const { rows } = await asUser(db, request.principal.claims, (tx) =>
+    listStudies(tx, { limit: LIST_LIMIT, offset: 0 }),
+  );
+  if (!rows.length) return <p>Your organization has no studies yet.</p>;
+  return (
+    <table>
+      <caption class="visually-hidden">Your organization's studies, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Study</th>
+          <th scope="col">Created</th>
+          <th scope="col">Status</th>
+          <th scope="col">Testers</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((study) => (
+          <tr key={study.id}>
+            <td>{study.title}</td>
+            <td>{day(study.created_at)}</td>
+            <td>{study.status}</td>
+            <td>{study.tester_count}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** `/dashboard`, where sign-in lands: what needs the person, by role. */
+export function mountDashboardPage(pages: PageRouter, db: Db): void {
+  pages.signedIn('GET', '/dashboard', async (request) => {
+    const { role } = request.viewer;
+    const content =
+      role === 'tester' ? (
+        <>
+          <h2>Your sessions</h2>
+          {await testerSessionsTable({ db, request })}
+        </>
+      ) : role === 'business' ? (
+        <>
+          <h2>Studies</h2>
+          {await businessStudiesTable({ db, request })}
+        </>
+      ) : (
+        <p>
+          You are signed in as an administrator. The admin decisions are made through the API (
+          <a href="/api/docs">API documentation</a>).
+        </p>
+      );
+    renderPage(
+      request.ctx,
+      <Layout title="Dashboard" viewer={request.viewer} csrf={request.csrf}>
+        {content}
+      </Layout>,
+    );
+  });
+}

@@ -1,0 +1,87 @@
+import type { ComponentChildren } from 'preact';
+import type { UserRole } from '../../db/schema.ts';
+import { CSRF_FIELD } from './csrf.ts';
+
+/** Who is looking at a page, as the header needs it. */
+export interface Viewer {
+  readonly id: string;
+  readonly role: UserRole;
+}
+
+export interface LayoutProps {
+  readonly title: string;
+  readonly viewer?: Viewer | undefined;
+  /** This browser's form token: the header's sign-out form carries it (signed-in pages only). */
+  readonly csrf?: string;
+  /** A status line shown above the heading (a confirmation, a notice). */
+  readonly notice?: string | undefined;
+  readonly children: ComponentChildren;
+}
+
+export const STYLESHEET_PATH = '/assets/pages.css';
+
+/** Every page: one h1 (the title), landmarks, a skip link, and a sign-out form when signed in. */
+export function Layout({ title, viewer, csrf, notice, children }: LayoutProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${title} · Usability testing`}</title>
+        <link rel="stylesheet" href={STYLESHEET_PATH} />
+      </head>
+      <body>
+        <a class="skip-link" href="#main">
+          Skip to main content
+        </a>
+        <header class="site-header">
+          <p class="site-name">
+            <a href={viewer && csrf ? '/dashboard' : '/login'}>Usability testing</a>
+          </p>
+          <nav aria-label="Account">
+            {viewer && csrf ? (
+              <ul>
+                <li>
+                  <a href="/dashboard">Dashboard</a>
+                </li>
+                <li>
+                  <form method="post" action="/logout">
+                    <CsrfField token={csrf} />
+                    <button type="submit" class="link-button">
+                      Sign out
+                    </button>
+                  </form>
+                </li>
+              </ul>
+            ) : (
+              <ul>
+                <li>
+                  <a href="/login">Sign in</a>
+                </li>
+                <li>
+                  <a href="/register">Create an account</a>
+                </li>
+              </ul>
+            )}
+          </nav>
+        </header>
+        <main id="main" tabIndex={-1}>
+          {notice ? (
+            <p class="notice" role="status">
+              {notice}
+            </p>
+          ) : null}
+          <h1>{title}</h1>
+          {children}
+        </main>
+        <footer class="site-footer">
+          <p>Usability and accessibility testing service</p>
+        </footer>
+      </body>
+    </html>
+  );
+}
+
+export function CsrfField({ token }: { token: string }) {
+  return <input type="hidden" name={CSRF_FIELD} value={token} />;
+}

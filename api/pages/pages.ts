@@ -1,0 +1,37 @@
+import type Router from '@koa/router';
+import type { AuthDependencies } from '../auth/dependencies.ts';
+import type { RequestState } from '../http/state.ts';
+import type { SessionCommandDependencies } from '../sessions/create-session.ts';
+import { mountPageAssets } from './assets.ts';
+import type { CsrfSettings } from './csrf.ts';
+import { mountDashboardPage } from './dashboard.pages.tsx';
+import { STYLESHEET_PATH } from './layout.tsx';
+import { pageRouter } from './page-routes.ts';
+import { mountRecoveryPages } from './recovery.pages.tsx';
+import { mountRegisterPages } from './register.pages.tsx';
+import { mountReviewPages } from './review.pages.tsx';
+import { mountSignInPages } from './sign-in.pages.tsx';
+
+export interface PageDependencies {
+  readonly auth: AuthDependencies;
+  readonly sessions: SessionCommandDependencies;
+  readonly csrf: CsrfSettings;
+}
+
+/**
+ * The web pages of the people in the loop (docs/pages.md). Returns what it mounted (`METHOD path`,
+ * the stylesheet included): pages are HTML for people, not part of the API's OpenAPI document.
+ */
+export function mountPages(router: Router<RequestState>, deps: PageDependencies): readonly string[] {
+  mountPageAssets(router);
+  const pages = pageRouter(router, deps.csrf);
+  mountSignInPages(pages, deps.auth);
+  mountRecoveryPages(pages, deps.auth);
+  mountRegisterPages(pages, deps.auth);
+  mountDashboardPage(pages, deps.auth.db);
+  mountReviewPages(pages, deps.sessions);
+  return [`GET ${STYLESHEET_PATH}`, ...pages.mounted];
+}
+
+/** Paths of pages (not the API): their forms post URL-encoded bodies. */
+export const isPagePath = (path: string): boolean => !path.startsWith('/api/');

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+
+/** What has focus, and whether it shows a focus indicator (an outline or a ring). */
+async function focused(page: Page): Promise<{ matches: boolean; visible: boolean; name: string }> {
+  return page.evaluate(`(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return { matches: false, visible: true, name: 'body' };
+    const style = getComputedStyle(el);
+    const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+    return {
+      matches: el.matches(window.__wanted),
+      visible: outline || style.boxShadow !== 'none',
+      name: el.id ? '#' + el.id : el.tagName.toLowerCase() + (el.textContent ? ' ' + el.textContent.trim().slice(0, 30) : ''),
+    };
+  })()`);
+}
+
+/**
+ * Presses Tab until the element `selector` names has focus, as a keyboard user moves through the
+ * page (no mouse, no scripted focus). Every element focus passes on the way must show it.
+ */
+export async function tabTo(page: Page, selector: string, maxPresses = 80): Promise<void> {
+  await page.evaluate(`window.__wanted = ${JSON.stringify(selector)}`);
+  for (let press = 0; press < maxPresses; press++) {
+    await page.keyboard.press('Tab');
+    const now = await focused(page);
+    assert.ok(now.visible, `${now.name} has focus without a visible focus indicator`);
+    if (now.matches) return;
+  }
+  assert.fail(`${selector} was not reached with ${maxPresses} Tab presses`);
+}

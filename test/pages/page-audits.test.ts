@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { BrowserPool } from '../../activities/audits/browser-pool.ts';
+import { auditPage } from '../../activities/audits/page-audit.ts';
+import { AUDIT_CATEGORIES } from '../../lib/audits.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { testConfig } from '../support/config.ts';
+import { createBusiness } from '../support/factories.ts';
+import { sessionToken } from '../support/tokens.ts';
+import { analyzedSession, businessWithStudy, startSession } from '../sessions/fixtures.ts';
+
+interface AuditedPage {
+  readonly name: string;
+  readonly path: string;
+  /** The session JWT of whoever looks at it; none for the sign-in pages. */
+  readonly as?: string;
+}
+
+/** Every violation plain axe-core (all its rules, best practices included) reports on the page as it stands. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(
+    `window.__auditKit.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+  );
+}
+
+describe('every page passes the instant audit with grade A and axe-core without a violation', function () {
+  this.timeout(300_000);
+  let api: TestApi;
+  let pool: BrowserPool;
+  const pages: AuditedPage[] = [];
+
+  before(async () => {
+    api = await startTestApi({ env: { TRUST_PROXY: '1' } });
+    pool = new BrowserPool({
+      executablePath: testConfig().audits.chromiumPath,
+      size: 1,
+      egress: { allowPrivate: false, allowedHosts: [new URL(api.url).host] },
+    });
+    const { business, jobId } = await businessWithStudy(api);
+    const analyzed = await analyzedSession(api, business, jobId);
+    const running = await startSession(api, business, jobId);
+    const emptyBusiness = await sessionToken((await createBusiness()).claims);
+    pages.push(
+      { name: 'sign in', path: '/login' },
+      { name: 'sign in after an OAuth refusal', path: '/login?error=access_denied' },
+      { name: 'registration', path: '/register' },
+      { name: 'magic link landing', path: '/login/magic-link?token=abc' },
+      { name: 'password reset request', path: '/reset-password' },
+      { name: 'new password', path: '/reset-password?token=abc' },
+      { name: 'not found', path: '/no-such-page' },
+      { name: 'tester dashboard', path: '/dashboard', as: analyzed.testerToken },
+      { name: 'business dashboard', path: '/dashboard', as: business },
+      { name: 'business dashboard without studies', path: '/dashboard', as: emptyBusiness },
+      {
+        name: 'review of analysed findings',
+        path: `/sessions/${analyzed.sessionId}/review`,
+        as: analyzed.testerToken,
+      },
+      {
+        name: 'review of a running session',
+        path: `/sessions/${running.sessionId}/review`,
+        as: running.testerToken,
+      },
+    );
+  });
+  after(async () => {
+    await pool?.close();
+    await api?.stop();
+  });
+
+  it('each page: grade A, no critical or serious issue, no axe violation', async () => {
+    const failures: string[] = [];
+    for (const [index, { name, path, as }] of pages.entries()) {
+      await pool.withPage(
+        { viewport: { width: 1280, height: 800 }, timeoutMs: 60_000 },
+        async (page, egress) => {
+          await page.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.9.8.${index + 1}` });
+          if (as) await page.context().addCookies([{ name: 'session', value: as, url: api.url }]);
+          const result = await auditPage(page, api.url + path, {
+            categories: AUDIT_CATEGORIES,
+            egress,
+            navigationTimeoutMs: 20_000,
+            walkDeadline: Date.now() + 30_000,
+          });
+          assert.equal(
+            new URL(result.url).pathname,
+            path.split('?')[0],
+            `${name}: the page itself was audited`,
+          );
+          const serious = result.issues.filter(
+            (issue) => issue.severity === 'critical' || issue.severity === 'serious',
+          );
+          if (result.grade !== 'A' || serious.length) {
+            failures.push(
+              `${name}: grade ${result.grade}, ${JSON.stringify(result.issues.map((i) => `${i.ruleId} ${i.severity} ${i.element}`))}`,
+            );
+          }
+          const violations = await axeViolations(page);
+          if (violations.length) failures.push(`${name}: axe ${violations.join('; ')}`);
+        },
+      );
+    }
+    assert.deepEqual(failures, []);
+  });
+});

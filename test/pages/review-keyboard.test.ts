@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { hashPassword } from '../../api/auth/password-hash.ts';
+import { asSystem } from '../../db/doors.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { testConfig } from '../support/config.ts';
+import { testDatabase } from '../support/database.ts';
+import { analyzedSession, businessWithStudy, readNotes, type TesterSession } from '../sessions/fixtures.ts';
+import { tabTo } from './keyboard.ts';
+
+const PASSWORD = 'keyboard-only-tester';
+
+/** Plain axe-core (all rules) on the page as it stands, injected the way the audit does. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const { AXE_SOURCE } = await import('../../activities/audits/axe-check.ts');
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate<string[]>(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+  );
+}
+
+describe('the review flow, keyboard only, in Chromium', function () {
+  this.timeout(180_000);
+  let api: TestApi;
+  let browser: Browser;
+  let session: TesterSession;
+  let email: string;
+
+  before(async () => {
+    api = await startTestApi({ env: { TRUST_PROXY: '1' } });
+    const { business, jobId } = await businessWithStudy(api);
+    session = await analyzedSession(api, business, jobId);
+    const passwordHash = await hashPassword(PASSWORD);
+    email = await asSystem(testDatabase(), async (tx) => {
+      const row = await tx
+        .updateTable('users')
+        .set({ password_hash: passwordHash })
+        .where('id', '=', session.tester.sub)
+        .returning('email')
+        .executeTakeFirstOrThrow();
+      return row.email;
+    });
+    browser = await chromium.launch({
+      executablePath: testConfig().audits.chromiumPath,
+      args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  it('from the emailed link: sign in, decide each finding, fix a missing rating, send, see what was sent', async () => {
+    const context = await browser.newContext({
+      extraHTTPHeaders: { 'X-Forwarded-For': '10.77.0.1' },
+      viewport: { width: 1024, height: 768 },
+      reducedMotion: 'reduce',
+    });
+    const page = await context.newPage();
+    const review = `/sessions/${session.sessionId}/review`;
+    const notes = (await readNotes(api, session.sessionId, session.testerToken)).filter(
+      (n) => n.authorKind === 'agent',
+    );
+    const [first, second] = notes;
+
+    // The confirmation request's link, opened signed out: the sign-in page, then back to the review.
+    // localhost, not 127.0.0.1: Chromium keeps the Secure cookies of plain-http localhost only.
+    const site = api.url.replace('127.0.0.1', 'localhost');
+    await page.goto(site + review);
+    assert.equal(new URL(page.url()).pathname, '/login');
+    await tabTo(page, '#field-email');
+    await page.keyboard.type(email);
+    await tabTo(page, '#field-password');
+    await page.keyboard.type(PASSWORD);
+    await Promise.all([page.waitForURL(`**${review}`), page.keyboard.press('Enter')]);
+    assert.equal(await page.locator('h1').textContent(), "Review your session's findings");
+
+    // First finding: reject it (arrow keys move within the radio group) and say why.
+    await tabTo(page, `#field-decision-${first!.noteId}-confirmed`);
+    await page.keyboard.press('ArrowRight');
+    assert.ok(await page.locator(`#field-decision-${first!.noteId}-rejected`).isChecked());
+    await tabTo(page, `#field-annotation-${first!.noteId}`);
+    await page.keyboard.type('I clicked several times on purpose');
+    // Second finding: keep it confirmed, with a note.
+    await tabTo(page, `#field-annotation-${second!.noteId}`);
+    await page.keyboard.type('The card error was unclear');
+
+    // Send without a rating: the form comes back with the problem, the values kept.
+    await tabTo(page, 'button[type="submit"]:not(.link-button)');
+    await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
+    await page.waitForSelector('.error-summary');
+    assert.match((await page.locator('#field-rating-error').textContent())!, /Required/);
+    assert.ok(await page.locator(`#field-decision-${first!.noteId}-rejected`).isChecked());
+    assert.equal(
+      await page.locator(`#field-annotation-${first!.noteId}`).inputValue(),
+      'I clicked several times on purpose',
+    );
+    assert.deepEqual(await axeViolations(page), [], 'the form with its errors has no axe violation');
+
+    // The error summary's link takes focus to the rating; pick 4 with the arrow keys.
+    await tabTo(page, '.error-summary a[href="#field-rating"]');
+    await page.keyboard.press('Enter');
+    await tabTo(page, '#field-rating-1');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    assert.ok(await page.locator('#field-rating-4').isChecked());
+    await tabTo(page, '#field-comment');
+    await page.keyboard.type('Clear tasks, thank you');
+    await tabTo(page, 'button[type="submit"]:not(.link-button)');
+    await Promise.all([page.waitForURL(`**${review}?sent=1`), page.keyboard.press('Enter')]);
+
+    assert.match((await page.locator('.notice').textContent())!, /your review was sent/);
+    assert.equal(await page.locator('form[action$="/review"]').count(), 0, 'no second submit');
+    assert.deepEqual(await axeViolations(page), [], 'the sent review has no axe violation');
+    const stored = await asSystem(testDatabase(), async (tx) => ({
+      session: await tx
+        .selectFrom('sessions')
+        .select(['status', 'rating', 'rating_comment'])
+        .where('id', '=', session.sessionId)
+        .executeTakeFirstOrThrow(),
+      first: await tx
+        .selectFrom('session_notes')
+        .select(['decision', 'annotation'])
+        .where('id', '=', first!.noteId)
+        .executeTakeFirstOrThrow(),
+    }));
+    assert.deepEqual(stored.session, {
+      status: 'confirmed',
+      rating: 4,
+      rating_comment: 'Clear tasks, thank you',
+    });
+    assert.deepEqual(stored.first, {
+      decision: 'rejected',
+      annotation: 'I clicked several times on purpose',
+    });
+    await context.close();
+  });
+});
