@@ -185,7 +185,7 @@ export function createApi(deps: AppDependencies): Api {
   const csrf = { secret: config.auth.jwtSecret, secureCookies: config.env !== 'development' };
   const pages = mountPages(router, {
     auth,
-    sessions: { db, temporal, taskQueue: config.temporal.taskQueue, now },
+    commands: { db, temporal, taskQueue: config.temporal.taskQueue, now },
     csrf,
   });
   mountBadgeIcons(router, { db });

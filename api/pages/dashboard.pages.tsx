@@ -3,6 +3,7 @@ import { asUser } from '../../db/doors.ts';
 import { sessionsOfTester } from '../../db/repositories/sessions.ts';
 import { listStudies } from '../../db/repositories/studies.ts';
 import { Layout } from './layout.tsx';
+import { studyPath } from './study-page.tsx';
 import type { PageRouter, SignedInRequest } from './page-routes.ts';
 import { renderPage } from './render.ts';
 
@@ -72,7 +73,9 @@ async function businessStudiesTable({ db, request }: { db: Db; request: SignedIn
       <tbody>
         {rows.map((study) => (
           <tr key={study.id}>
-            <td>{study.title}</td>
+            <td>
+              <a href={studyPath(study.id)}>{study.title}</a>
+            </td>
             <td>{day(study.created_at)}</td>
             <td>{study.status}</td>
             <td>{study.tester_count}</td>

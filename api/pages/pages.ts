@@ -11,10 +11,12 @@ import { mountRecoveryPages } from './recovery.pages.tsx';
 import { mountRegisterPages } from './register.pages.tsx';
 import { mountReviewPages } from './review.pages.tsx';
 import { mountSignInPages } from './sign-in.pages.tsx';
+import { mountStudyPages } from './study.pages.tsx';
 
 export interface PageDependencies {
   readonly auth: AuthDependencies;
-  readonly sessions: SessionCommandDependencies;
+  /** What the study and session commands run on: the database, Temporal, the task queue, the clock. */
+  readonly commands: SessionCommandDependencies;
   readonly csrf: CsrfSettings;
 }
 
@@ -29,7 +31,8 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountRecoveryPages(pages, deps.auth);
   mountRegisterPages(pages, deps.auth);
   mountDashboardPage(pages, deps.auth.db);
-  mountReviewPages(pages, deps.sessions);
+  mountReviewPages(pages, deps.commands);
+  mountStudyPages(pages, deps.commands);
   return [`GET ${STYLESHEET_PATH}`, ...pages.mounted];
 }
 

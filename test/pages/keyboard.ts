@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { AXE_SOURCE } from '../../activities/audits/axe-check.ts';
 
 /** What has focus, and whether it shows a focus indicator (an outline or a ring). */
 async function focused(page: Page): Promise<{ matches: boolean; visible: boolean; name: string }> {
@@ -29,4 +30,12 @@ export async function tabTo(page: Page, selector: string, maxPresses = 80): Prom
     if (now.matches) return;
   }
   assert.fail(`${selector} was not reached with ${maxPresses} Tab presses`);
+}
+
+/** Plain axe-core (all its rules, best practices included) on the page as it stands, injected as the audit injects it. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate<string[]>(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+  );
 }

@@ -8,6 +8,7 @@ import { testConfig } from '../support/config.ts';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { analyzedSession, businessWithStudy, startSession } from '../sessions/fixtures.ts';
+import { studyWithProposals } from './study-fixtures.ts';
 
 interface AuditedPage {
   readonly name: string;
@@ -40,6 +41,14 @@ describe('every page passes the instant audit with grade A and axe-core without 
     const analyzed = await analyzedSession(api, business, jobId);
     const running = await startSession(api, business, jobId);
     const emptyBusiness = await sessionToken((await createBusiness()).claims);
+    // Monaco (MC): a study with a proposal to decide and a drafted message to review.
+    const recruiting = await studyWithProposals(api, business, 'MC', 2);
+    const approved = await api.request(
+      'POST',
+      `/api/outreach/proposals/${recruiting.proposals[0]!.proposalId}/approve`,
+      { token: business, body: {} },
+    );
+    assert.equal(approved.status, 200, approved.text);
     pages.push(
       { name: 'sign in', path: '/login' },
       { name: 'sign in after an OAuth refusal', path: '/login?error=access_denied' },
@@ -56,6 +65,12 @@ describe('every page passes the instant audit with grade A and axe-core without 
         path: `/sessions/${analyzed.sessionId}/review`,
         as: analyzed.testerToken,
       },
+      {
+        name: 'study with proposals and a message',
+        path: `/dashboard/jobs/${recruiting.jobId}`,
+        as: business,
+      },
+      { name: 'study without recruitment', path: `/dashboard/jobs/${jobId}`, as: business },
       {
         name: 'review of a running session',
         path: `/sessions/${running.sessionId}/review`,
@@ -95,6 +110,11 @@ describe('every page passes the instant audit with grade A and axe-core without 
               `${name}: grade ${result.grade}, ${JSON.stringify(result.issues.map((i) => `${i.ruleId} ${i.severity} ${i.element}`))}`,
             );
           }
+          console.log(
+            name,
+            result.grade,
+            result.issues.map((i) => i.ruleId),
+          );
           const violations = await axeViolations(page);
           if (violations.length) failures.push(`${name}: axe ${violations.join('; ')}`);
         },

@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { hashPassword } from '../../api/auth/password-hash.ts';
+import { chromium, type Browser } from 'playwright-core';
 import { asSystem } from '../../db/doors.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
 import { testDatabase } from '../support/database.ts';
 import { analyzedSession, businessWithStudy, readNotes, type TesterSession } from '../sessions/fixtures.ts';
-import { tabTo } from './keyboard.ts';
+import { axeViolations, tabTo } from './keyboard.ts';
+import { signInByKeyboard, withPassword } from './sign-in-as.ts';
 
 const PASSWORD = 'keyboard-only-tester';
-
-/** Plain axe-core (all rules) on the page as it stands, injected the way the audit does. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const { AXE_SOURCE } = await import('../../activities/audits/axe-check.ts');
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate<string[]>(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-  );
-}
 
 describe('the review flow, keyboard only, in Chromium', function () {
   this.timeout(180_000);
@@ -30,16 +21,7 @@ describe('the review flow, keyboard only, in Chromium', function () {
     api = await startTestApi({ env: { TRUST_PROXY: '1' } });
     const { business, jobId } = await businessWithStudy(api);
     session = await analyzedSession(api, business, jobId);
-    const passwordHash = await hashPassword(PASSWORD);
-    email = await asSystem(testDatabase(), async (tx) => {
-      const row = await tx
-        .updateTable('users')
-        .set({ password_hash: passwordHash })
-        .where('id', '=', session.tester.sub)
-        .returning('email')
-        .executeTakeFirstOrThrow();
-      return row.email;
-    });
+    email = await withPassword(session.tester.sub, PASSWORD);
     browser = await chromium.launch({
       executablePath: testConfig().audits.chromiumPath,
       args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
@@ -68,11 +50,7 @@ describe('the review flow, keyboard only, in Chromium', function () {
     const site = api.url.replace('127.0.0.1', 'localhost');
     await page.goto(site + review);
     assert.equal(new URL(page.url()).pathname, '/login');
-    await tabTo(page, '#field-email');
-    await page.keyboard.type(email);
-    await tabTo(page, '#field-password');
-    await page.keyboard.type(PASSWORD);
-    await Promise.all([page.waitForURL(`**${review}`), page.keyboard.press('Enter')]);
+    await signInByKeyboard(page, email, PASSWORD, review);
     assert.equal(await page.locator('h1').textContent(), "Review your session's findings");
 
     // First finding: reject it (arrow keys move within the radio group) and say why.

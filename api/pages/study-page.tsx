@@ -1,0 +1,270 @@
+import type { OutreachRow } from '../../db/repositories/outreach-messages.ts';
+import type { ProposalRow } from '../../db/repositories/proposals.ts';
+import { ErrorSummary, TextArea, TextField, type FieldErrors } from './form-fields.tsx';
+import { CsrfField, Layout, type Viewer } from './layout.tsx';
+import type { StudyPageData } from './study-data.ts';
+
+export const studyPath = (id: string) => `/dashboard/jobs/${id}`;
+export const subjectField = (id: string) => `subject-${id}`;
+export const bodyField = (id: string) => `body-${id}`;
+export const reasonField = (id: string) => `reason-${id}`;
+
+export interface StudyPageProps {
+  readonly csrf: string;
+  readonly viewer: Viewer;
+  readonly data: StudyPageData;
+  readonly notice?: string | undefined;
+  readonly errors?: FieldErrors;
+  /** What a refused form had in its fields, to show them again. */
+  readonly values?: Readonly<Record<string, string>>;
+}
+
+const day = (at: Date) => <time dateTime={at.toISOString()}>{at.toISOString().slice(0, 10)}</time>;
+const shortId = (id: string) => id.slice(0, 8);
+
+function Progress({ data }: { data: StudyPageData }) {
+  const { progress, study } = data;
+  return (
+    <section aria-labelledby="progress-title">
+      <h2 id="progress-title">Recruitment</h2>
+      <dl class="facts">
+        <dt>Status</dt>
+        <dd>{study.status}</dd>
+        <dt>Sessions confirmed</dt>
+        <dd>{`${progress.sessions.confirmed} of ${study.tester_count}`}</dd>
+        <dt>Sessions under way or done</dt>
+        <dd>{progress.sessions.live}</dd>
+        <dt>Proposals to decide</dt>
+        <dd>{progress.proposals.pending}</dd>
+        <dt>Proposals approved, skipped</dt>
+        <dd>{`${progress.proposals.accepted}, ${progress.proposals.skipped}`}</dd>
+        <dt>Messages to review</dt>
+        <dd>{progress.outreach.pending}</dd>
+        <dt>Offers sent</dt>
+        <dd>{progress.outreach.sent}</dd>
+      </dl>
+    </section>
+  );
+}
+
+function ProposalItem({
+  csrf,
+  proposal,
+  index,
+  values,
+  errors,
+}: {
+  csrf: string;
+  proposal: ProposalRow;
+  index: number;
+  values: Readonly<Record<string, string>>;
+  errors: FieldErrors;
+}) {
+  const base = `${studyPath(proposal.study_id)}/proposals/${proposal.id}`;
+  const who = `tester ${index + 1}`;
+  return (
+    <section class="finding" aria-labelledby={`proposal-${proposal.id}`}>
+      <h3
+        id={`proposal-${proposal.id}`}
+      >{`Proposal ${index + 1}: tester ${shortId(proposal.tester_id)}, match ${Number(proposal.match_score).toFixed(2)}`}</h3>
+      <ul>
+        {proposal.match_reasons.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+      <div class="actions">
+        <form method="post" action={`${base}/approve`}>
+          <CsrfField token={csrf} />
+          <button type="submit">
+            Approve <span class="visually-hidden">{who}</span> and draft the offer
+          </button>
+        </form>
+      </div>
+      <form method="post" action={`${base}/skip`}>
+        <CsrfField token={csrf} />
+        <TextField
+          name={reasonField(proposal.id)}
+          label={`Why skip ${who}? (optional)`}
+          value={values[reasonField(proposal.id)]}
+          error={errors[reasonField(proposal.id)]}
+          maxLength={2000}
+        />
+        <button type="submit" class="secondary">
+          Skip <span class="visually-hidden">{who}</span>
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function OutreachItem({
+  csrf,
+  message,
+  index,
+  values,
+  errors,
+}: {
+  csrf: string;
+  message: OutreachRow;
+  index: number;
+  values: Readonly<Record<string, string>>;
+  errors: FieldErrors;
+}) {
+  const base = `${studyPath(message.study_id)}/outreach/${message.id}`;
+  const which = `message ${index + 1}`;
+  const channel = message.channel === 'email' ? 'Email' : 'Chat message';
+  return (
+    <section class="finding" aria-labelledby={`message-${message.id}`}>
+      <h3 id={`message-${message.id}`}>{`Message ${index + 1}: ${channel} to ${message.recipient_email}`}</h3>
+      <p class="hint">
+        {'Drafted '}
+        {day(message.generated_at)}
+        {message.used_fallback ? ' by the local writer (no AI provider answered)' : ''}
+      </p>
+      <form method="post" action={`${base}/edit`}>
+        <CsrfField token={csrf} />
+        {message.channel === 'email' ? (
+          <TextField
+            name={subjectField(message.id)}
+            label={`Subject of ${which}`}
+            value={values[subjectField(message.id)] ?? message.subject ?? ''}
+            error={errors[subjectField(message.id)]}
+            maxLength={500}
+            required
+          />
+        ) : null}
+        <TextArea
+          name={bodyField(message.id)}
+          label={`Text of ${which}`}
+          value={values[bodyField(message.id)] ?? message.body}
+          error={errors[bodyField(message.id)]}
+          maxLength={10000}
+          required
+        />
+        <button type="submit" class="secondary">
+          Save changes <span class="visually-hidden">to {which}</span>
+        </button>
+      </form>
+      <div class="actions">
+        <form method="post" action={`${base}/approve`}>
+          <CsrfField token={csrf} />
+          <button type="submit">
+            Approve and send <span class="visually-hidden">{which}</span>
+          </button>
+        </form>
+      </div>
+      <form method="post" action={`${base}/reject`}>
+        <CsrfField token={csrf} />
+        <TextField
+          name={reasonField(message.id)}
+          label={`Why reject ${which}? (optional)`}
+          value={values[reasonField(message.id)]}
+          error={errors[reasonField(message.id)]}
+          maxLength={2000}
+        />
+        <button type="submit" class="secondary">
+          Reject <span class="visually-hidden">{which}</span>
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function Sessions({ data }: { data: StudyPageData }) {
+  if (!data.sessions.length) return <p>No sessions yet.</p>;
+  return (
+    <table>
+      <caption class="visually-hidden">Sessions of this study, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Session</th>
+          <th scope="col">Tester</th>
+          <th scope="col">Started</th>
+          <th scope="col">Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {data.sessions.map((session) => (
+          <tr key={session.id}>
+            <td>{shortId(session.id)}</td>
+            <td>{shortId(session.tester_id)}</td>
+            <td>{day(session.started_at)}</td>
+            <td>{session.status}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** `/dashboard/jobs/:id`: a study's recruitment, its proposals and its outreach queue, for its business. */
+export function StudyPage({ csrf, viewer, data, notice, errors = {}, values = {} }: StudyPageProps) {
+  const labels: Record<string, string> = {};
+  data.outreach.forEach((message, index) => {
+    labels[subjectField(message.id)] = `Message ${index + 1}, subject`;
+    labels[bodyField(message.id)] = `Message ${index + 1}, text`;
+    labels[reasonField(message.id)] = `Message ${index + 1}, reason`;
+  });
+  data.proposals.forEach(
+    (proposal, index) => (labels[reasonField(proposal.id)] = `Proposal ${index + 1}, reason`),
+  );
+  return (
+    <Layout title={data.study.title} viewer={viewer} csrf={csrf} notice={notice}>
+      <ErrorSummary errors={errors} labels={labels} />
+      <p>
+        <a href="/dashboard">All studies</a>
+      </p>
+      <Progress data={data} />
+      <section aria-labelledby="proposals-title">
+        <h2 id="proposals-title">Proposals to decide</h2>
+        {data.proposals.length ? (
+          <>
+            <p>
+              Matching proposes these testers, best match first. Approving one drafts an offer message for you
+              to review below; skipping one frees the place for the next.
+            </p>
+            {data.proposals.map((proposal, index) => (
+              <ProposalItem
+                key={proposal.id}
+                csrf={csrf}
+                proposal={proposal}
+                index={index}
+                values={values}
+                errors={errors}
+              />
+            ))}
+          </>
+        ) : (
+          <p>No proposal waits for a decision.</p>
+        )}
+      </section>
+      <section aria-labelledby="outreach-title" id="outreach">
+        <h2 id="outreach-title">Outreach messages to review</h2>
+        {data.outreach.length ? (
+          <>
+            <p>
+              Nothing reaches a tester until a person approves it. Edit a message and save it before approving
+              it.
+            </p>
+            {data.outreach.map((message, index) => (
+              <OutreachItem
+                key={message.id}
+                csrf={csrf}
+                message={message}
+                index={index}
+                values={values}
+                errors={errors}
+              />
+            ))}
+          </>
+        ) : (
+          <p>No message waits for review.</p>
+        )}
+      </section>
+      <section aria-labelledby="sessions-title">
+        <h2 id="sessions-title">Sessions</h2>
+        <Sessions data={data} />
+      </section>
+    </Layout>
+  );
+}

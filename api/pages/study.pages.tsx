@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import type { StudyCommandDependencies } from '../jobs/create-study.ts';
+import { approveOutreach, editOutreach, rejectOutreach } from '../outreach/outreach-commands.ts';
+import { editOutreachBody, rejectOutreachBody } from '../outreach/outreach.schema.ts';
+import { approveProposal, rejectProposal } from '../outreach/proposal-commands.ts';
+import { rejectProposalBody } from '../outreach/proposals.schema.ts';
+import { notFound } from '../http/errors.ts';
+import type { RequestState } from '../http/state.ts';
+import type { FieldErrors } from './form-fields.tsx';
+import { commandErrors, parseForm } from './form-input.ts';
+import type { PageRouter, SignedInRequest } from './page-routes.ts';
+import { renderPage, seeOther } from './render.ts';
+import { loadStudyPage, type StudyPageData } from './study-data.ts';
+import { bodyField, reasonField, StudyPage, studyPath, subjectField } from './study-page.tsx';
+
+const studyParams = z.object({ id: z.uuid() });
+const itemParams = studyParams.extend({ itemId: z.uuid() });
+
+/** What the page says after each action (`?done=`), so a reload repeats nothing. */
+const DONE: Readonly<Record<string, string>> = {
+  'proposal-approved': 'Proposal approved: its offer message is drafted and waits for review below.',
+  'proposal-skipped': 'Proposal skipped: matching proposes the next tester for the place.',
+  'outreach-edited': 'Message saved. It still needs an approval before it is sent.',
+  'outreach-approved': 'Message approved: the offer is sent to the tester now.',
+  'outreach-rejected': 'Message rejected: it is never sent, and matching fills the place again.',
+};
+
+async function studyOf(deps: StudyCommandDependencies, request: SignedInRequest): Promise<StudyPageData> {
+  const params = studyParams.safeParse(request.ctx.params);
+  const data = params.success ? await loadStudyPage(deps.db, request.principal, params.data.id) : undefined;
+  if (!data) throw notFound('Study');
+  return data;
+}
+
+type ItemAction = (request: SignedInRequest, itemId: string) => Promise<FieldErrors | undefined>;
+
+/**
+ * The business's page of one study (`/dashboard/jobs/:id`, where checkout returns): recruitment
+ * progress, proposals to approve or skip, and the outreach queue to edit, approve or reject, each
+ * through the command of its REST route. An action answers 303 back to the page with what it did;
+ * a refusal (a form error, 409 when someone else decided first) shows the page again with it.
+ */
+export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencies): void {
+  pages.signedIn('GET', '/dashboard/jobs/:id', async (request) => {
+    const data = await studyOf(deps, request);
+    const done = request.ctx.query.done;
+    const notice = typeof done === 'string' ? DONE[done] : checkoutNotice(request.ctx.query.checkout);
+    renderPage(
+      request.ctx,
+      <StudyPage csrf={request.csrf} viewer={request.viewer} data={data} notice={notice} />,
+    );
+  });
+
+  /** An action on one proposal or message of the study: 404 unless the study is the caller's. */
+  const action = (path: string, done: string, act: ItemAction) =>
+    pages.signedIn('POST', `/dashboard/jobs/:id/${path}`, async (request) => {
+      const data = await studyOf(deps, request);
+      const params = itemParams.safeParse(request.ctx.params);
+      if (!params.success) throw notFound('Study');
+      const { itemId } = params.data;
+      let errors: FieldErrors | undefined;
+      let status = 422;
+      try {
+        errors = await act(request, itemId);
+      } catch (error) {
+        ({ errors, status } = commandErrors(error, []));
+      }
+      if (!errors) return seeOther(request.ctx, `${studyPath(data.study.id)}?done=${done}`);
+      // Shown again from the database: what changed meanwhile is on the page with the refusal.
+      const fresh = await studyOf(deps, request);
+      renderPage(
+        request.ctx,
+        <StudyPage
+          csrf={request.csrf}
+          viewer={request.viewer}
+          data={fresh}
+          errors={errors}
+          values={request.form}
+        />,
+        status,
+      );
+    });
+
+  action('proposals/:itemId/approve', 'proposal-approved', async (request, id) => {
+    await approveProposal(deps, request.principal, id);
+    return undefined;
+  });
+  action('proposals/:itemId/skip', 'proposal-skipped', async (request, id) => {
+    const parsed = parseForm(rejectProposalBody, optional({ reason: request.form[reasonField(id)] }));
+    if ('errors' in parsed) return { [reasonField(id)]: parsed.errors.reason ?? 'Not valid' };
+    await rejectProposal(deps, request.principal, id, parsed.data.reason);
+    return undefined;
+  });
+  action('outreach/:itemId/edit', 'outreach-edited', async (request, id) => {
+    const input = {
+      body: request.form[bodyField(id)] ?? '',
+      ...optional({ subject: request.form[subjectField(id)] }),
+    };
+    const parsed = parseForm(editOutreachBody, input);
+    const fieldOf = (errors: FieldErrors) => ({
+      ...(errors.body ? { [bodyField(id)]: errors.body } : {}),
+      ...(errors.subject ? { [subjectField(id)]: errors.subject } : {}),
+    });
+    if ('errors' in parsed) return fieldOf(parsed.errors);
+    try {
+      await editOutreach(deps, request.principal, id, parsed.data);
+    } catch (error) {
+      // A subject on a chat message is the one rule the schema alone cannot see.
+      const refused = commandErrors(error, ['subject', 'body']);
+      if (refused.status !== 422 || refused.errors.form) throw error;
+      return fieldOf(refused.errors);
+    }
+    return undefined;
+  });
+  action('outreach/:itemId/approve', 'outreach-approved', async (request, id) => {
+    await approveOutreach(deps, request.principal, id);
+    return undefined;
+  });
+  action('outreach/:itemId/reject', 'outreach-rejected', async (request, id) => {
+    const parsed = parseForm(rejectOutreachBody, optional({ reason: request.form[reasonField(id)] }));
+    if ('errors' in parsed) return { [reasonField(id)]: parsed.errors.reason ?? 'Not valid' };
+    await rejectOutreach(
+      deps,
+      request.principal,
+      id,
+      parsed.data.reason,
+      (request.ctx.state as RequestState).log,
+    );
+    return undefined;
+  });
+}
+
+/** Blank optional fields are absent ones, as a JSON client would leave them out. */
+function optional(fields: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== '',
+    ),
+  );
+}
+
+function checkoutNotice(outcome: unknown): string | undefined {
+  if (outcome === 'success')
+    return 'Payment received. The study becomes active as soon as the payment provider confirms it.';
+  if (outcome === 'cancelled') return 'The checkout was cancelled: nothing was paid.';
+  return undefined;
+}
