@@ -93,6 +93,9 @@ export function mountDashboardPage(pages: PageRouter, db: Db): void {
     const content =
       role === 'tester' ? (
         <>
+          <p>
+            Your profile, quiz, points and badges are on <a href="/profile">your profile page</a>.
+          </p>
           <h2>Your sessions</h2>
           {await testerSessionsTable({ db, request })}
         </>

@@ -163,3 +163,41 @@ export function RadioGroup(props: {
     </fieldset>
   );
 }
+
+/** Checkboxes in a fieldset whose legend is the question; every checked value is sent under `name`. */
+export function CheckboxGroup(props: {
+  name: string;
+  legend: ComponentChildren;
+  choices: readonly Choice[];
+  values: readonly string[];
+  error?: string | undefined;
+  hint?: ComponentChildren;
+}) {
+  const { name, legend, choices, values, error, hint } = props;
+  return (
+    <fieldset
+      class={error ? 'field field-invalid' : 'field'}
+      id={fieldId(name)}
+      tabIndex={error ? -1 : undefined}
+      aria-describedby={describedBy(name, hint, error)}
+    >
+      <legend>{legend}</legend>
+      <Hint name={name} hint={hint} />
+      <FieldError name={name} error={error} />
+      <div class="choices">
+        {choices.map((choice) => (
+          <div class="choice" key={choice.value}>
+            <input
+              type="checkbox"
+              id={`${fieldId(name)}-${choice.value}`}
+              name={name}
+              value={choice.value}
+              checked={values.includes(choice.value)}
+            />
+            <label for={`${fieldId(name)}-${choice.value}`}>{choice.label}</label>
+          </div>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

@@ -16,6 +16,15 @@ export function formValues(ctx: Context): Record<string, string> {
   return values;
 }
 
+/** Every value posted under `name` (checkboxes send one each), in order. */
+export function formList(ctx: Context, name: string): string[] {
+  const body = (ctx.request as { body?: unknown }).body;
+  if (!body || typeof body !== 'object') return [];
+  const value = (body as Record<string, unknown>)[name];
+  const list = Array.isArray(value) ? (value as unknown[]) : [value];
+  return list.filter((item): item is string => typeof item === 'string');
+}
+
 export type FormResult<T> = { readonly data: T } | { readonly errors: FieldErrors };
 
 /**

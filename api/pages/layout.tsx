@@ -44,6 +44,11 @@ export function Layout({ title, viewer, csrf, notice, children }: LayoutProps) {
                 <li>
                   <a href="/dashboard">Dashboard</a>
                 </li>
+                {viewer.role === 'tester' ? (
+                  <li>
+                    <a href="/profile">Your profile</a>
+                  </li>
+                ) : null}
                 <li>
                   <form method="post" action="/logout">
                     <CsrfField token={csrf} />

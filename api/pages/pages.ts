@@ -12,6 +12,8 @@ import { mountRegisterPages } from './register.pages.tsx';
 import { mountReviewPages } from './review.pages.tsx';
 import { mountSignInPages } from './sign-in.pages.tsx';
 import { mountStudyPages } from './study.pages.tsx';
+import { mountProfilePages } from './profile.pages.tsx';
+import { mountQuizPages } from './quiz.pages.tsx';
 
 export interface PageDependencies {
   readonly auth: AuthDependencies;
@@ -33,6 +35,9 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountDashboardPage(pages, deps.auth.db);
   mountReviewPages(pages, deps.commands);
   mountStudyPages(pages, deps.commands);
+  const testers = { db: deps.auth.db, baseUrl: deps.auth.config.http.baseUrl, now: deps.auth.now };
+  mountProfilePages(pages, testers);
+  mountQuizPages(pages, testers);
   return [`GET ${STYLESHEET_PATH}`, ...pages.mounted];
 }
 

@@ -12,7 +12,7 @@ import { studyWithProposals, type Proposal } from './study-fixtures.ts';
 
 const PASSWORD = 'keyboard-only-business';
 
-// Luxembourg (LU): no other test recruits there.
+// Bolivia (BO): no other test recruits there.
 describe('the outreach approval flow, keyboard only, in Chromium', function () {
   this.timeout(180_000);
   let api: TestApi;
@@ -26,7 +26,7 @@ describe('the outreach approval flow, keyboard only, in Chromium', function () {
     const owner = await createBusiness('pro');
     email = await withPassword(owner.claims.sub, PASSWORD);
     let proposals: Proposal[];
-    ({ jobId, proposals } = await studyWithProposals(api, await sessionToken(owner.claims), 'LU', 1));
+    ({ jobId, proposals } = await studyWithProposals(api, await sessionToken(owner.claims), 'BO', 1));
     proposal = proposals[0]!;
     browser = await chromium.launch({
       executablePath: testConfig().audits.chromiumPath,

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { BrowserPool } from '../../activities/audits/browser-pool.ts';
 import { auditPage } from '../../activities/audits/page-audit.ts';
 import { AUDIT_CATEGORIES } from '../../lib/audits.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
-import { createBusiness } from '../support/factories.ts';
+import { createAdmin, createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { analyzedSession, businessWithStudy, startSession } from '../sessions/fixtures.ts';
 import { studyWithProposals } from './study-fixtures.ts';
@@ -41,8 +42,41 @@ describe('every page passes the instant audit with grade A and axe-core without 
     const analyzed = await analyzedSession(api, business, jobId);
     const running = await startSession(api, business, jobId);
     const emptyBusiness = await sessionToken((await createBusiness()).claims);
-    // Monaco (MC): a study with a proposal to decide and a drafted message to review.
-    const recruiting = await studyWithProposals(api, business, 'MC', 2);
+    // A tester joining: profile filled in, a quiz to take.
+    const registered = await api.request('POST', '/api/auth/register', {
+      body: {
+        email: `audit-joiner-${randomUUID()}@example.com`,
+        password: 'a long enough password',
+        role: 'tester',
+      },
+    });
+    assert.equal(registered.status, 201, registered.text);
+    const joiner = (registered.body.data as { sessionToken: string }).sessionToken;
+    const filled = await api.request('PATCH', '/api/testers/me', {
+      token: joiner,
+      body: { country: 'GB', devices: ['desktop'], languages: ['en'], accessNeeds: ['low_vision'] },
+    });
+    assert.equal(filled.status, 200, filled.text);
+    const quiz = await api.request('POST', '/api/admin/quiz', {
+      token: await sessionToken(await createAdmin()),
+      body: {
+        passingScore: 50,
+        questions: [
+          {
+            text: 'Which key moves focus forward?',
+            options: [
+              { id: 'a', text: 'Tab' },
+              { id: 'b', text: 'Home' },
+            ],
+            correctOptionId: 'a',
+            points: 1,
+          },
+        ],
+      },
+    });
+    assert.equal(quiz.status, 201, quiz.text);
+    // Peru (PE): a study with a proposal to decide and a drafted message to review.
+    const recruiting = await studyWithProposals(api, business, 'PE', 2);
     const approved = await api.request(
       'POST',
       `/api/outreach/proposals/${recruiting.proposals[0]!.proposalId}/approve`,
@@ -65,6 +99,8 @@ describe('every page passes the instant audit with grade A and axe-core without 
         path: `/sessions/${analyzed.sessionId}/review`,
         as: analyzed.testerToken,
       },
+      { name: 'tester profile', path: '/profile', as: joiner },
+      { name: 'qualification quiz', path: '/quiz', as: joiner },
       {
         name: 'study with proposals and a message',
         path: `/dashboard/jobs/${recruiting.jobId}`,
@@ -110,11 +146,6 @@ describe('every page passes the instant audit with grade A and axe-core without 
               `${name}: grade ${result.grade}, ${JSON.stringify(result.issues.map((i) => `${i.ruleId} ${i.severity} ${i.element}`))}`,
             );
           }
-          console.log(
-            name,
-            result.grade,
-            result.issues.map((i) => i.ruleId),
-          );
           const violations = await axeViolations(page);
           if (violations.length) failures.push(`${name}: axe ${violations.join('; ')}`);
         },
