@@ -105,10 +105,17 @@ export function mountDashboardPage(pages: PageRouter, db: Db): void {
           {await businessStudiesTable({ db, request })}
         </>
       ) : (
-        <p>
-          You are signed in as an administrator. The admin decisions are made through the API (
-          <a href="/api/docs">API documentation</a>).
-        </p>
+        <ul>
+          <li>
+            <a href="/admin/capacity-reviews">Capacity reviews to decide</a>
+          </li>
+          <li>
+            <a href="/admin/testers">Testers to approve, suspend or reinstate</a>
+          </li>
+          <li>
+            The quiz is edited through the API (<a href="/api/docs">API documentation</a>).
+          </li>
+        </ul>
       );
     renderPage(
       request.ctx,

@@ -14,6 +14,7 @@ import { mountSignInPages } from './sign-in.pages.tsx';
 import { mountStudyPages } from './study.pages.tsx';
 import { mountProfilePages } from './profile.pages.tsx';
 import { mountQuizPages } from './quiz.pages.tsx';
+import { mountAdminPages } from './admin.pages.tsx';
 
 export interface PageDependencies {
   readonly auth: AuthDependencies;
@@ -38,6 +39,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   const testers = { db: deps.auth.db, baseUrl: deps.auth.config.http.baseUrl, now: deps.auth.now };
   mountProfilePages(pages, testers);
   mountQuizPages(pages, testers);
+  mountAdminPages(pages, deps.commands);
   return [`GET ${STYLESHEET_PATH}`, ...pages.mounted];
 }
 

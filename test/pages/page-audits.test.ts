@@ -8,7 +8,7 @@ import { startTestApi, type TestApi } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
 import { createAdmin, createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
-import { analyzedSession, businessWithStudy, startSession } from '../sessions/fixtures.ts';
+import { analyzedSession, businessWithStudy, startSession, waitFor } from '../sessions/fixtures.ts';
 import { studyWithProposals } from './study-fixtures.ts';
 
 interface AuditedPage {
@@ -57,8 +57,9 @@ describe('every page passes the instant audit with grade A and axe-core without 
       body: { country: 'GB', devices: ['desktop'], languages: ['en'], accessNeeds: ['low_vision'] },
     });
     assert.equal(filled.status, 200, filled.text);
+    const admin = await sessionToken(await createAdmin());
     const quiz = await api.request('POST', '/api/admin/quiz', {
-      token: await sessionToken(await createAdmin()),
+      token: admin,
       body: {
         passingScore: 50,
         questions: [
@@ -75,6 +76,14 @@ describe('every page passes the instant audit with grade A and axe-core without 
       },
     });
     assert.equal(quiz.status, 201, quiz.text);
+    // Mongolia (MN): a study short of testers, so a capacity review waits for an admin.
+    const short = await studyWithProposals(api, business, 'MN', 1, 3);
+    await waitFor(async () => {
+      const reviews = await api.request('GET', `/api/admin/capacity-reviews?jobId=${short.jobId}`, {
+        token: admin,
+      });
+      return (reviews.body.data as unknown[]).length > 0;
+    });
     // Peru (PE): a study with a proposal to decide and a drafted message to review.
     const recruiting = await studyWithProposals(api, business, 'PE', 2);
     const approved = await api.request(
@@ -100,6 +109,10 @@ describe('every page passes the instant audit with grade A and axe-core without 
         as: analyzed.testerToken,
       },
       { name: 'tester profile', path: '/profile', as: joiner },
+      { name: 'admin dashboard', path: '/dashboard', as: admin },
+      { name: 'capacity reviews', path: '/admin/capacity-reviews', as: admin },
+      { name: 'pending testers', path: '/admin/testers', as: admin },
+      { name: 'active testers', path: '/admin/testers?status=active', as: admin },
       { name: 'qualification quiz', path: '/quiz', as: joiner },
       {
         name: 'study with proposals and a message',

@@ -17,14 +17,15 @@ export async function studyWithProposals(
   business: string,
   country: string,
   testers: number,
+  /** More than `testers` leaves the country short: a capacity review waits for an admin. */
+  testerCount = testers,
 ): Promise<{ jobId: string; proposals: Proposal[] }> {
   const mine: string[] = [];
   for (let i = 0; i < testers; i++) mine.push(await qualifiedTester(country));
   const jobId = await activeStudy(api, business, {
     ...validStudyBody(),
     abTest: undefined,
-    // As many testers as the country has: none short, so no capacity review.
-    targeting: { countries: [country], devices: ['desktop'], testerCount: testers },
+    targeting: { countries: [country], devices: ['desktop'], testerCount },
   });
   let proposals: Proposal[] = [];
   await waitFor(async () => {
