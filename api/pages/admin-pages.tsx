@@ -74,7 +74,7 @@ export function CapacityReviewsPage({
               />
               <TextField
                 name={reviewField('adjustedCount', review.id)}
-                label="Testers the segment is to hold (approvals only)"
+                label={`Testers review ${index + 1} is to hold (approvals only)`}
                 type="number"
                 min={0}
                 max={review.requested_count}
@@ -84,7 +84,7 @@ export function CapacityReviewsPage({
               />
               <TextArea
                 name={reviewField('note', review.id)}
-                label="Note for the team (optional)"
+                label={`Note on review ${index + 1} for the team (optional)`}
                 value={values[reviewField('note', review.id)]}
                 error={errors[reviewField('note', review.id)]}
                 maxLength={5000}

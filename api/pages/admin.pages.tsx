@@ -77,32 +77,37 @@ export function mountAdminPages(pages: PageRouter, deps: SessionCommandDependenc
     await reviewsPage(request, notice ? { notice } : {});
   });
 
-  pages.signedIn('POST', '/admin/capacity-reviews/:id', async (request) => {
-    adminOnly(request);
-    const id = idOf(request);
-    const count = request.form[reviewField('adjustedCount', id)]?.trim();
-    const note = request.form[reviewField('note', id)]?.trim();
-    const input = {
-      decision: request.form[reviewField('decision', id)],
-      ...(count ? { adjustedCount: /^\d{1,6}$/.test(count) ? Number(count) : count } : {}),
-      ...(note ? { note } : {}),
-    };
-    const parsed = parseForm(decideCapacityReviewBody, input);
-    if ('errors' in parsed) return reviewsPage(request, { errors: suffixed(parsed.errors, id) }, 422);
-    try {
-      await decideCapacityReview(
-        deps,
-        request.principal,
-        id,
-        parsed.data,
-        (request.ctx.state as RequestState).log,
-      );
-    } catch (error) {
-      const refused = commandErrors(error, ['adjustedCount']);
-      return reviewsPage(request, { errors: suffixed(refused.errors, id) }, refused.status);
-    }
-    seeOther(request.ctx, '/admin/capacity-reviews?done=1');
-  });
+  pages.signedIn(
+    'POST',
+    '/admin/capacity-reviews/:id',
+    async (request) => {
+      adminOnly(request);
+      const id = idOf(request);
+      const count = request.form[reviewField('adjustedCount', id)]?.trim();
+      const note = request.form[reviewField('note', id)]?.trim();
+      const input = {
+        decision: request.form[reviewField('decision', id)],
+        ...(count ? { adjustedCount: /^\d{1,6}$/.test(count) ? Number(count) : count } : {}),
+        ...(note ? { note } : {}),
+      };
+      const parsed = parseForm(decideCapacityReviewBody, input);
+      if ('errors' in parsed) return reviewsPage(request, { errors: suffixed(parsed.errors, id) }, 422);
+      try {
+        await decideCapacityReview(
+          deps,
+          request.principal,
+          id,
+          parsed.data,
+          (request.ctx.state as RequestState).log,
+        );
+      } catch (error) {
+        const refused = commandErrors(error, ['adjustedCount']);
+        return reviewsPage(request, { errors: suffixed(refused.errors, id) }, refused.status);
+      }
+      seeOther(request.ctx, '/admin/capacity-reviews?done=1');
+    },
+    () => '/admin/capacity-reviews',
+  );
 
   const testersPage = async (
     request: SignedInRequest,
@@ -133,27 +138,32 @@ export function mountAdminPages(pages: PageRouter, deps: SessionCommandDependenc
     await testersPage(request, listOf(request.ctx.query.status), notice ? { notice } : {});
   });
 
-  pages.signedIn('POST', '/admin/testers/:id', async (request) => {
-    adminOnly(request);
-    const id = idOf(request);
-    const list = listOf(request.form.list);
-    const parsed = parseForm(testerStatusBody, {
-      status: request.form.status,
-      reason: request.form[testerReasonField(id)] ?? '',
-    });
-    if ('errors' in parsed) return testersPage(request, list, { errors: suffixed(parsed.errors, id) }, 422);
-    try {
-      await changeTesterStatus(
-        deps,
-        request.principal,
-        id,
-        parsed.data,
-        (request.ctx.state as RequestState).log,
-      );
-    } catch (error) {
-      const refused = commandErrors(error, ['reason']);
-      return testersPage(request, list, { errors: suffixed(refused.errors, id) }, refused.status);
-    }
-    seeOther(request.ctx, `/admin/testers?status=${list}&done=1`);
-  });
+  pages.signedIn(
+    'POST',
+    '/admin/testers/:id',
+    async (request) => {
+      adminOnly(request);
+      const id = idOf(request);
+      const list = listOf(request.form.list);
+      const parsed = parseForm(testerStatusBody, {
+        status: request.form.status,
+        reason: request.form[testerReasonField(id)] ?? '',
+      });
+      if ('errors' in parsed) return testersPage(request, list, { errors: suffixed(parsed.errors, id) }, 422);
+      try {
+        await changeTesterStatus(
+          deps,
+          request.principal,
+          id,
+          parsed.data,
+          (request.ctx.state as RequestState).log,
+        );
+      } catch (error) {
+        const refused = commandErrors(error, ['reason']);
+        return testersPage(request, list, { errors: suffixed(refused.errors, id) }, refused.status);
+      }
+      seeOther(request.ctx, `/admin/testers?status=${list}&done=1`);
+    },
+    () => '/admin/testers',
+  );
 }

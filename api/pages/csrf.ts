@@ -3,8 +3,11 @@ import type { Context } from 'koa';
 import { constantTimeEqual } from '../auth/secrets.ts';
 import { ApiError } from '../http/errors.ts';
 
-/** The browser's CSRF secret: a random value in an httpOnly cookie. */
-export const CSRF_COOKIE = 'csrf';
+/**
+ * The browser's CSRF secret: a random value in an httpOnly cookie. With Secure cookies it is a
+ * `__Host-` cookie, which a sub-domain cannot set for this host (so it cannot plant a known one).
+ */
+const cookieName = (settings: CsrfSettings) => (settings.secureCookies ? '__Host-csrf' : 'csrf');
 /** The hidden field every form carries. */
 export const CSRF_FIELD = '_csrf';
 
@@ -27,10 +30,10 @@ function formToken(settings: CsrfSettings, cookie: string): string {
  * The cookie is made on the first page that shows a form and lives as long as the browser keeps it.
  */
 export function csrfTokenFor(ctx: Context, settings: CsrfSettings): string {
-  let cookie = ctx.cookies.get(CSRF_COOKIE);
+  let cookie = ctx.cookies.get(cookieName(settings));
   if (!cookie || !COOKIE_SHAPE.test(cookie)) {
     cookie = randomBytes(32).toString('base64url');
-    const parts = [`${CSRF_COOKIE}=${cookie}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
+    const parts = [`${cookieName(settings)}=${cookie}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
     if (settings.secureCookies) parts.push('Secure');
     ctx.append('Set-Cookie', parts.join('; '));
   }
@@ -42,7 +45,7 @@ export const CSRF_REFUSED =
 
 /** Refuses (403) a form post whose token is not this browser's. */
 export function checkCsrf(ctx: Context, settings: CsrfSettings, submitted: unknown): void {
-  const cookie = ctx.cookies.get(CSRF_COOKIE);
+  const cookie = ctx.cookies.get(cookieName(settings));
   const valid =
     typeof submitted === 'string' &&
     cookie !== undefined &&

@@ -25,7 +25,8 @@ export function ErrorSummary({
   const entries = Object.entries(errors);
   if (!entries.length) return null;
   return (
-    <div class="error-summary" role="alert" aria-labelledby="error-summary-title">
+    // Focus lands here when the page loads, so a screen reader reads the problems first.
+    <div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1} autofocus>
       <h2 id="error-summary-title">There is a problem</h2>
       <ul>
         {entries.map(([name, message]) => (
@@ -124,17 +125,23 @@ export interface Choice {
   readonly label: string;
 }
 
-/** Radio buttons in a fieldset whose legend is the question. */
-export function RadioGroup(props: {
-  name: string;
-  legend: ComponentChildren;
-  choices: readonly Choice[];
-  value?: string | undefined;
-  error?: string | undefined;
-  hint?: ComponentChildren;
-  required?: boolean;
-}) {
-  const { name, legend, choices, value, error, hint, required } = props;
+interface ChoiceGroupProps {
+  readonly name: string;
+  readonly legend: ComponentChildren;
+  readonly choices: readonly Choice[];
+  readonly error?: string | undefined;
+  readonly hint?: ComponentChildren;
+}
+
+/** Choices in a fieldset whose legend is the question: one radio group, or checkboxes sent under one name. */
+function ChoiceGroup(
+  props: ChoiceGroupProps & {
+    type: 'radio' | 'checkbox';
+    checked: (value: string) => boolean;
+    required?: boolean;
+  },
+) {
+  const { name, legend, choices, error, hint, type, checked, required } = props;
   return (
     <fieldset
       class={error ? 'field field-invalid' : 'field'}
@@ -149,11 +156,11 @@ export function RadioGroup(props: {
         {choices.map((choice) => (
           <div class="choice" key={choice.value}>
             <input
-              type="radio"
+              type={type}
               id={`${fieldId(name)}-${choice.value}`}
               name={name}
               value={choice.value}
-              checked={value === choice.value}
+              checked={checked(choice.value)}
               required={required}
             />
             <label for={`${fieldId(name)}-${choice.value}`}>{choice.label}</label>
@@ -164,40 +171,10 @@ export function RadioGroup(props: {
   );
 }
 
-/** Checkboxes in a fieldset whose legend is the question; every checked value is sent under `name`. */
-export function CheckboxGroup(props: {
-  name: string;
-  legend: ComponentChildren;
-  choices: readonly Choice[];
-  values: readonly string[];
-  error?: string | undefined;
-  hint?: ComponentChildren;
-}) {
-  const { name, legend, choices, values, error, hint } = props;
-  return (
-    <fieldset
-      class={error ? 'field field-invalid' : 'field'}
-      id={fieldId(name)}
-      tabIndex={error ? -1 : undefined}
-      aria-describedby={describedBy(name, hint, error)}
-    >
-      <legend>{legend}</legend>
-      <Hint name={name} hint={hint} />
-      <FieldError name={name} error={error} />
-      <div class="choices">
-        {choices.map((choice) => (
-          <div class="choice" key={choice.value}>
-            <input
-              type="checkbox"
-              id={`${fieldId(name)}-${choice.value}`}
-              name={name}
-              value={choice.value}
-              checked={values.includes(choice.value)}
-            />
-            <label for={`${fieldId(name)}-${choice.value}`}>{choice.label}</label>
-          </div>
-        ))}
-      </div>
-    </fieldset>
-  );
+export function RadioGroup(props: ChoiceGroupProps & { value?: string | undefined; required?: boolean }) {
+  return <ChoiceGroup {...props} type="radio" checked={(value) => value === props.value} />;
+}
+
+export function CheckboxGroup(props: ChoiceGroupProps & { values: readonly string[] }) {
+  return <ChoiceGroup {...props} type="checkbox" checked={(value) => props.values.includes(value)} />;
 }

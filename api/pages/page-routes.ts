@@ -71,11 +71,20 @@ export function pageRouter(router: Router<RequestState>, settings: CsrfSettings)
     public(method: 'GET' | 'POST', path: string, handler: Handler<PageRequest>) {
       mount(method, path, async (ctx) => handler(request(ctx)));
     },
-    signedIn(method: 'GET' | 'POST', path: string, handler: Handler<SignedInRequest>) {
+    /**
+     * `returnTo` names the page to come back to after signing in, for a POST whose own path has no
+     * page (its GET is not found); by default a GET comes back to itself and a POST to its path.
+     */
+    signedIn(
+      method: 'GET' | 'POST',
+      path: string,
+      handler: Handler<SignedInRequest>,
+      returnTo: (ctx: Context) => string = (ctx) => (method === 'GET' ? ctx.originalUrl : ctx.path),
+    ) {
       mount(method, path, async (ctx) => {
         const principal = sessionOf(ctx);
         if (!principal) {
-          loginRedirect(ctx, method === 'GET' ? ctx.originalUrl : ctx.path);
+          loginRedirect(ctx, returnTo(ctx));
           return;
         }
         await handler({ ...request(ctx), principal } as SignedInRequest);

@@ -99,10 +99,10 @@ export interface ProfilePageProps {
 export function ProfilePage({ csrf, viewer, profile, values, errors = {}, notice }: ProfilePageProps) {
   return (
     <Layout title="Your tester profile" viewer={viewer} csrf={csrf} notice={notice}>
+      <ErrorSummary errors={errors} labels={LABELS} />
       <Standing profile={profile} />
       <h2>About you</h2>
       <p>Studies are matched on these. Country and at least one device are needed before the quiz.</p>
-      <ErrorSummary errors={errors} labels={LABELS} />
       <form method="post" action="/profile" novalidate>
         <CsrfField token={csrf} />
         <TextField

@@ -89,7 +89,7 @@ function ReviewForm({ csrf, review, values = {}, errors = {} }: ReviewPageProps)
               />
               <TextArea
                 name={annotationField(note)}
-                label="Your note (optional)"
+                label={`Your note on ${findingTitle(note, index).toLowerCase()} (optional)`}
                 value={values[annotationField(note)]}
                 error={errors[annotationField(note)]}
                 maxLength={5000}

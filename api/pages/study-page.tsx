@@ -76,7 +76,7 @@ function ProposalItem({
         <form method="post" action={`${base}/approve`}>
           <CsrfField token={csrf} />
           <button type="submit">
-            Approve <span class="visually-hidden">{who}</span> and draft the offer
+            Approve and draft the offer <span class="visually-hidden">for {who}</span>
           </button>
         </form>
       </div>
@@ -141,18 +141,16 @@ function OutreachItem({
           maxLength={10000}
           required
         />
-        <button type="submit" class="secondary">
-          Save changes <span class="visually-hidden">to {which}</span>
-        </button>
-      </form>
-      <div class="actions">
-        <form method="post" action={`${base}/approve`}>
-          <CsrfField token={csrf} />
-          <button type="submit">
+        <div class="actions">
+          <button type="submit" class="secondary">
+            Save changes <span class="visually-hidden">to {which}</span>
+          </button>
+          {/* The same form: what is approved is what the box shows, saved first when it was changed. */}
+          <button type="submit" formAction={`${base}/approve`}>
             Approve and send <span class="visually-hidden">{which}</span>
           </button>
-        </form>
-      </div>
+        </div>
+      </form>
       <form method="post" action={`${base}/reject`}>
         <CsrfField token={csrf} />
         <TextField

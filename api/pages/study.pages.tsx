@@ -4,6 +4,9 @@ import { approveOutreach, editOutreach, rejectOutreach } from '../outreach/outre
 import { editOutreachBody, rejectOutreachBody } from '../outreach/outreach.schema.ts';
 import { approveProposal, rejectProposal } from '../outreach/proposal-commands.ts';
 import { rejectProposalBody } from '../outreach/proposals.schema.ts';
+import { asUser } from '../../db/doors.ts';
+import { findProposal } from '../../db/repositories/proposals.ts';
+import { outreachTextOf } from '../../db/repositories/study-progress.ts';
 import { notFound } from '../http/errors.ts';
 import type { RequestState } from '../http/state.ts';
 import type { FieldErrors } from './form-fields.tsx';
@@ -34,6 +37,18 @@ async function studyOf(deps: StudyCommandDependencies, request: SignedInRequest)
 
 type ItemAction = (request: SignedInRequest, itemId: string) => Promise<FieldErrors | undefined>;
 
+/** The study a proposal or an outreach message belongs to, as the caller may see it. */
+function studyOfItem(deps: StudyCommandDependencies, request: SignedInRequest, path: string, id: string) {
+  return asUser(deps.db, request.principal.claims, async (tx) =>
+    path.startsWith('proposals/')
+      ? (await findProposal(tx, id))?.study_id
+      : (await outreachTextOf(tx, id))?.study_id,
+  );
+}
+
+const storedText = (deps: StudyCommandDependencies, request: SignedInRequest, id: string) =>
+  asUser(deps.db, request.principal.claims, (tx) => outreachTextOf(tx, id));
+
 /**
  * The business's page of one study (`/dashboard/jobs/:id`, where checkout returns): recruitment
  * progress, proposals to approve or skip, and the outreach queue to edit, approve or reject, each
@@ -44,7 +59,10 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
   pages.signedIn('GET', '/dashboard/jobs/:id', async (request) => {
     const data = await studyOf(deps, request);
     const done = request.ctx.query.done;
-    const notice = typeof done === 'string' ? DONE[done] : checkoutNotice(request.ctx.query.checkout);
+    const notice =
+      typeof done === 'string' && Object.hasOwn(DONE, done)
+        ? DONE[done]
+        : checkoutNotice(request.ctx.query.checkout);
     renderPage(
       request.ctx,
       <StudyPage csrf={request.csrf} viewer={request.viewer} data={data} notice={notice} />,
@@ -53,33 +71,41 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
 
   /** An action on one proposal or message of the study: 404 unless the study is the caller's. */
   const action = (path: string, done: string, act: ItemAction) =>
-    pages.signedIn('POST', `/dashboard/jobs/:id/${path}`, async (request) => {
-      const data = await studyOf(deps, request);
-      const params = itemParams.safeParse(request.ctx.params);
-      if (!params.success) throw notFound('Study');
-      const { itemId } = params.data;
-      let errors: FieldErrors | undefined;
-      let status = 422;
-      try {
-        errors = await act(request, itemId);
-      } catch (error) {
-        ({ errors, status } = commandErrors(error, []));
-      }
-      if (!errors) return seeOther(request.ctx, `${studyPath(data.study.id)}?done=${done}`);
-      // Shown again from the database: what changed meanwhile is on the page with the refusal.
-      const fresh = await studyOf(deps, request);
-      renderPage(
-        request.ctx,
-        <StudyPage
-          csrf={request.csrf}
-          viewer={request.viewer}
-          data={fresh}
-          errors={errors}
-          values={request.form}
-        />,
-        status,
-      );
-    });
+    pages.signedIn(
+      'POST',
+      `/dashboard/jobs/:id/${path}`,
+      async (request) => {
+        const data = await studyOf(deps, request);
+        const params = itemParams.safeParse(request.ctx.params);
+        if (!params.success) throw notFound('Study');
+        const { itemId } = params.data;
+        // Only the items of this page's study: one of another study is not found here.
+        if ((await studyOfItem(deps, request, path, itemId)) !== data.study.id) throw notFound('Study');
+        let errors: FieldErrors | undefined;
+        let status = 422;
+        try {
+          errors = await act(request, itemId);
+        } catch (error) {
+          ({ errors, status } = commandErrors(error, []));
+        }
+        if (!errors) return seeOther(request.ctx, `${studyPath(data.study.id)}?done=${done}`);
+        // Shown again from the database: what changed meanwhile is on the page with the refusal.
+        const fresh = await studyOf(deps, request);
+        renderPage(
+          request.ctx,
+          <StudyPage
+            csrf={request.csrf}
+            viewer={request.viewer}
+            data={fresh}
+            errors={errors}
+            values={request.form}
+          />,
+          status,
+        );
+      },
+      // A session that ended before the post: after signing in, back to the study's page.
+      (ctx) => studyPath(String(ctx.params.id)),
+    );
 
   action('proposals/:itemId/approve', 'proposal-approved', async (request, id) => {
     await approveProposal(deps, request.principal, id);
@@ -91,17 +117,27 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
     await rejectProposal(deps, request.principal, id, parsed.data.reason);
     return undefined;
   });
-  action('outreach/:itemId/edit', 'outreach-edited', async (request, id) => {
+  /** Saves the message's posted text when it differs from the stored one; field errors when refused. */
+  async function saveIfChanged(request: SignedInRequest, id: string): Promise<FieldErrors | undefined> {
+    if (request.form[bodyField(id)] === undefined) return undefined;
     const input = {
-      body: request.form[bodyField(id)] ?? '',
+      body: request.form[bodyField(id)],
       ...optional({ subject: request.form[subjectField(id)] }),
     };
-    const parsed = parseForm(editOutreachBody, input);
     const fieldOf = (errors: FieldErrors) => ({
       ...(errors.body ? { [bodyField(id)]: errors.body } : {}),
       ...(errors.subject ? { [subjectField(id)]: errors.subject } : {}),
     });
+    const parsed = parseForm(editOutreachBody, input);
     if ('errors' in parsed) return fieldOf(parsed.errors);
+    const stored = await storedText(deps, request, id);
+    if (
+      stored &&
+      stored.body === parsed.data.body &&
+      (parsed.data.subject ?? stored.subject) === stored.subject
+    ) {
+      return undefined;
+    }
     try {
       await editOutreach(deps, request.principal, id, parsed.data);
     } catch (error) {
@@ -111,8 +147,16 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
       return fieldOf(refused.errors);
     }
     return undefined;
+  }
+
+  action('outreach/:itemId/edit', 'outreach-edited', async (request, id) => {
+    if (request.form[bodyField(id)] === undefined) return { [bodyField(id)]: 'Must not be empty' };
+    return saveIfChanged(request, id);
   });
   action('outreach/:itemId/approve', 'outreach-approved', async (request, id) => {
+    // The approve button belongs to the form that shows the text: a changed text is saved first.
+    const changed = await saveIfChanged(request, id);
+    if (changed) return changed;
     await approveOutreach(deps, request.principal, id);
     return undefined;
   });

@@ -68,3 +68,12 @@ export function sessionsOfStudy(tx: Tx, studyId: string, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/** An outreach message's study and text as the caller may see it (row-level security). */
+export function outreachTextOf(tx: Tx, id: string) {
+  return tx
+    .selectFrom('outreach_messages')
+    .select(['study_id', 'body', 'subject'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

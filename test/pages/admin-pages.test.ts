@@ -5,6 +5,7 @@ import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createAdmin, createBusiness, createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
+import { qualifiedTester } from '../outreach/fixtures.ts';
 import { PageClient, textOfId } from './page-client.ts';
 import { studyWithProposals } from './study-fixtures.ts';
 
@@ -42,6 +43,15 @@ describe("the admins' pages: /admin/capacity-reviews and /admin/testers", functi
       client.useSession(await sessionToken(claims));
       assert.equal((await client.get('/admin/capacity-reviews')).status, 404);
       assert.equal((await client.get('/admin/testers')).status, 404);
+      await client.get('/dashboard');
+      const tester = { sub: await qualifiedTester('UZ') };
+      const posted = await client.post(`/admin/testers/${tester.sub}`, {
+        status: 'suspended',
+        list: 'active',
+        [`reason-${tester.sub}`]: 'x',
+      });
+      assert.equal(posted.status, 404);
+      assert.equal(await testerStatus(tester.sub), 'active', 'nothing changed');
     }
   });
 

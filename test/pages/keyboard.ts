@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { testConfig } from '../support/config.ts';
 import { AXE_SOURCE } from '../../activities/audits/axe-check.ts';
 
 /** What has focus, and whether it shows a focus indicator (an outline or a ring). */
@@ -39,3 +40,26 @@ export async function axeViolations(page: Page): Promise<string[]> {
     `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
   );
 }
+
+/** Debian's Chromium, headless, for the keyboard-only flows. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: testConfig().audits.chromiumPath,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+}
+
+/**
+ * A fresh browser profile with reduced motion, seen by the test API (TRUST_PROXY=1) as coming from
+ * `address`, so its anonymous requests have a rate-limit budget of their own.
+ */
+export function keyboardContext(browser: Browser, address: string): Promise<BrowserContext> {
+  return browser.newContext({
+    extraHTTPHeaders: { 'X-Forwarded-For': address },
+    viewport: { width: 1024, height: 768 },
+    reducedMotion: 'reduce',
+  });
+}
+
+/** The site as the browser must open it: Chromium keeps the Secure cookies of plain-http localhost only. */
+export const siteOf = (apiUrl: string) => apiUrl.replace('127.0.0.1', 'localhost');

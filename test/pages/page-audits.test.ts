@@ -9,6 +9,7 @@ import { testConfig } from '../support/config.ts';
 import { createAdmin, createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { analyzedSession, businessWithStudy, startSession, waitFor } from '../sessions/fixtures.ts';
+import { SHORT_QUIZ } from './short-quiz.ts';
 import { studyWithProposals } from './study-fixtures.ts';
 
 interface AuditedPage {
@@ -60,20 +61,7 @@ describe('every page passes the instant audit with grade A and axe-core without 
     const admin = await sessionToken(await createAdmin());
     const quiz = await api.request('POST', '/api/admin/quiz', {
       token: admin,
-      body: {
-        passingScore: 50,
-        questions: [
-          {
-            text: 'Which key moves focus forward?',
-            options: [
-              { id: 'a', text: 'Tab' },
-              { id: 'b', text: 'Home' },
-            ],
-            correctOptionId: 'a',
-            points: 1,
-          },
-        ],
-      },
+      body: SHORT_QUIZ,
     });
     assert.equal(quiz.status, 201, quiz.text);
     // Mongolia (MN): a study short of testers, so a capacity review waits for an admin.

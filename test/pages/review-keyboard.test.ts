@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { asSystem } from '../../db/doors.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { testConfig } from '../support/config.ts';
 import { testDatabase } from '../support/database.ts';
 import { analyzedSession, businessWithStudy, readNotes, type TesterSession } from '../sessions/fixtures.ts';
-import { axeViolations, tabTo } from './keyboard.ts';
+import { axeViolations, keyboardContext, launchChromium, siteOf, tabTo } from './keyboard.ts';
 import { signInByKeyboard, withPassword } from './sign-in-as.ts';
 
 const PASSWORD = 'keyboard-only-tester';
@@ -22,10 +21,7 @@ describe('the review flow, keyboard only, in Chromium', function () {
     const { business, jobId } = await businessWithStudy(api);
     session = await analyzedSession(api, business, jobId);
     email = await withPassword(session.tester.sub, PASSWORD);
-    browser = await chromium.launch({
-      executablePath: testConfig().audits.chromiumPath,
-      args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -33,11 +29,7 @@ describe('the review flow, keyboard only, in Chromium', function () {
   });
 
   it('from the emailed link: sign in, decide each finding, fix a missing rating, send, see what was sent', async () => {
-    const context = await browser.newContext({
-      extraHTTPHeaders: { 'X-Forwarded-For': '10.77.0.1' },
-      viewport: { width: 1024, height: 768 },
-      reducedMotion: 'reduce',
-    });
+    const context = await keyboardContext(browser, '10.77.0.1');
     const page = await context.newPage();
     const review = `/sessions/${session.sessionId}/review`;
     const notes = (await readNotes(api, session.sessionId, session.testerToken)).filter(
@@ -46,8 +38,7 @@ describe('the review flow, keyboard only, in Chromium', function () {
     const [first, second] = notes;
 
     // The confirmation request's link, opened signed out: the sign-in page, then back to the review.
-    // localhost, not 127.0.0.1: Chromium keeps the Secure cookies of plain-http localhost only.
-    const site = api.url.replace('127.0.0.1', 'localhost');
+    const site = siteOf(api.url);
     await page.goto(site + review);
     assert.equal(new URL(page.url()).pathname, '/login');
     await signInByKeyboard(page, email, PASSWORD, review);
@@ -78,6 +69,11 @@ describe('the review flow, keyboard only, in Chromium', function () {
     // The error summary's link takes focus to the rating; pick 4 with the arrow keys.
     await tabTo(page, '.error-summary a[href="#field-rating"]');
     await page.keyboard.press('Enter');
+    assert.equal(
+      await page.evaluate('document.activeElement.id'),
+      'field-rating',
+      'the link took focus to the rating',
+    );
     await tabTo(page, '#field-rating-1');
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
     assert.ok(await page.locator('#field-rating-4').isChecked());

@@ -45,7 +45,7 @@ describe('sign-in pages (/login, /register, /login/magic-link, /reset-password, 
       const client = browser();
       const page = await client.get('/register');
       assert.match(page.html, /name="_csrf" value="[A-Za-z0-9_-]{43}"/);
-      const cookie = page.headers.getSetCookie().find((line) => line.startsWith('csrf='));
+      const cookie = page.headers.getSetCookie().find((line) => line.startsWith('__Host-csrf='));
       assert.ok(cookie && /HttpOnly/.test(cookie) && /SameSite=Lax/.test(cookie), cookie);
     });
 
@@ -201,7 +201,7 @@ describe('sign-in pages (/login, /register, /login/magic-link, /reset-password, 
       await client.get('/login');
       await client.post('/login', { email: user.email, password: user.password });
       const jwt = client.cookies.get('session')!;
-      await client.get('/dashboard');
+      assert.equal((await client.get('/dashboard')).status, 200);
       const out = await client.post('/logout', {});
       assert.equal(out.status, 303);
       assert.equal(out.location, '/login?signedOut=1');

@@ -4,6 +4,7 @@ import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness, createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
+import { validStudyBody } from '../support/study-body.ts';
 import { PageClient, textOfId } from './page-client.ts';
 import { studyWithProposals, type Proposal } from './study-fixtures.ts';
 
@@ -69,10 +70,26 @@ describe("the business's study page (/dashboard/jobs/:id): proposals and the out
       assert.equal(page.status, 404);
       assert.doesNotMatch(page.html, new RegExp(proposals[0]!.proposalId));
     }
-    const other = as(await sessionToken((await createBusiness()).claims));
+    // Another organization, through its own study's page or through this one: not found either way.
+    const stranger = await sessionToken((await createBusiness()).claims);
+    const own = await api.request('POST', '/api/jobs', { token: stranger, body: validStudyBody() });
+    assert.equal(own.status, 201, own.text);
+    const other = as(stranger);
     await other.get('/dashboard');
-    const posted = await other.post(`${path}/proposals/${proposals[0]!.proposalId}/approve`, {});
-    assert.equal(posted.status, 404);
+    const ownPath = `/dashboard/jobs/${(own.body.data as { jobId: string }).jobId}`;
+    for (const target of [path, ownPath]) {
+      const posted = await other.post(`${target}/proposals/${proposals[0]!.proposalId}/approve`, {});
+      assert.equal(posted.status, 404);
+    }
+    // The same organization: an item of another study is not found on this study's page.
+    const second = await api.request('POST', '/api/jobs', { token: business, body: validStudyBody() });
+    const secondPath = `/dashboard/jobs/${(second.body.data as { jobId: string }).jobId}`;
+    const mine = as(business);
+    await mine.get(secondPath);
+    assert.equal(
+      (await mine.post(`${secondPath}/proposals/${proposals[0]!.proposalId}/approve`, {})).status,
+      404,
+    );
     assert.equal((await proposalRow(proposals[0]!.proposalId)).status, 'pending');
     const anonymous = await new PageClient(api.url).get(path);
     assert.equal(anonymous.location, `/login?next=${encodeURIComponent(path)}`);
@@ -131,8 +148,16 @@ describe("the business's study page (/dashboard/jobs/:id): proposals and the out
     assert.equal(stored.body, 'Hello, would you test our booking flow? It takes 20 minutes.');
     assert.equal(stored.subject, stored.channel === 'email' ? 'A paid study for you' : null);
 
-    const sent = await client.post(`${path}/outreach/${message.id}/approve`, {});
+    // The approve button is in the form with the text: a text changed in the box is saved, then approved.
+    const sent = await client.post(`${path}/outreach/${message.id}/approve`, {
+      [body]: 'Hello, would you test our booking flow? About 20 minutes.',
+      [subject]: 'A paid study for you',
+    });
     assert.equal(sent.status, 303);
+    assert.equal(
+      (await messageOf(approved.proposalId)).body,
+      'Hello, would you test our booking flow? About 20 minutes.',
+    );
     assert.equal(sent.location, `${path}?done=outreach-approved`);
     assert.equal((await messageOf(approved.proposalId)).status, 'approved');
     const after = await client.get(sent.location);

@@ -6,31 +6,7 @@ import { testDatabase } from '../support/database.ts';
 import { createAdmin, createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { PageClient, textOfId } from './page-client.ts';
-
-/** Two questions; `a` is right. 50 % passes. */
-const QUIZ = {
-  passingScore: 50,
-  questions: [
-    {
-      text: 'Which key moves focus forward?',
-      options: [
-        { id: 'a', text: 'Tab' },
-        { id: 'b', text: 'Home' },
-      ],
-      correctOptionId: 'a',
-      points: 1,
-    },
-    {
-      text: 'What does alt text describe?',
-      options: [
-        { id: 'a', text: 'An image' },
-        { id: 'b', text: 'A font' },
-      ],
-      correctOptionId: 'a',
-      points: 1,
-    },
-  ],
-};
+import { SHORT_QUIZ } from './short-quiz.ts';
 
 const profileRow = (id: string) =>
   asSystem(testDatabase(), (tx) =>
@@ -49,7 +25,7 @@ describe('joining as a tester on the pages: /register, /profile, /quiz', functio
   before(async () => {
     api = await startTestApi({ worker: false, env: { TRUST_PROXY: '1' } });
     const admin = await sessionToken(await createAdmin());
-    const published = await api.request('POST', '/api/admin/quiz', { token: admin, body: QUIZ });
+    const published = await api.request('POST', '/api/admin/quiz', { token: admin, body: SHORT_QUIZ });
     assert.equal(published.status, 201, published.text);
     const read = await api.request('GET', '/api/admin/quiz', { token: admin });
     questionIds = (read.body.data as { questions: { questionId: string }[] }).questions.map(
