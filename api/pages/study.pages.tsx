@@ -104,7 +104,7 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
         );
       },
       // A session that ended before the post: after signing in, back to the study's page.
-      (ctx) => studyPath(String(ctx.params.id)),
+      (ctx) => studyPath(String((ctx.params as Record<string, string>).id)),
     );
 
   action('proposals/:itemId/approve', 'proposal-approved', async (request, id) => {
