@@ -1,6 +1,6 @@
 import type { OutreachRow } from '../../db/repositories/outreach-messages.ts';
 import type { ProposalRow } from '../../db/repositories/proposals.ts';
-import { ErrorSummary, TextArea, TextField, type FieldErrors } from './form-fields.tsx';
+import { ErrorSummary, RadioGroup, TextArea, TextField, type FieldErrors } from './form-fields.tsx';
 import { CsrfField, Layout, type Viewer } from './layout.tsx';
 import type { StudyPageData } from './study-data.ts';
 
@@ -8,6 +8,8 @@ export const studyPath = (id: string) => `/dashboard/jobs/${id}`;
 export const subjectField = (id: string) => `subject-${id}`;
 export const bodyField = (id: string) => `body-${id}`;
 export const reasonField = (id: string) => `reason-${id}`;
+export const ratingField = (id: string) => `rating-${id}`;
+export const commentField = (id: string) => `comment-${id}`;
 
 export interface StudyPageProps {
   readonly csrf: string;
@@ -168,6 +170,53 @@ function OutreachItem({
   );
 }
 
+/** Confirmed sessions the business has not rated: each gets a rating form (once, as the API allows). */
+function RatingForms({
+  csrf,
+  data,
+  values,
+  errors,
+}: {
+  csrf: string;
+  data: StudyPageData;
+  values: Readonly<Record<string, string>>;
+  errors: FieldErrors;
+}) {
+  const unrated = data.sessions.filter(
+    (session) => session.status === 'confirmed' && session.business_rating === null,
+  );
+  return (
+    <>
+      {unrated.map((session) => (
+        <form
+          method="post"
+          action={`${studyPath(data.study.id)}/sessions/${session.id}/rating`}
+          key={session.id}
+          novalidate
+        >
+          <CsrfField token={csrf} />
+          <RadioGroup
+            name={ratingField(session.id)}
+            legend={`Your rating of session ${shortId(session.id)}: 1 is poor, 5 is excellent`}
+            choices={[1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: String(n) }))}
+            value={values[ratingField(session.id)]}
+            error={errors[ratingField(session.id)]}
+            required
+          />
+          <TextArea
+            name={commentField(session.id)}
+            label={`Comment on session ${shortId(session.id)} (optional)`}
+            value={values[commentField(session.id)]}
+            error={errors[commentField(session.id)]}
+            maxLength={2000}
+          />
+          <button type="submit">{`Rate session ${shortId(session.id)}`}</button>
+        </form>
+      ))}
+    </>
+  );
+}
+
 function Sessions({ data }: { data: StudyPageData }) {
   if (!data.sessions.length) return <p>No sessions yet.</p>;
   return (
@@ -179,6 +228,7 @@ function Sessions({ data }: { data: StudyPageData }) {
           <th scope="col">Tester</th>
           <th scope="col">Started</th>
           <th scope="col">Status</th>
+          <th scope="col">Your rating</th>
         </tr>
       </thead>
       <tbody>
@@ -188,6 +238,7 @@ function Sessions({ data }: { data: StudyPageData }) {
             <td>{shortId(session.tester_id)}</td>
             <td>{day(session.started_at)}</td>
             <td>{session.status}</td>
+            <td>{session.business_rating === null ? 'None' : `${session.business_rating} of 5`}</td>
           </tr>
         ))}
       </tbody>
@@ -202,6 +253,10 @@ export function StudyPage({ csrf, viewer, data, notice, errors = {}, values = {}
     labels[subjectField(message.id)] = `Message ${index + 1}, subject`;
     labels[bodyField(message.id)] = `Message ${index + 1}, text`;
     labels[reasonField(message.id)] = `Message ${index + 1}, reason`;
+  });
+  data.sessions.forEach((session) => {
+    labels[ratingField(session.id)] = `Session ${shortId(session.id)}, rating`;
+    labels[commentField(session.id)] = `Session ${shortId(session.id)}, comment`;
   });
   data.proposals.forEach(
     (proposal, index) => (labels[reasonField(proposal.id)] = `Proposal ${index + 1}, reason`),
@@ -262,6 +317,9 @@ export function StudyPage({ csrf, viewer, data, notice, errors = {}, values = {}
       <section aria-labelledby="sessions-title">
         <h2 id="sessions-title">Sessions</h2>
         <Sessions data={data} />
+        {viewer.role === 'business' ? (
+          <RatingForms csrf={csrf} data={data} values={values} errors={errors} />
+        ) : null}
       </section>
     </Layout>
   );

@@ -14,7 +14,18 @@ import { commandErrors, parseForm } from './form-input.ts';
 import type { PageRouter, SignedInRequest } from './page-routes.ts';
 import { renderPage, seeOther } from './render.ts';
 import { loadStudyPage, type StudyPageData } from './study-data.ts';
-import { bodyField, reasonField, StudyPage, studyPath, subjectField } from './study-page.tsx';
+import {
+  bodyField,
+  commentField,
+  ratingField,
+  reasonField,
+  StudyPage,
+  studyPath,
+  subjectField,
+} from './study-page.tsx';
+import { rateSession } from '../sessions/business-rating.ts';
+import { businessRatingBody } from '../sessions/sessions.schema.ts';
+import { findSession } from '../../db/repositories/sessions.ts';
 
 const studyParams = z.object({ id: z.uuid() });
 const itemParams = studyParams.extend({ itemId: z.uuid() });
@@ -26,6 +37,7 @@ const DONE: Readonly<Record<string, string>> = {
   'outreach-edited': 'Message saved. It still needs an approval before it is sent.',
   'outreach-approved': 'Message approved: the offer is sent to the tester now.',
   'outreach-rejected': 'Message rejected: it is never sent, and matching fills the place again.',
+  'session-rated': "Rating saved. It counts towards the tester's points and standing.",
 };
 
 async function studyOf(deps: StudyCommandDependencies, request: SignedInRequest): Promise<StudyPageData> {
@@ -42,7 +54,9 @@ function studyOfItem(deps: StudyCommandDependencies, request: SignedInRequest, p
   return asUser(deps.db, request.principal.claims, async (tx) =>
     path.startsWith('proposals/')
       ? (await findProposal(tx, id))?.study_id
-      : (await outreachTextOf(tx, id))?.study_id,
+      : path.startsWith('sessions/')
+        ? (await findSession(tx, id))?.study_id
+        : (await outreachTextOf(tx, id))?.study_id,
   );
 }
 
@@ -158,6 +172,25 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
     const changed = await saveIfChanged(request, id);
     if (changed) return changed;
     await approveOutreach(deps, request.principal, id);
+    return undefined;
+  });
+  action('sessions/:itemId/rating', 'session-rated', async (request, id) => {
+    // The organization's own judgement: the API takes it from business accounts only.
+    if (request.viewer.role !== 'business') throw notFound('Study');
+    const rating = request.form[ratingField(id)]?.trim();
+    const input = {
+      ...(rating ? { rating: /^\d{1,2}$/.test(rating) ? Number(rating) : rating } : {}),
+      ...optional({ comment: request.form[commentField(id)] }),
+    };
+    const parsed = parseForm(businessRatingBody, input);
+    if ('errors' in parsed) {
+      const { rating: ratingError, comment } = parsed.errors;
+      return {
+        ...(ratingError ? { [ratingField(id)]: ratingError } : {}),
+        ...(comment ? { [commentField(id)]: comment } : {}),
+      };
+    }
+    await rateSession(deps, request.principal, id, parsed.data, (request.ctx.state as RequestState).log);
     return undefined;
   });
   action('outreach/:itemId/reject', 'outreach-rejected', async (request, id) => {

@@ -61,7 +61,7 @@ export async function studyProgress(tx: Tx, studyId: string): Promise<StudyProgr
 export function sessionsOfStudy(tx: Tx, studyId: string, limit: number) {
   return tx
     .selectFrom('sessions')
-    .select(['id', 'status', 'started_at', 'completed_at', 'tester_id'])
+    .select(['id', 'status', 'started_at', 'completed_at', 'tester_id', 'business_rating'])
     .where('study_id', '=', studyId)
     .orderBy('started_at', 'desc')
     .orderBy('id', 'desc')

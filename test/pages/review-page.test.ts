@@ -41,6 +41,7 @@ describe("the tester's review page (/sessions/:id/review)", function () {
   let session: TesterSession;
   let findings: Note[];
   let path: string;
+  let jobId: string;
   const as = (jwt: string) => {
     const client = new PageClient(api.url);
     client.useSession(jwt);
@@ -49,7 +50,6 @@ describe("the tester's review page (/sessions/:id/review)", function () {
 
   before(async () => {
     api = await startTestApi({ env: { TRUST_PROXY: '1' } });
-    let jobId: string;
     ({ business, jobId } = await businessWithStudy(api));
     session = await analyzedSession(api, business, jobId);
     findings = (await readNotes(api, session.sessionId, session.testerToken)).filter(
@@ -174,5 +174,42 @@ describe("the tester's review page (/sessions/:id/review)", function () {
     assert.equal(again.status, 409);
     assert.match(again.html, /already sent your review; nothing was changed/);
     assert.deepEqual(await storedSession(session.sessionId), stored);
+  });
+
+  it('its business rates the confirmed session once on the study page (a rating is required)', async () => {
+    const study = `/dashboard/jobs/${jobId}`;
+    const client = as(business);
+    const page = await client.get(study);
+    const action = `${study}/sessions/${session.sessionId}/rating`;
+    assert.ok(page.html.includes(`action="${action}"`), 'a rating form for the confirmed session');
+    const field = `rating-${session.sessionId}`;
+    const missing = await client.post(action, { [`comment-${session.sessionId}`]: 'Thorough' });
+    assert.equal(missing.status, 422);
+    assert.equal(textOfId(missing.html, `field-${field}-error`), 'Error: Required');
+    assert.match(missing.html, /Thorough<\/textarea>/);
+    const rated = await client.post(action, { [field]: '5', [`comment-${session.sessionId}`]: 'Thorough' });
+    assert.equal(rated.status, 303);
+    assert.equal(rated.location, `${study}?done=session-rated`);
+    const stored = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('sessions')
+        .select(['business_rating', 'business_rating_comment'])
+        .where('id', '=', session.sessionId)
+        .executeTakeFirstOrThrow(),
+    );
+    assert.deepEqual(stored, { business_rating: 5, business_rating_comment: 'Thorough' });
+    const after = await client.get(rated.location);
+    assert.match(after.html, /5 of 5/);
+    assert.ok(!after.html.includes(`action="${action}"`), 'rated once: no second form');
+    const again = await client.post(action, { [field]: '1' });
+    assert.equal(again.status, 409);
+    assert.match(again.html, /already rated/);
+    const admin = as(await adminToken());
+    await admin.get(study);
+    assert.equal(
+      (await admin.post(action, { [field]: '1' })).status,
+      404,
+      "the rating is the business's own",
+    );
   });
 });
