@@ -1,12 +1,10 @@
 import type { CapacityReviewRow } from '../../db/repositories/capacity-reviews.ts';
 import type { TesterListingRow } from '../../db/repositories/tester-listing.ts';
 import { ErrorSummary, RadioGroup, TextArea, TextField, type FieldErrors } from './form-fields.tsx';
-import { CsrfField, Layout, type Viewer } from './layout.tsx';
+import { CsrfField, day, Layout, type Viewer } from './layout.tsx';
 
 export const reviewField = (name: string, id: string) => `${name}-${id}`;
 export const testerReasonField = (id: string) => `reason-${id}`;
-
-const day = (at: Date) => <time dateTime={at.toISOString()}>{at.toISOString().slice(0, 10)}</time>;
 
 interface PageBase {
   readonly csrf: string;

@@ -19,16 +19,12 @@ import {
 } from './admin-pages.tsx';
 import type { FieldErrors } from './form-fields.tsx';
 import { commandErrors, parseForm } from './form-input.ts';
-import type { PageRouter, SignedInRequest } from './page-routes.ts';
+import { requireRole, type PageRouter, type SignedInRequest } from './page-routes.ts';
 import { renderPage, seeOther } from './render.ts';
 
 /** One page shows at most this many; the API pages through the rest. */
 const ADMIN_LIST_LIMIT = 100;
 const idParams = z.object({ id: z.uuid() });
-
-function adminOnly(request: SignedInRequest): void {
-  if (request.viewer.role !== 'admin') throw notFound('Page');
-}
 
 function idOf(request: SignedInRequest): string {
   const params = idParams.safeParse(request.ctx.params);
@@ -72,7 +68,7 @@ export function mountAdminPages(pages: PageRouter, deps: SessionCommandDependenc
   };
 
   pages.signedIn('GET', '/admin/capacity-reviews', async (request) => {
-    adminOnly(request);
+    requireRole(request, 'admin');
     const notice = request.ctx.query.done ? 'Decision recorded: matching follows it now.' : undefined;
     await reviewsPage(request, notice ? { notice } : {});
   });
@@ -81,7 +77,7 @@ export function mountAdminPages(pages: PageRouter, deps: SessionCommandDependenc
     'POST',
     '/admin/capacity-reviews/:id',
     async (request) => {
-      adminOnly(request);
+      requireRole(request, 'admin');
       const id = idOf(request);
       const count = request.form[reviewField('adjustedCount', id)]?.trim();
       const note = request.form[reviewField('note', id)]?.trim();
@@ -133,7 +129,7 @@ export function mountAdminPages(pages: PageRouter, deps: SessionCommandDependenc
   };
 
   pages.signedIn('GET', '/admin/testers', async (request) => {
-    adminOnly(request);
+    requireRole(request, 'admin');
     const notice = request.ctx.query.done ? "The tester's status is changed." : undefined;
     await testersPage(request, listOf(request.ctx.query.status), notice ? { notice } : {});
   });
@@ -142,7 +138,7 @@ export function mountAdminPages(pages: PageRouter, deps: SessionCommandDependenc
     'POST',
     '/admin/testers/:id',
     async (request) => {
-      adminOnly(request);
+      requireRole(request, 'admin');
       const id = idOf(request);
       const list = listOf(request.form.list);
       const parsed = parseForm(testerStatusBody, {

@@ -2,13 +2,12 @@ import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import { sessionsOfTester } from '../../db/repositories/sessions.ts';
 import { listStudies } from '../../db/repositories/studies.ts';
-import { Layout } from './layout.tsx';
+import { day, Layout } from './layout.tsx';
 import { studyPath } from './study-page.tsx';
 import type { PageRouter, SignedInRequest } from './page-routes.ts';
 import { renderPage } from './render.ts';
 
 const LIST_LIMIT = 50;
-const day = (at: Date) => <time dateTime={at.toISOString()}>{at.toISOString().slice(0, 10)}</time>;
 
 const REVIEW_LINK: Readonly<Record<string, string>> = {
   analyzed: 'Review the findings',

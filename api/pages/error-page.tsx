@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { RequestState } from '../http/state.ts';
+import { viewerOf } from './page-routes.ts';
 import { csrfTokenFor, type CsrfSettings } from './csrf.ts';
 import { Layout } from './layout.tsx';
 import { renderPage } from './render.ts';
@@ -28,9 +28,7 @@ export function wantsPage(ctx: Context): boolean {
 /** The error handler's HTML answer for browsers: the status, a plain message, a way back. */
 export function errorPageRenderer(settings: CsrfSettings) {
   return (ctx: Context, status: number, message: string): void => {
-    const principal = (ctx.state as RequestState).principal;
-    const viewer =
-      principal?.kind === 'session' ? { id: principal.claims.sub, role: principal.claims.role } : undefined;
+    const viewer = viewerOf(ctx);
     const notFound = status === 404 || status === 405;
     const title = TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'The request was refused');
     renderPage(

@@ -25,6 +25,15 @@ export function formList(ctx: Context, name: string): string[] {
   return list.filter((item): item is string => typeof item === 'string');
 }
 
+/** The fields without the blank ones: an empty optional field is an absent one, as a JSON client would leave it out. */
+export function withoutBlanks(fields: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fields).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== '',
+    ),
+  );
+}
+
 export type FormResult<T> = { readonly data: T } | { readonly errors: FieldErrors };
 
 /**

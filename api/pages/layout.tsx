@@ -87,6 +87,9 @@ export function Layout({ title, viewer, csrf, notice, children }: LayoutProps) {
   );
 }
 
+/** A date as people read it (year-month-day), with the exact time for machines. */
+export const day = (at: Date) => <time dateTime={at.toISOString()}>{at.toISOString().slice(0, 10)}</time>;
+
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={token} />;
 }

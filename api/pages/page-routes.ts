@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { SessionPrincipal } from '../auth/principal.ts';
+import { notFound } from '../http/errors.ts';
 import type { RequestState } from '../http/state.ts';
 import { checkCsrf, CSRF_FIELD, csrfTokenFor, type CsrfSettings } from './csrf.ts';
 import { formValues } from './form-input.ts';
@@ -29,6 +30,17 @@ function sessionOf(ctx: Context): SessionPrincipal | undefined {
   return principal?.kind === 'session' ? principal : undefined;
 }
 
+/** Who is looking at the page, when signed in with the session cookie. */
+export function viewerOf(ctx: Context): Viewer | undefined {
+  const principal = sessionOf(ctx);
+  return principal ? { id: principal.claims.sub, role: principal.claims.role } : undefined;
+}
+
+/** Pages of one role: anyone else is shown that there is nothing here (the 404 page). */
+export function requireRole(request: SignedInRequest, role: Viewer['role']): void {
+  if (request.viewer.role !== role) throw notFound('Page');
+}
+
 /** Where to go after signing in: only a path of this site, never another origin. */
 export function safeNext(next: unknown): string | undefined {
   return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : undefined;
@@ -48,12 +60,11 @@ export function loginRedirect(ctx: Context, path: string): void {
 export function pageRouter(router: Router<RequestState>, settings: CsrfSettings) {
   const mounted: string[] = [];
   const request = (ctx: Context): PageRequest => {
-    const principal = sessionOf(ctx);
     return {
       ctx,
       csrf: csrfTokenFor(ctx, settings),
       form: ctx.method === 'POST' ? formValues(ctx) : {},
-      viewer: principal ? { id: principal.claims.sub, role: principal.claims.role } : undefined,
+      viewer: viewerOf(ctx),
     };
   };
   const mount = (method: 'GET' | 'POST', path: string, handle: (ctx: Context) => Promise<void>) => {

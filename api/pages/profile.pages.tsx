@@ -1,16 +1,10 @@
-import { notFound } from '../http/errors.ts';
 import { editOwnProfile, ownProfile, type TesterProfileDependencies } from '../testers/tester-profile.ts';
 import { updateTesterProfileBody } from '../testers/testers.schema.ts';
 import type { FieldErrors } from './form-fields.tsx';
 import { commandErrors, formList, parseForm } from './form-input.ts';
-import type { PageRouter, SignedInRequest } from './page-routes.ts';
+import { requireRole, type PageRouter, type SignedInRequest } from './page-routes.ts';
 import { LABELS, ProfilePage, valuesOf, type ProfileValues } from './profile-page.tsx';
 import { renderPage, seeOther } from './render.ts';
-
-/** The profile pages are the tester's; anyone else is shown that there is nothing here. */
-function testerOnly(request: SignedInRequest): void {
-  if (request.viewer.role !== 'tester') throw notFound('Page');
-}
 
 function postedValues(request: SignedInRequest): ProfileValues {
   const { form, ctx } = request;
@@ -48,7 +42,7 @@ const byField = (errors: FieldErrors): FieldErrors =>
 
 export function mountProfilePages(pages: PageRouter, deps: TesterProfileDependencies): void {
   pages.signedIn('GET', '/profile', async (request) => {
-    testerOnly(request);
+    requireRole(request, 'tester');
     const profile = await ownProfile(deps, request.principal);
     const notice = request.ctx.query.saved ? 'Your profile is saved.' : undefined;
     renderPage(
@@ -64,7 +58,7 @@ export function mountProfilePages(pages: PageRouter, deps: TesterProfileDependen
   });
 
   pages.signedIn('POST', '/profile', async (request) => {
-    testerOnly(request);
+    requireRole(request, 'tester');
     const values = postedValues(request);
     const show = async (errors: FieldErrors, status: number) =>
       renderPage(

@@ -1,11 +1,10 @@
-import { notFound } from '../http/errors.ts';
 import { quizForTester, submitQuizAttempt } from '../testers/quiz-attempt.ts';
 import { ownProfile, type TesterProfileDependencies } from '../testers/tester-profile.ts';
 import { quizAttemptBody } from '../testers/testers.schema.ts';
 import { ErrorSummary, RadioGroup, type FieldErrors } from './form-fields.tsx';
 import { commandErrors, parseForm } from './form-input.ts';
 import { CsrfField, Layout, type Viewer } from './layout.tsx';
-import type { PageRouter, SignedInRequest } from './page-routes.ts';
+import { requireRole, type PageRouter } from './page-routes.ts';
 import type { TesterProfile } from './profile-page.tsx';
 import { renderPage, seeOther } from './render.ts';
 
@@ -89,14 +88,10 @@ async function currentQuiz(deps: TesterProfileDependencies): Promise<Quiz | unde
   });
 }
 
-function testerOnly(request: SignedInRequest): void {
-  if (request.viewer.role !== 'tester') throw notFound('Page');
-}
-
 /** `/quiz`: joining as a tester, through the same commands as `GET`/`POST /api/testers/me/quiz...`. */
 export function mountQuizPages(pages: PageRouter, deps: TesterProfileDependencies): void {
   pages.signedIn('GET', '/quiz', async (request) => {
-    testerOnly(request);
+    requireRole(request, 'tester');
     const [profile, quiz] = [await ownProfile(deps, request.principal), await currentQuiz(deps)];
     const notice = request.ctx.query.done ? resultText(profile, quiz?.passingScore) : undefined;
     renderPage(
@@ -106,7 +101,7 @@ export function mountQuizPages(pages: PageRouter, deps: TesterProfileDependencie
   });
 
   pages.signedIn('POST', '/quiz', async (request) => {
-    testerOnly(request);
+    requireRole(request, 'tester');
     const quiz = await currentQuiz(deps);
     const profile = await ownProfile(deps, request.principal);
     const show = (errors: FieldErrors, status: number) =>

@@ -2,7 +2,7 @@ import { registerAccount } from '../auth/auth-commands.ts';
 import { registerBody } from '../auth/auth.schema.ts';
 import type { AuthDependencies } from '../auth/dependencies.ts';
 import { ErrorSummary, RadioGroup, TextField, type FieldErrors } from './form-fields.tsx';
-import { commandErrors, parseForm } from './form-input.ts';
+import { commandErrors, parseForm, withoutBlanks } from './form-input.ts';
 import { CsrfField, Layout } from './layout.tsx';
 import type { PageRouter } from './page-routes.ts';
 import { renderPage, seeOther } from './render.ts';
@@ -93,9 +93,7 @@ export function mountRegisterPages(pages: PageRouter, deps: AuthDependencies): v
   pages.public('POST', '/register', async (r) => {
     const { form } = r;
     const values = Object.fromEntries(FIELDS.map((name) => [name, form[name] ?? '']));
-    // An empty optional field is an absent one, as a JSON client would leave it out.
-    const input = Object.fromEntries(Object.entries(values).filter(([, value]) => value.trim() !== ''));
-    const parsed = parseForm(registerBody, input);
+    const parsed = parseForm(registerBody, withoutBlanks(values));
     if ('errors' in parsed)
       return renderPage(r.ctx, <RegisterPage csrf={r.csrf} values={values} errors={parsed.errors} />, 422);
     try {

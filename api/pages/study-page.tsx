@@ -1,7 +1,7 @@
 import type { OutreachRow } from '../../db/repositories/outreach-messages.ts';
 import type { ProposalRow } from '../../db/repositories/proposals.ts';
 import { ErrorSummary, RadioGroup, TextArea, TextField, type FieldErrors } from './form-fields.tsx';
-import { CsrfField, Layout, type Viewer } from './layout.tsx';
+import { CsrfField, day, Layout, type Viewer } from './layout.tsx';
 import type { StudyPageData } from './study-data.ts';
 
 export const studyPath = (id: string) => `/dashboard/jobs/${id}`;
@@ -21,7 +21,6 @@ export interface StudyPageProps {
   readonly values?: Readonly<Record<string, string>>;
 }
 
-const day = (at: Date) => <time dateTime={at.toISOString()}>{at.toISOString().slice(0, 10)}</time>;
 const shortId = (id: string) => id.slice(0, 8);
 
 function Progress({ data }: { data: StudyPageData }) {

@@ -10,7 +10,7 @@ import { outreachTextOf } from '../../db/repositories/study-progress.ts';
 import { notFound } from '../http/errors.ts';
 import type { RequestState } from '../http/state.ts';
 import type { FieldErrors } from './form-fields.tsx';
-import { commandErrors, parseForm } from './form-input.ts';
+import { commandErrors, parseForm, withoutBlanks } from './form-input.ts';
 import type { PageRouter, SignedInRequest } from './page-routes.ts';
 import { renderPage, seeOther } from './render.ts';
 import { loadStudyPage, type StudyPageData } from './study-data.ts';
@@ -89,12 +89,11 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
       'POST',
       `/dashboard/jobs/:id/${path}`,
       async (request) => {
-        const data = await studyOf(deps, request);
         const params = itemParams.safeParse(request.ctx.params);
-        if (!params.success) throw notFound('Study');
-        const { itemId } = params.data;
-        // Only the items of this page's study: one of another study is not found here.
-        if ((await studyOfItem(deps, request, path, itemId)) !== data.study.id) throw notFound('Study');
+        if (!params.success || request.viewer.role === 'tester') throw notFound('Study');
+        const { id: studyId, itemId } = params.data;
+        // One query both ways: the caller sees the item (row-level security), and it is this study's.
+        if ((await studyOfItem(deps, request, path, itemId)) !== studyId) throw notFound('Study');
         let errors: FieldErrors | undefined;
         let status = 422;
         try {
@@ -102,7 +101,7 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
         } catch (error) {
           ({ errors, status } = commandErrors(error, []));
         }
-        if (!errors) return seeOther(request.ctx, `${studyPath(data.study.id)}?done=${done}`);
+        if (!errors) return seeOther(request.ctx, `${studyPath(studyId)}?done=${done}`);
         // Shown again from the database: what changed meanwhile is on the page with the refusal.
         const fresh = await studyOf(deps, request);
         renderPage(
@@ -126,7 +125,7 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
     return undefined;
   });
   action('proposals/:itemId/skip', 'proposal-skipped', async (request, id) => {
-    const parsed = parseForm(rejectProposalBody, optional({ reason: request.form[reasonField(id)] }));
+    const parsed = parseForm(rejectProposalBody, withoutBlanks({ reason: request.form[reasonField(id)] }));
     if ('errors' in parsed) return { [reasonField(id)]: parsed.errors.reason ?? 'Not valid' };
     await rejectProposal(deps, request.principal, id, parsed.data.reason);
     return undefined;
@@ -136,7 +135,7 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
     if (request.form[bodyField(id)] === undefined) return undefined;
     const input = {
       body: request.form[bodyField(id)],
-      ...optional({ subject: request.form[subjectField(id)] }),
+      ...withoutBlanks({ subject: request.form[subjectField(id)] }),
     };
     const fieldOf = (errors: FieldErrors) => ({
       ...(errors.body ? { [bodyField(id)]: errors.body } : {}),
@@ -180,7 +179,7 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
     const rating = request.form[ratingField(id)]?.trim();
     const input = {
       ...(rating ? { rating: /^\d{1,2}$/.test(rating) ? Number(rating) : rating } : {}),
-      ...optional({ comment: request.form[commentField(id)] }),
+      ...withoutBlanks({ comment: request.form[commentField(id)] }),
     };
     const parsed = parseForm(businessRatingBody, input);
     if ('errors' in parsed) {
@@ -194,7 +193,7 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
     return undefined;
   });
   action('outreach/:itemId/reject', 'outreach-rejected', async (request, id) => {
-    const parsed = parseForm(rejectOutreachBody, optional({ reason: request.form[reasonField(id)] }));
+    const parsed = parseForm(rejectOutreachBody, withoutBlanks({ reason: request.form[reasonField(id)] }));
     if ('errors' in parsed) return { [reasonField(id)]: parsed.errors.reason ?? 'Not valid' };
     await rejectOutreach(
       deps,
@@ -205,15 +204,6 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
     );
     return undefined;
   });
-}
-
-/** Blank optional fields are absent ones, as a JSON client would leave them out. */
-function optional(fields: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(fields).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== '',
-    ),
-  );
 }
 
 function checkoutNotice(outcome: unknown): string | undefined {

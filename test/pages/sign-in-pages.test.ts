@@ -71,6 +71,20 @@ describe('sign-in pages (/login, /register, /login/magic-link, /reset-password, 
       assert.equal(users.length, 0);
     });
 
+    it("every form post of every page, signed in or not, is refused with 403 without the browser's token", async () => {
+      const posts = api.api.pages
+        .filter((page) => page.startsWith('POST '))
+        .map((page) => page.slice('POST '.length).replace(/:[A-Za-z]+/g, randomUUID()));
+      assert.ok(posts.length >= 15, posts.join(', '));
+      const client = browser();
+      await client.get('/login');
+      for (const path of posts) {
+        const refused = await client.post(path, { _csrf: '' });
+        assert.equal(refused.status, 403, path);
+        assert.match(refused.html, /could not be accepted/, path);
+      }
+    });
+
     it('a path that is not a page answers a 404 page to a browser and the envelope to an API client', async () => {
       const page = await browser().get('/no-such-page');
       assert.equal(page.status, 404);
