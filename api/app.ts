@@ -22,6 +22,7 @@ import { ApiTokenVerifier } from './auth/api-token-verifier.ts';
 import { apiTokenRoutes } from './auth/api-tokens.routes.ts';
 import { auditRoutes } from './audits/audits.routes.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
+import type { BillingDependencies } from './billing/billing-dependencies.ts';
 import { cronRoutes } from './cron/cron.routes.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { authRoutes } from './auth/auth.routes.ts';
@@ -110,6 +111,16 @@ export function createApi(deps: AppDependencies): Api {
     now,
     estimateSeconds: agentEstimateSeconds(config.ai),
   };
+  const billing: BillingDependencies = {
+    db,
+    temporal,
+    taskQueue: config.temporal.taskQueue,
+    payments: config.payments,
+    provider: paymentProviderFor(config.payments, config.http.baseUrl),
+    baseUrl: config.http.baseUrl,
+    allowLocalhost: config.env === 'development',
+    now,
+  };
   const routes: RouteDefinition[] = [
     ...healthRoutes({ db, temporal }),
     ...authRoutes(auth),
@@ -145,16 +156,7 @@ export function createApi(deps: AppDependencies): Api {
       now,
     }),
     ...ingestionRoutes({ db, facialEngine: createFacialEngine(config.facialEngine) }),
-    ...billingRoutes({
-      db,
-      temporal,
-      taskQueue: config.temporal.taskQueue,
-      payments: config.payments,
-      provider: paymentProviderFor(config.payments, config.http.baseUrl),
-      baseUrl: config.http.baseUrl,
-      allowLocalhost: config.env === 'development',
-      now,
-    }),
+    ...billingRoutes(billing),
     ...webhookRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, payments: config.payments, now }),
     ...messagingWebhookRoutes({
       db,
@@ -187,6 +189,7 @@ export function createApi(deps: AppDependencies): Api {
     auth,
     commands: { db, temporal, taskQueue: config.temporal.taskQueue, now },
     csrf,
+    billing,
   });
   mountBadgeIcons(router, { db });
 

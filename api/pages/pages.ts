@@ -15,12 +15,16 @@ import { mountStudyPages } from './study.pages.tsx';
 import { mountProfilePages } from './profile.pages.tsx';
 import { mountQuizPages } from './quiz.pages.tsx';
 import { mountAdminPages } from './admin.pages.tsx';
+import { mountLocalCheckoutPages } from './local-checkout.pages.tsx';
+import type { BillingDependencies } from '../billing/billing-dependencies.ts';
 
 export interface PageDependencies {
   readonly auth: AuthDependencies;
   /** What the study and session commands run on: the database, Temporal, the task queue, the clock. */
   readonly commands: SessionCommandDependencies;
   readonly csrf: CsrfSettings;
+  /** Checkout from the study page, and the local provider's checkout page. */
+  readonly billing: BillingDependencies;
 }
 
 /**
@@ -35,7 +39,8 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountRegisterPages(pages, deps.auth);
   mountDashboardPage(pages, deps.auth.db);
   mountReviewPages(pages, deps.commands);
-  mountStudyPages(pages, deps.commands);
+  mountStudyPages(pages, deps.commands, deps.billing);
+  mountLocalCheckoutPages(pages, deps.billing);
   const testers = { db: deps.auth.db, baseUrl: deps.auth.config.http.baseUrl, now: deps.auth.now };
   mountProfilePages(pages, testers);
   mountQuizPages(pages, testers);

@@ -17,11 +17,27 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
 };
 
-/** Answers with the page, escaped by preact as it renders (text and attributes alike). */
-export function renderPage(ctx: Context, page: VNode, status = 200): void {
+/**
+ * Answers with the page, escaped by preact as it renders (text and attributes alike). A page whose
+ * form leads elsewhere names that origin in `formOrigins`: the browser applies `form-action` to
+ * the redirect that follows a post too (the study page's checkout goes on to the provider's page).
+ */
+export function renderPage(
+  ctx: Context,
+  page: VNode,
+  status = 200,
+  formOrigins: readonly string[] = [],
+): void {
   ctx.status = status;
   ctx.type = 'html';
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) ctx.set(name, value);
+  if (formOrigins.length) {
+    const policy = PAGE_SECURITY_HEADERS['Content-Security-Policy']!;
+    ctx.set(
+      'Content-Security-Policy',
+      policy.replace("form-action 'self'", `form-action 'self' ${formOrigins.join(' ')}`),
+    );
+  }
   ctx.body = `<!doctype html>\n${renderToString(page)}`;
 }
 

@@ -3,6 +3,7 @@ import type { ProposalRow } from '../../db/repositories/proposals.ts';
 import { ErrorSummary, RadioGroup, TextArea, TextField, type FieldErrors } from './form-fields.tsx';
 import { CsrfField, day, Layout, type Viewer } from './layout.tsx';
 import type { StudyPageData } from './study-data.ts';
+import { formatMinorUnits, toMinorUnits, UnrepresentableAmount } from '../../lib/money.ts';
 
 export const studyPath = (id: string) => `/dashboard/jobs/${id}`;
 export const subjectField = (id: string) => `subject-${id}`;
@@ -19,6 +20,8 @@ export interface StudyPageProps {
   readonly errors?: FieldErrors;
   /** What a refused form had in its fields, to show them again. */
   readonly values?: Readonly<Record<string, string>>;
+  /** Whether this service takes payments (production without a provider does not). */
+  readonly paymentsEnabled: boolean;
 }
 
 const shortId = (id: string) => id.slice(0, 8);
@@ -216,6 +219,46 @@ function RatingForms({
   );
 }
 
+/** Tester count x compensation, as checkout charges it; none when the amount cannot be charged. */
+function checkoutTotal({ study }: StudyPageData): string | undefined {
+  try {
+    const unit = toMinorUnits(study.compensation_amount, study.compensation_currency, 'charge');
+    return formatMinorUnits(unit * study.tester_count, study.compensation_currency);
+  } catch (error) {
+    if (error instanceof UnrepresentableAmount) return undefined;
+    throw error;
+  }
+}
+
+/** A draft study is paid for before recruitment starts: the form leads to the provider's checkout. */
+function Payment({ csrf, data, enabled }: { csrf: string; data: StudyPageData; enabled: boolean }) {
+  const { study } = data;
+  const total = checkoutTotal(data);
+  return (
+    <section aria-labelledby="payment-title">
+      <h2 id="payment-title">Payment</h2>
+      {study.paid_at ? (
+        <p>Payment received. The study becomes active as soon as the payment provider confirms it.</p>
+      ) : !enabled ? (
+        <p>This service takes no payments at the moment, so the study cannot start yet.</p>
+      ) : (
+        <>
+          <p>
+            {`This study is a draft. Recruitment starts once it is paid: ${study.tester_count} ` +
+              `${study.tester_count === 1 ? 'tester' : 'testers'} at ${study.compensation_amount} ` +
+              `${study.compensation_currency} each` +
+              (total ? `, ${total} in all.` : '.')}
+          </p>
+          <form method="post" action={`${studyPath(study.id)}/checkout`}>
+            <CsrfField token={csrf} />
+            <button type="submit">Pay by checkout</button>
+          </form>
+        </>
+      )}
+    </section>
+  );
+}
+
 function Sessions({ data }: { data: StudyPageData }) {
   if (!data.sessions.length) return <p>No sessions yet.</p>;
   return (
@@ -246,7 +289,15 @@ function Sessions({ data }: { data: StudyPageData }) {
 }
 
 /** `/dashboard/jobs/:id`: a study's recruitment, its proposals and its outreach queue, for its business. */
-export function StudyPage({ csrf, viewer, data, notice, errors = {}, values = {} }: StudyPageProps) {
+export function StudyPage({
+  csrf,
+  viewer,
+  data,
+  notice,
+  errors = {},
+  values = {},
+  paymentsEnabled,
+}: StudyPageProps) {
   const labels: Record<string, string> = {};
   data.outreach.forEach((message, index) => {
     labels[subjectField(message.id)] = `Message ${index + 1}, subject`;
@@ -266,6 +317,9 @@ export function StudyPage({ csrf, viewer, data, notice, errors = {}, values = {}
       <p>
         <a href="/dashboard">All studies</a>
       </p>
+      {data.study.status === 'draft' && viewer.role === 'business' ? (
+        <Payment csrf={csrf} data={data} enabled={paymentsEnabled} />
+      ) : null}
       <Progress data={data} />
       <section aria-labelledby="proposals-title">
         <h2 id="proposals-title">Proposals to decide</h2>

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { BillingDependencies } from '../billing/billing-dependencies.ts';
+import { startCheckout } from '../billing/checkout.ts';
 import type { StudyCommandDependencies } from '../jobs/create-study.ts';
 import { approveOutreach, editOutreach, rejectOutreach } from '../outreach/outreach-commands.ts';
 import { editOutreachBody, rejectOutreachBody } from '../outreach/outreach.schema.ts';
@@ -21,6 +23,7 @@ import {
   reasonField,
   StudyPage,
   studyPath,
+  type StudyPageProps,
   subjectField,
 } from './study-page.tsx';
 import { rateSession } from '../sessions/business-rating.ts';
@@ -69,7 +72,32 @@ const storedText = (deps: StudyCommandDependencies, request: SignedInRequest, id
  * through the command of its REST route. An action answers 303 back to the page with what it did;
  * a refusal (a form error, 409 when someone else decided first) shows the page again with it.
  */
-export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencies): void {
+export function mountStudyPages(
+  pages: PageRouter,
+  deps: StudyCommandDependencies,
+  billing: BillingDependencies,
+): void {
+  const paymentsEnabled = billing.payments.mode !== 'disabled';
+  /** The page, whose checkout form leads on to the provider's page (allowed by its CSP). */
+  const show = (
+    request: SignedInRequest,
+    data: StudyPageData,
+    shown: Pick<StudyPageProps, 'notice' | 'errors' | 'values'>,
+    status = 200,
+  ) =>
+    renderPage(
+      request.ctx,
+      <StudyPage
+        csrf={request.csrf}
+        viewer={request.viewer}
+        data={data}
+        paymentsEnabled={paymentsEnabled}
+        {...shown}
+      />,
+      status,
+      paymentsEnabled ? [billing.provider.checkoutOrigin] : [],
+    );
+
   pages.signedIn('GET', '/dashboard/jobs/:id', async (request) => {
     const data = await studyOf(deps, request);
     const done = request.ctx.query.done;
@@ -77,11 +105,26 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
       typeof done === 'string' && Object.hasOwn(DONE, done)
         ? DONE[done]
         : checkoutNotice(request.ctx.query.checkout);
-    renderPage(
-      request.ctx,
-      <StudyPage csrf={request.csrf} viewer={request.viewer} data={data} notice={notice} />,
-    );
+    show(request, data, { notice });
   });
+
+  pages.signedIn(
+    'POST',
+    '/dashboard/jobs/:id/checkout',
+    async (request) => {
+      const params = studyParams.safeParse(request.ctx.params);
+      // Paying is the organization's act: the API takes checkout from business accounts only.
+      if (!params.success || request.viewer.role !== 'business') throw notFound('Study');
+      try {
+        const { checkoutUrl } = await startCheckout(billing, request.principal, params.data.id);
+        return seeOther(request.ctx, checkoutUrl);
+      } catch (error) {
+        const { errors, status } = commandErrors(error, []);
+        show(request, await studyOf(deps, request), { errors }, status);
+      }
+    },
+    (ctx) => studyPath(String((ctx.params as Record<string, string>).id)),
+  );
 
   /** An action on one proposal or message of the study: 404 unless the study is the caller's. */
   const action = (path: string, done: string, act: ItemAction) =>
@@ -103,18 +146,7 @@ export function mountStudyPages(pages: PageRouter, deps: StudyCommandDependencie
         }
         if (!errors) return seeOther(request.ctx, `${studyPath(studyId)}?done=${done}`);
         // Shown again from the database: what changed meanwhile is on the page with the refusal.
-        const fresh = await studyOf(deps, request);
-        renderPage(
-          request.ctx,
-          <StudyPage
-            csrf={request.csrf}
-            viewer={request.viewer}
-            data={fresh}
-            errors={errors}
-            values={request.form}
-          />,
-          status,
-        );
+        show(request, await studyOf(deps, request), { errors, values: request.form }, status);
       },
       // A session that ended before the post: after signing in, back to the study's page.
       (ctx) => studyPath(String((ctx.params as Record<string, string>).id)),

@@ -38,12 +38,14 @@ export function createLocalProvider(options: LocalProviderOptions): PaymentProvi
   const idOf = (prefix: string, key: string) => localId(prefix, options.secret, key);
   return {
     name: 'local',
+    checkoutOrigin: new URL(options.baseUrl).origin,
 
     createCheckout(request: CheckoutRequest) {
       const id = idOf('cs', request.idempotencyKey);
       return Promise.resolve({
         id,
-        url: `${billing}/local-checkout/${id}`,
+        // A page for people (pay or cancel); scripts pay through GET /api/billing/local-checkout/:id.
+        url: `${options.baseUrl}/billing/local-checkout/${id}`,
         amountTotal: request.unitAmount * request.quantity,
         currency: request.currency.toUpperCase(),
         expiresAt: new Date(Date.now() + CHECKOUT_LIFETIME_MS),

@@ -65,6 +65,8 @@ export const movementMetadata = (movement: MoneyMovement): Record<string, string
 
 export interface PaymentProvider {
   readonly name: 'stripe' | 'local';
+  /** Where its checkout pages are: a page's form that leads there must be allowed to (CSP `form-action`). */
+  readonly checkoutOrigin: string;
   createCheckout(request: CheckoutRequest): Promise<CreatedCheckout>;
   createConnectedAccount(request: ConnectedAccountRequest): Promise<{ accountId: string }>;
   createOnboardingLink(request: OnboardingLinkRequest): Promise<{ url: string }>;

@@ -27,6 +27,7 @@ export function createStripeClient(config: PaymentsConfig): Stripe {
 export function createStripeProvider(stripe: Stripe): PaymentProvider {
   return {
     name: 'stripe',
+    checkoutOrigin: 'https://checkout.stripe.com',
 
     createCheckout: (request: CheckoutRequest) =>
       call(async () => {

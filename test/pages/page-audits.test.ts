@@ -9,6 +9,7 @@ import { testConfig } from '../support/config.ts';
 import { createAdmin, createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { analyzedSession, businessWithStudy, startSession, waitFor } from '../sessions/fixtures.ts';
+import { validStudyBody } from '../support/study-body.ts';
 import { SHORT_QUIZ } from './short-quiz.ts';
 import { studyWithProposals } from './study-fixtures.ts';
 
@@ -80,6 +81,16 @@ describe('every page passes the instant audit with grade A and axe-core without 
       { token: business, body: {} },
     );
     assert.equal(approved.status, 200, approved.text);
+    // A draft to pay for (never paid here), and the local provider's checkout page for it.
+    const draft = await api.request('POST', '/api/jobs', { token: business, body: validStudyBody() });
+    assert.equal(draft.status, 201, draft.text);
+    const draftId = (draft.body.data as { jobId: string }).jobId;
+    const checkout = await api.request('POST', '/api/billing/checkout', {
+      token: business,
+      body: { jobId: draftId },
+    });
+    assert.equal(checkout.status, 200, checkout.text);
+    const checkoutPath = new URL((checkout.body.data as { checkoutUrl: string }).checkoutUrl).pathname;
     pages.push(
       { name: 'sign in', path: '/login' },
       { name: 'sign in after an OAuth refusal', path: '/login?error=access_denied' },
@@ -108,6 +119,8 @@ describe('every page passes the instant audit with grade A and axe-core without 
         as: business,
       },
       { name: 'study without recruitment', path: `/dashboard/jobs/${jobId}`, as: business },
+      { name: 'draft study to pay for', path: `/dashboard/jobs/${draftId}`, as: business },
+      { name: 'local checkout', path: checkoutPath, as: business },
       {
         name: 'review of a running session',
         path: `/sessions/${running.sessionId}/review`,

@@ -167,6 +167,10 @@ describe('POST /api/billing/checkout', () => {
 
     const page = await h.request('GET', `/api/billing/local-checkout/${id}`);
     assert.equal(page.status, 404, page.text);
+    const personsPage = await fetch(`${h.url}/billing/local-checkout/${id}`, {
+      headers: { Accept: 'text/html' },
+    });
+    assert.equal(personsPage.status, 404);
     const onboarding = await h.request('GET', `/api/billing/local-onboarding/${accountId}`);
     assert.equal(onboarding.status, 404, onboarding.text);
     assert.equal((await studyRow(jobId)).paid_at, null);

@@ -46,6 +46,8 @@ export async function startTestApi(
     temporal?: Client;
     /** Another handle on the service login (for example one that counts queries). */
     db?: Db;
+    /** A known port (from `freePort`), for a URL the service must know before it listens. */
+    port?: number;
   } = {},
 ): Promise<TestApi> {
   const config = testConfig({ TEMPORAL_TASK_QUEUE: TEST_TASK_QUEUE, ...options.env });
@@ -58,7 +60,7 @@ export async function startTestApi(
     logger: pino({ level: 'silent' }),
     ...(options.now ? { now: options.now } : {}),
   });
-  const url = await api.listen(0, '127.0.0.1');
+  const url = await api.listen(options.port ?? 0, '127.0.0.1');
   return {
     api,
     url,
