@@ -13,6 +13,7 @@ const COMMANDS = {
   seed: 'scripts/seed.ts',
   'db-check': 'scripts/db-check.ts',
   bench: 'scripts/bench.ts',
+  demo: 'scripts/demo.ts',
   setup: 'scripts/setup.ts',
 };
 

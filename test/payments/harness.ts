@@ -65,6 +65,11 @@ export interface HarnessOptions {
   readonly temporal?: HarnessTemporal;
   /** Start the service worker on the harness's own task queue (default true). */
   readonly worker?: boolean;
+  /**
+   * BASE_URL is the harness's own address, so the links the service mails (offers, reviews) and
+   * the local provider's pages lead back to it; otherwise the test origin, which answers nothing.
+   */
+  readonly ownOrigin?: boolean;
 }
 
 const signer = new Stripe('sk_test_signer');
@@ -84,6 +89,7 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
     TEMPORAL_TASK_QUEUE: taskQueue,
     SMTP_URL: mail.url,
     PAYMENTS_WEBHOOK_URL: `http://127.0.0.1:${port}/api/webhooks/payments`,
+    ...(options.ownOrigin ? { BASE_URL: `http://127.0.0.1:${port}` } : {}),
     SCHEDULING_WEBHOOK_SECRET: SCHEDULING_SECRET,
     ...(provider
       ? {
@@ -125,6 +131,14 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
       workflowBundle: await workflowBundle(),
       db,
       messaging,
+      // Its own origin: every message the worker sends goes where the configuration says, with
+      // answer links to this API (otherwise the suite's local defaults).
+      ...(options.ownOrigin
+        ? {
+            email: workerEmail,
+            offerLinks: { baseUrl: config.http.baseUrl, secret: config.auth.jwtSecret },
+          }
+        : {}),
       payments: paymentActivityDependencies(config, db, workerEmail),
     });
     const running = worker.run();
