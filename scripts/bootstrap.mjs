@@ -14,6 +14,7 @@ const COMMANDS = {
   'db-check': 'scripts/db-check.ts',
   bench: 'scripts/bench.ts',
   demo: 'scripts/demo.ts',
+  screenshots: 'scripts/screenshots.ts',
   setup: 'scripts/setup.ts',
 };
 

@@ -12,6 +12,20 @@ export class DemoRequestFailed extends Error {
   }
 }
 
+/**
+ * fetch, waiting out the service's rate limit (429 with Retry-After) as a patient client does:
+ * the demo polls while people act, and a person's page requests share their account's budget.
+ */
+async function politeFetch(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(url, init);
+    if (response.status !== 429 || attempt === 5) return response;
+    await response.body?.cancel();
+    const seconds = Number(response.headers.get('retry-after')) || 1;
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
+}
+
 export interface CallOptions {
   /** The session JWT (`Authorization: Bearer`). */
   readonly token?: string;
@@ -48,7 +62,7 @@ export class DemoApi {
     if (token) headers.Authorization = `Bearer ${token}`;
     if (testToken) headers['X-Test-Token'] = testToken;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(this.baseUrl + path, {
+    const response = await politeFetch(this.baseUrl + path, {
       method,
       headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -79,7 +93,8 @@ export interface PageAnswer {
  * the last page it saw, and reports redirects instead of following them.
  */
 export class DemoBrowser {
-  private readonly cookies = new Map<string, string>();
+  /** Its cookies by name (the session, the CSRF cookie), to open the same pages in Chromium. */
+  readonly cookies = new Map<string, string>();
   private csrf = '';
 
   constructor(readonly baseUrl: string) {}
@@ -94,7 +109,7 @@ export class DemoBrowser {
 
   private async send(method: string, path: string, body?: string): Promise<PageAnswer> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(this.baseUrl + path, {
+    const response = await politeFetch(this.baseUrl + path, {
       method,
       redirect: 'manual',
       headers: {

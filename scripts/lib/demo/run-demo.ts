@@ -209,18 +209,17 @@ export async function runDemo(settings: DemoSettings): Promise<DemoSummary> {
   byHand(`approve the proposal of tester ${joined.user.id.slice(0, 8)} on the study page`);
   const isOurs = (item: { readonly testerId: string }) => item.testerId === joined.user.id;
   const ours = await waitFor('a proposal of the demo tester', async () => {
-    if (settings.byHand) return (await proposals('accepted')).find(isOurs);
     const pending = await proposals('pending');
-    const mine = pending.find(isOurs);
-    for (const other of pending.filter((proposal) => proposal !== mine)) {
-      // An earlier demo's tester in the same country: skipped, so the place goes to this run's.
+    for (const other of pending.filter((proposal) => !isOurs(proposal))) {
+      // An earlier demo's tester in the same country: skipped (by hand too: it is not a step of
+      // the story), so matching gives the place to this run's tester.
       await api.call('POST', `/api/outreach/proposals/${other.proposalId}/reject`, {
         token: business,
         body: { reason: 'The demo follows its own tester' },
       });
       print(`    Skipped the proposal of another tester (${other.testerId.slice(0, 8)}).`);
     }
-    return mine;
+    return settings.byHand ? (await proposals('accepted')).find(isOurs) : pending.find(isOurs);
   });
   print(`    Proposed: match score ${ours.matchScore}; ${ours.matchReasons.join('; ')}.`);
   const outreachId = settings.byHand
