@@ -3,6 +3,7 @@ import { asUser } from '../../db/doors.ts';
 import { sessionsOfTester } from '../../db/repositories/sessions.ts';
 import { listStudies } from '../../db/repositories/studies.ts';
 import { day, Layout } from './layout.tsx';
+import { NEW_STUDY_PATH } from './new-study-page.tsx';
 import { studyPath } from './study-page.tsx';
 import type { PageRouter, SignedInRequest } from './page-routes.ts';
 import { renderPage } from './render.ts';
@@ -101,6 +102,9 @@ export function mountDashboardPage(pages: PageRouter, db: Db): void {
       ) : role === 'business' ? (
         <>
           <h2>Studies</h2>
+          <p>
+            <a href={NEW_STUDY_PATH}>Create a study</a>
+          </p>
           {await businessStudiesTable({ db, request })}
         </>
       ) : (

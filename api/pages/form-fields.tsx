@@ -5,7 +5,7 @@ export type FieldErrors = Readonly<Record<string, string>>;
 
 /** The id of a field's control: what its label, error and the error summary point at. */
 export const fieldId = (name: string) => `field-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
-const errorId = (name: string) => `${fieldId(name)}-error`;
+export const errorId = (name: string) => `${fieldId(name)}-error`;
 const hintId = (name: string) => `${fieldId(name)}-hint`;
 
 /** The ids a control is described by: its hint and its error, when it has them. */
@@ -43,7 +43,8 @@ export function ErrorSummary({
   );
 }
 
-function FieldError({ name, error }: { name: string; error: string | undefined }) {
+/** A field's error message, which its control or fieldset names in `aria-describedby`. */
+export function FieldError({ name, error }: { name: string; error: string | undefined }) {
   return error ? (
     <p class="field-error" id={errorId(name)}>
       <span class="visually-hidden">Error: </span>

@@ -11,6 +11,7 @@ import { mountRecoveryPages } from './recovery.pages.tsx';
 import { mountRegisterPages } from './register.pages.tsx';
 import { mountReviewPages } from './review.pages.tsx';
 import { mountSignInPages } from './sign-in.pages.tsx';
+import { mountNewStudyPages } from './new-study.pages.tsx';
 import { mountStudyPages } from './study.pages.tsx';
 import { mountProfilePages } from './profile.pages.tsx';
 import { mountQuizPages } from './quiz.pages.tsx';
@@ -39,6 +40,8 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountRegisterPages(pages, deps.auth);
   mountDashboardPage(pages, deps.auth.db);
   mountReviewPages(pages, deps.commands);
+  // Before the study page, whose `/dashboard/jobs/:id` would take `new` for an unknown study.
+  mountNewStudyPages(pages, deps.commands);
   mountStudyPages(pages, deps.commands, deps.billing);
   mountLocalCheckoutPages(pages, deps.billing);
   const testers = { db: deps.auth.db, baseUrl: deps.auth.config.http.baseUrl, now: deps.auth.now };

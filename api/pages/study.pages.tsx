@@ -35,6 +35,7 @@ const itemParams = studyParams.extend({ itemId: z.uuid() });
 
 /** What the page says after each action (`?done=`), so a reload repeats nothing. */
 const DONE: Readonly<Record<string, string>> = {
+  created: 'Study created as a draft. Pay for it by checkout below to start recruiting.',
   'proposal-approved': 'Proposal approved: its offer message is drafted and waits for review below.',
   'proposal-skipped': 'Proposal skipped: matching proposes the next tester for the place.',
   'outreach-edited': 'Message saved. It still needs an approval before it is sent.',

@@ -102,6 +102,7 @@ describe('every page passes the instant audit with grade A and axe-core without 
       { name: 'tester dashboard', path: '/dashboard', as: analyzed.testerToken },
       { name: 'business dashboard', path: '/dashboard', as: business },
       { name: 'business dashboard without studies', path: '/dashboard', as: emptyBusiness },
+      { name: 'create a study', path: '/dashboard/jobs/new', as: business },
       {
         name: 'review of analysed findings',
         path: `/sessions/${analyzed.sessionId}/review`,
