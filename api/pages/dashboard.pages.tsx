@@ -3,6 +3,7 @@ import { asUser } from '../../db/doors.ts';
 import { sessionsOfTester } from '../../db/repositories/sessions.ts';
 import { listStudies } from '../../db/repositories/studies.ts';
 import { day, Layout } from './layout.tsx';
+import { reportPath } from './report-page.tsx';
 import { NEW_STUDY_PATH } from './new-study-page.tsx';
 import { studyPath } from './study-page.tsx';
 import type { PageRouter, SignedInRequest } from './page-routes.ts';
@@ -29,6 +30,7 @@ async function testerSessionsTable({ db, request }: { db: Db; request: SignedInR
           <th scope="col">Started</th>
           <th scope="col">Status</th>
           <th scope="col">Findings</th>
+          <th scope="col">Report</th>
         </tr>
       </thead>
       <tbody>
@@ -45,6 +47,15 @@ async function testerSessionsTable({ db, request }: { db: Db; request: SignedInR
                 </a>
               ) : (
                 'Not ready'
+              )}
+            </td>
+            <td>
+              {session.report_id ? (
+                <a href={reportPath(session.report_id)}>
+                  Read your report<span class="visually-hidden">{` for ${session.study_title}`}</span>
+                </a>
+              ) : (
+                'Not yet'
               )}
             </td>
           </tr>

@@ -13,6 +13,7 @@ import { mountReviewPages } from './review.pages.tsx';
 import { mountSignInPages } from './sign-in.pages.tsx';
 import { mountNewStudyPages } from './new-study.pages.tsx';
 import { mountStudyPages } from './study.pages.tsx';
+import { mountReportPages } from './reports.pages.tsx';
 import { mountProfilePages } from './profile.pages.tsx';
 import { mountQuizPages } from './quiz.pages.tsx';
 import { mountAdminPages } from './admin.pages.tsx';
@@ -43,6 +44,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   // Before the study page, whose `/dashboard/jobs/:id` would take `new` for an unknown study.
   mountNewStudyPages(pages, deps.commands);
   mountStudyPages(pages, deps.commands, deps.billing);
+  mountReportPages(pages, deps.auth.db);
   mountLocalCheckoutPages(pages, deps.billing);
   const testers = { db: deps.auth.db, baseUrl: deps.auth.config.http.baseUrl, now: deps.auth.now };
   mountProfilePages(pages, testers);

@@ -1,18 +1,11 @@
-import { WCAG_CATALOG } from '../../lib/analysis/wcag-catalog.ts';
 import type { NoteRow } from '../../db/repositories/session-notes.ts';
 import { ErrorSummary, RadioGroup, TextArea, type FieldErrors } from './form-fields.tsx';
 import { CsrfField, Layout, type Viewer } from './layout.tsx';
+import { criterionText, SEVERITY_TEXT } from './report-page.tsx';
 import { momentOf, sessionOffset, type ReviewData } from './review-data.ts';
 
 export const decisionField = (note: NoteRow) => `decision-${note.id}`;
 export const annotationField = (note: NoteRow) => `annotation-${note.id}`;
-
-const SEVERITY_TEXT: Readonly<Record<string, string>> = {
-  critical: 'Critical',
-  high: 'High',
-  medium: 'Medium',
-  low: 'Low',
-};
 
 const RATING_CHOICES = [1, 2, 3, 4, 5].map((n) => ({
   value: String(n),
@@ -28,13 +21,6 @@ export interface ReviewPageProps {
   readonly notice?: string | undefined;
 }
 
-function criterionText(note: NoteRow): string {
-  if (!note.wcag_criterion) return 'No WCAG criterion';
-  const name = WCAG_CATALOG.get(note.wcag_criterion)?.name;
-  const level = note.wcag_level ? `, level ${note.wcag_level}` : '';
-  return `${note.wcag_criterion}${name ? ` ${name}` : ''}${level}`;
-}
-
 function FindingFacts({ note, start }: { note: NoteRow; start: Date }) {
   const at = momentOf(note);
   return (
@@ -42,7 +28,7 @@ function FindingFacts({ note, start }: { note: NoteRow; start: Date }) {
       <dt>Severity</dt>
       <dd>{note.severity ? SEVERITY_TEXT[note.severity] : 'Not rated'}</dd>
       <dt>WCAG criterion</dt>
-      <dd>{criterionText(note)}</dd>
+      <dd>{criterionText(note.wcag_criterion, note.wcag_level)}</dd>
       <dt>When</dt>
       <dd>
         {`${sessionOffset(start, at)} into the session (`}

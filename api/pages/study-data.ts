@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
+import { latestStudyAgentJob, type AgentJobRow } from '../../db/repositories/agent-jobs.ts';
 import { listPendingOutreach, type OutreachRow } from '../../db/repositories/outreach-messages.ts';
 import { listProposals, type ProposalRow } from '../../db/repositories/proposals.ts';
 import { findStudy, type StudyRow } from '../../db/repositories/studies.ts';
@@ -15,6 +16,8 @@ export interface StudyPageData {
   readonly proposals: readonly ProposalRow[];
   readonly outreach: readonly OutreachRow[];
   readonly sessions: Awaited<ReturnType<typeof sessionsOfStudy>>;
+  /** The status of the study report's latest job (Agent 4), or null before the first. */
+  readonly studyReport: AgentJobRow['status'] | null;
 }
 
 /**
@@ -35,6 +38,14 @@ export async function loadStudyPage(
     const proposals = await listProposals(tx, { studyId, status: 'pending', ...page });
     const outreach = await listPendingOutreach(tx, { studyId, ...page });
     const sessions = await sessionsOfStudy(tx, studyId, STUDY_PAGE_LIST_LIMIT);
-    return { study: record.study, progress, proposals: proposals.rows, outreach: outreach.rows, sessions };
+    const studyReport = (await latestStudyAgentJob(tx, studyId, 'agent4'))?.status ?? null;
+    return {
+      study: record.study,
+      progress,
+      proposals: proposals.rows,
+      outreach: outreach.rows,
+      sessions,
+      studyReport,
+    };
   });
 }

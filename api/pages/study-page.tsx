@@ -1,6 +1,8 @@
 import type { OutreachRow } from '../../db/repositories/outreach-messages.ts';
 import type { ProposalRow } from '../../db/repositories/proposals.ts';
 import { ErrorSummary, RadioGroup, TextArea, TextField, type FieldErrors } from './form-fields.tsx';
+import { reportPath } from './report-page.tsx';
+import { studyReportPath, studyReportWaiting } from './study-report-page.tsx';
 import { CsrfField, day, Layout, type Viewer } from './layout.tsx';
 import type { StudyPageData } from './study-data.ts';
 import { formatMinorUnits, toMinorUnits, UnrepresentableAmount } from '../../lib/money.ts';
@@ -271,6 +273,7 @@ function Sessions({ data }: { data: StudyPageData }) {
           <th scope="col">Started</th>
           <th scope="col">Status</th>
           <th scope="col">Your rating</th>
+          <th scope="col">Report</th>
         </tr>
       </thead>
       <tbody>
@@ -281,6 +284,15 @@ function Sessions({ data }: { data: StudyPageData }) {
             <td>{day(session.started_at)}</td>
             <td>{session.status}</td>
             <td>{session.business_rating === null ? 'None' : `${session.business_rating} of 5`}</td>
+            <td>
+              {session.report_id ? (
+                <a href={reportPath(session.report_id)}>
+                  Read<span class="visually-hidden">{` the report of session ${shortId(session.id)}`}</span>
+                </a>
+              ) : (
+                'Not yet'
+              )}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -373,6 +385,17 @@ export function StudyPage({
         {viewer.role === 'business' ? (
           <RatingForms csrf={csrf} data={data} values={values} errors={errors} />
         ) : null}
+      </section>
+      <section aria-labelledby="study-report-title">
+        <h2 id="study-report-title">Study report</h2>
+        {data.studyReport === 'complete' ? (
+          <p>
+            <a href={studyReportPath(data.study.id)}>Read the study report</a>: the barriers across every
+            session, by tester profile.
+          </p>
+        ) : (
+          <p>{studyReportWaiting(data.studyReport, null)}</p>
+        )}
       </section>
     </Layout>
   );

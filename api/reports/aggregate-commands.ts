@@ -69,7 +69,7 @@ export async function requestAggregate(
 
 /** The study's latest aggregate job, with its study-level report once complete. */
 export async function readAggregate(
-  deps: AggregateCommandDependencies,
+  deps: Pick<AggregateCommandDependencies, 'db'>,
   principal: Principal,
   studyId: string,
 ) {

@@ -194,11 +194,22 @@ export function sessionsOfTester(
   tx: Tx,
   testerId: string,
   limit: number,
-): Promise<{ id: string; status: SessionRow['status']; started_at: Date; study_title: string }[]> {
+): Promise<
+  {
+    id: string;
+    status: SessionRow['status'];
+    started_at: Date;
+    study_title: string;
+    report_id: string | null;
+  }[]
+> {
   return tx
     .selectFrom('sessions as s')
     .innerJoin('studies as st', 'st.id', 's.study_id')
     .select(['s.id', 's.status', 's.started_at', 'st.title as study_title'])
+    .select((eb) =>
+      eb.selectFrom('reports as r').select('r.id').whereRef('r.session_id', '=', 's.id').as('report_id'),
+    )
     .where('s.tester_id', '=', testerId)
     .orderBy('s.started_at', 'desc')
     .orderBy('s.id', 'desc')

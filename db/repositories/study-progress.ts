@@ -59,14 +59,24 @@ export async function studyProgress(tx: Tx, studyId: string): Promise<StudyProgr
 
 /** A study's sessions, newest first (the study page's list). */
 export function sessionsOfStudy(tx: Tx, studyId: string, limit: number) {
-  return tx
-    .selectFrom('sessions')
-    .select(['id', 'status', 'started_at', 'completed_at', 'tester_id', 'business_rating'])
-    .where('study_id', '=', studyId)
-    .orderBy('started_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  return (
+    tx
+      .selectFrom('sessions')
+      .select(['id', 'status', 'started_at', 'completed_at', 'tester_id', 'business_rating'])
+      // Its tester report (Agent 3), once written: one per session.
+      .select((eb) =>
+        eb
+          .selectFrom('reports')
+          .select('reports.id')
+          .whereRef('reports.session_id', '=', 'sessions.id')
+          .as('report_id'),
+      )
+      .where('study_id', '=', studyId)
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** An outreach message's study and text as the caller may see it (row-level security). */

@@ -11,7 +11,7 @@ import { sessionToken } from '../support/tokens.ts';
 import { analyzedSession, businessWithStudy, startSession, waitFor } from '../sessions/fixtures.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { SHORT_QUIZ } from './short-quiz.ts';
-import { studyWithProposals } from './study-fixtures.ts';
+import { reportedStudy, studyWithProposals } from './study-fixtures.ts';
 
 interface AuditedPage {
   readonly name: string;
@@ -90,6 +90,8 @@ describe('every page passes the instant audit with grade A and axe-core without 
       body: { jobId: draftId },
     });
     assert.equal(checkout.status, 200, checkout.text);
+    // A study whose one session is confirmed: its tester report and its study report are written.
+    const reported = await reportedStudy(api);
     const checkoutPath = new URL((checkout.body.data as { checkoutUrl: string }).checkoutUrl).pathname;
     pages.push(
       { name: 'sign in', path: '/login' },
@@ -122,6 +124,10 @@ describe('every page passes the instant audit with grade A and axe-core without 
       { name: 'study without recruitment', path: `/dashboard/jobs/${jobId}`, as: business },
       { name: 'draft study to pay for', path: `/dashboard/jobs/${draftId}`, as: business },
       { name: 'local checkout', path: checkoutPath, as: business },
+      { name: 'tester report', path: `/reports/${reported.reportId}`, as: reported.session.testerToken },
+      { name: 'study with reports', path: `/dashboard/jobs/${reported.jobId}`, as: reported.business },
+      { name: 'study report', path: `/dashboard/jobs/${reported.jobId}/report`, as: reported.business },
+      { name: 'study report not written yet', path: `/dashboard/jobs/${jobId}/report`, as: business },
       {
         name: 'review of a running session',
         path: `/sessions/${running.sessionId}/review`,

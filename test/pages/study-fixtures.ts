@@ -1,4 +1,12 @@
-import { activeStudy, waitFor } from '../sessions/fixtures.ts';
+import assert from 'node:assert/strict';
+import {
+  activeStudy,
+  analyzedSession,
+  businessWithStudy,
+  completedReportJob,
+  waitFor,
+  type TesterSession,
+} from '../sessions/fixtures.ts';
 import type { TestApi } from '../support/api.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { qualifiedTester } from '../outreach/fixtures.ts';
@@ -36,4 +44,26 @@ export async function studyWithProposals(
     return proposals.length === testers;
   });
   return { jobId, proposals };
+}
+
+/** A study of one tester whose session is confirmed, with its tester report and its study report written. */
+export async function reportedStudy(api: TestApi): Promise<{
+  business: string;
+  jobId: string;
+  session: TesterSession;
+  reportId: string;
+}> {
+  const { business, jobId } = await businessWithStudy(api, 1);
+  const session = await analyzedSession(api, business, jobId);
+  const confirmed = await api.request('POST', `/api/sessions/${session.sessionId}/confirm`, {
+    body: { rating: 4 },
+    token: session.testerToken,
+  });
+  assert.equal(confirmed.status, 200, confirmed.text);
+  const { reportId } = await completedReportJob(api, session.sessionId, session.testerToken);
+  await waitFor(async () => {
+    const aggregate = await api.request('GET', `/api/reports/job/${jobId}`, { token: business });
+    return aggregate.status === 200 && (aggregate.body.data as { report: unknown }).report !== null;
+  });
+  return { business, jobId, session, reportId: reportId! };
 }

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { createBusiness, createTester } from '../support/factories.ts';
+import { sessionToken } from '../support/tokens.ts';
+import { businessWithStudy, type TesterSession } from '../sessions/fixtures.ts';
+import { countOf, PageClient } from './page-client.ts';
+import { reportedStudy } from './study-fixtures.ts';
+
+interface ApiReport {
+  report: {
+    overallScore: number;
+    findings: { title: string; severity: string; plainEnglish: string; wcag: { criterion: string } | null }[];
+  };
+}
+interface ApiStudyReport {
+  report: { studyScore: number; sessionCount: number; topFindings: { title: string }[]; summary: string };
+}
+
+/** Text as preact writes it into the page (its escapes). */
+const escaped = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+describe('the reports as pages: /reports/:id and /dashboard/jobs/:id/report', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let business: string;
+  let jobId: string;
+  let session: TesterSession;
+  let reportId: string;
+  const as = (jwt: string) => {
+    const client = new PageClient(api.url);
+    client.useSession(jwt);
+    return client;
+  };
+
+  before(async () => {
+    api = await startTestApi({ env: { TRUST_PROXY: '1' } });
+    ({ business, jobId, session, reportId } = await reportedStudy(api));
+  });
+  after(() => api.stop());
+
+  it("the tester's dashboard links the report, which shows the score and every finding as the API has them", async () => {
+    const tester = as(session.testerToken);
+    const dashboard = await tester.get('/dashboard');
+    assert.ok(dashboard.html.includes(`href="/reports/${reportId}"`), 'the dashboard links the report');
+    const page = await tester.get(`/reports/${reportId}`);
+    assert.equal(page.status, 200);
+    assert.equal(countOf(page.html, /<h1>/), 1);
+    const api3 = await api.request('GET', `/api/reports/${reportId}`, { token: session.testerToken });
+    const { report } = api3.body.data as ApiReport;
+    assert.ok(report.findings.length > 0, 'the session has confirmed findings');
+    assert.match(page.html, new RegExp(`<dt>Overall score</dt><dd>${report.overallScore} of 100</dd>`));
+    for (const finding of report.findings) {
+      assert.ok(page.html.includes(escaped(finding.title)), `shows "${finding.title}"`);
+      assert.ok(page.html.includes(escaped(finding.plainEnglish)), 'with its plain-English summary');
+      if (finding.wcag) assert.ok(page.html.includes(`<dd>${finding.wcag.criterion} `), 'and its criterion');
+    }
+  });
+
+  it("the study's business reads it from the study page; anyone else gets the 404 page, a visitor signs in first", async () => {
+    const study = await as(business).get(`/dashboard/jobs/${jobId}`);
+    assert.ok(study.html.includes(`href="/reports/${reportId}"`), 'the sessions table links the report');
+    assert.equal((await as(business).get(`/reports/${reportId}`)).status, 200);
+    const strangers = [
+      await sessionToken((await createBusiness()).claims),
+      await sessionToken(await createTester()),
+    ];
+    for (const jwt of strangers) assert.equal((await as(jwt).get(`/reports/${reportId}`)).status, 404);
+    assert.equal((await as(business).get('/reports/not-an-id')).status, 404);
+    const visitor = await new PageClient(api.url).get(`/reports/${reportId}`);
+    assert.equal(visitor.status, 303);
+    assert.equal(visitor.location, `/login?next=${encodeURIComponent(`/reports/${reportId}`)}`);
+  });
+
+  it("the study report: linked from the study page, its figures as the API has them, the organization's only", async () => {
+    const path = `/dashboard/jobs/${jobId}/report`;
+    const study = await as(business).get(`/dashboard/jobs/${jobId}`);
+    assert.ok(study.html.includes(`href="${path}"`), 'the study page links its report');
+    const page = await as(business).get(path);
+    assert.equal(page.status, 200);
+    assert.equal(countOf(page.html, /<h1>/), 1);
+    const aggregate = await api.request('GET', `/api/reports/job/${jobId}`, { token: business });
+    const { report } = aggregate.body.data as ApiStudyReport;
+    assert.match(page.html, new RegExp(`<dt>Study score</dt><dd>${report.studyScore} of 100</dd>`));
+    assert.match(page.html, new RegExp(`<dt>Sessions</dt><dd>${report.sessionCount}</dd>`));
+    assert.ok(page.html.includes(escaped(report.summary)), 'its summary');
+    for (const finding of report.topFindings) assert.ok(page.html.includes(escaped(finding.title)));
+    // The tester reads the study (they test it) but not the organization's report of it.
+    assert.equal((await as(session.testerToken).get(path)).status, 404);
+    const other = await sessionToken((await createBusiness()).claims);
+    assert.equal((await as(other).get(path)).status, 404);
+  });
+
+  it('a study without its report yet says what the report waits for', async () => {
+    const fresh = await businessWithStudy(api, 3);
+    const page = await as(fresh.business).get(`/dashboard/jobs/${fresh.jobId}/report`);
+    assert.equal(page.status, 200);
+    assert.match(page.html, /written once the sessions the study needs are confirmed/);
+    const study = await as(fresh.business).get(`/dashboard/jobs/${fresh.jobId}`);
+    assert.match(study.html, /written once the sessions the study needs are confirmed/);
+    assert.doesNotMatch(study.html, /Read the study report/);
+  });
+});
