@@ -1,10 +1,10 @@
-import { asUser, type Tx } from '../../db/doors.ts';
-import { listApiTokens, revokeApiToken, type ApiTokenRow } from '../../db/repositories/api-tokens.ts';
-import { memberRoleOf } from '../../db/repositories/organizations.ts';
-import { forbidden, notFound } from '../http/errors.ts';
 import { offsetOf, pageMetadata, paginationQuery } from '../http/pagination.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { issueApiToken } from './api-tokens.ts';
+import {
+  createApiToken,
+  listOrganizationApiTokens,
+  revokeOrganizationApiToken,
+} from './api-token-commands.ts';
 import {
   apiTokenIdParams,
   apiTokenView,
@@ -13,28 +13,8 @@ import {
   revokedApiTokenView,
 } from './api-tokens.schema.ts';
 import type { AuthDependencies } from './dependencies.ts';
-import type { Principal } from './principal.ts';
 
 const TAG = 'API tokens';
-
-const toView = (row: ApiTokenRow) => ({
-  tokenId: row.id,
-  name: row.name,
-  scope: row.scope,
-  prefix: row.token_prefix,
-  createdAt: row.created_at.toISOString(),
-  lastUsedAt: row.last_used_at?.toISOString() ?? null,
-  revokedAt: row.revoked_at?.toISOString() ?? null,
-});
-
-/** Token management is for the organization's owners (row-level security says the same). */
-async function ownedOrganization(tx: Tx, principal: Principal): Promise<string> {
-  const organizationId = principal.organizationId;
-  if (!organizationId || (await memberRoleOf(tx, organizationId, principal.claims.sub)) !== 'owner') {
-    throw forbidden("Only the organization's owners manage its API tokens");
-  }
-  return organizationId;
-}
 
 export function apiTokenRoutes(deps: AuthDependencies): RouteDefinition[] {
   return [
@@ -48,21 +28,7 @@ export function apiTokenRoutes(deps: AuthDependencies): RouteDefinition[] {
       body: createApiTokenBody,
       response: createdApiTokenView,
       status: 201,
-      handler: async ({ body, principal }) => {
-        const { row, secret } = await asUser(deps.db, principal.claims, async (tx) =>
-          issueApiToken(
-            tx,
-            {
-              organizationId: await ownedOrganization(tx, principal),
-              createdBy: principal.claims.sub,
-              name: body.name,
-              scope: body.scope,
-            },
-            deps.now(),
-          ),
-        );
-        return { data: { ...toView(row), token: secret } };
-      },
+      handler: async ({ body, principal }) => ({ data: await createApiToken(deps, principal, body) }),
     }),
     defineRoute({
       method: 'GET',
@@ -75,13 +41,11 @@ export function apiTokenRoutes(deps: AuthDependencies): RouteDefinition[] {
       response: apiTokenView.array(),
       paginated: true,
       handler: async ({ principal, query }) => {
-        const { rows, total } = await asUser(deps.db, principal.claims, async (tx) =>
-          listApiTokens(tx, await ownedOrganization(tx, principal), {
-            limit: query.limit,
-            offset: offsetOf(query),
-          }),
-        );
-        return { data: rows.map(toView), metadata: pageMetadata(query, total) };
+        const { tokens, total } = await listOrganizationApiTokens(deps, principal, {
+          limit: query.limit,
+          offset: offsetOf(query),
+        });
+        return { data: tokens, metadata: pageMetadata(query, total) };
       },
     }),
     defineRoute({
@@ -94,14 +58,9 @@ export function apiTokenRoutes(deps: AuthDependencies): RouteDefinition[] {
       params: apiTokenIdParams,
       resource: 'API token',
       response: revokedApiTokenView,
-      handler: async ({ params, principal }) => {
-        const row = await asUser(deps.db, principal.claims, async (tx) =>
-          revokeApiToken(tx, params.id, await ownedOrganization(tx, principal), deps.now()),
-        );
-        if (!row) throw notFound('API token');
-        deps.apiTokens.forget(row.token_hash);
-        return { data: { tokenId: row.id, revokedAt: row.revoked_at!.toISOString() } };
-      },
+      handler: async ({ params, principal }) => ({
+        data: await revokeOrganizationApiToken(deps, principal, params.id),
+      }),
     }),
   ];
 }

@@ -4,6 +4,7 @@ import { sessionsOfTester } from '../../db/repositories/sessions.ts';
 import { listStudies } from '../../db/repositories/studies.ts';
 import { day, Layout } from './layout.tsx';
 import { reportPath } from './report-page.tsx';
+import { TOKENS_PATH } from './tokens-page.tsx';
 import { NEW_STUDY_PATH } from './new-study-page.tsx';
 import { studyPath } from './study-page.tsx';
 import type { PageRouter, SignedInRequest } from './page-routes.ts';
@@ -113,9 +114,14 @@ export function mountDashboardPage(pages: PageRouter, db: Db): void {
       ) : role === 'business' ? (
         <>
           <h2>Studies</h2>
-          <p>
-            <a href={NEW_STUDY_PATH}>Create a study</a>
-          </p>
+          <ul>
+            <li>
+              <a href={NEW_STUDY_PATH}>Create a study</a>
+            </li>
+            <li>
+              <a href={TOKENS_PATH}>API tokens</a> for your programs
+            </li>
+          </ul>
           {await businessStudiesTable({ db, request })}
         </>
       ) : (

@@ -14,6 +14,7 @@ import { mountSignInPages } from './sign-in.pages.tsx';
 import { mountNewStudyPages } from './new-study.pages.tsx';
 import { mountStudyPages } from './study.pages.tsx';
 import { mountReportPages } from './reports.pages.tsx';
+import { mountTokenPages } from './tokens.pages.tsx';
 import { mountProfilePages } from './profile.pages.tsx';
 import { mountQuizPages } from './quiz.pages.tsx';
 import { mountAdminPages } from './admin.pages.tsx';
@@ -45,6 +46,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountNewStudyPages(pages, deps.commands);
   mountStudyPages(pages, deps.commands, deps.billing);
   mountReportPages(pages, deps.auth.db);
+  mountTokenPages(pages, deps.auth);
   mountLocalCheckoutPages(pages, deps.billing);
   const testers = { db: deps.auth.db, baseUrl: deps.auth.config.http.baseUrl, now: deps.auth.now };
   mountProfilePages(pages, testers);

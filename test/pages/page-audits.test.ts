@@ -90,6 +90,12 @@ describe('every page passes the instant audit with grade A and axe-core without 
       body: { jobId: draftId },
     });
     assert.equal(checkout.status, 200, checkout.text);
+    // An API token to list (and revoke) on the tokens page.
+    const token = await api.request('POST', '/api/auth/tokens', {
+      token: business,
+      body: { name: 'Audit export', scope: 'read' },
+    });
+    assert.equal(token.status, 201, token.text);
     // A study whose one session is confirmed: its tester report and its study report are written.
     const reported = await reportedStudy(api);
     const checkoutPath = new URL((checkout.body.data as { checkoutUrl: string }).checkoutUrl).pathname;
@@ -105,6 +111,7 @@ describe('every page passes the instant audit with grade A and axe-core without 
       { name: 'business dashboard', path: '/dashboard', as: business },
       { name: 'business dashboard without studies', path: '/dashboard', as: emptyBusiness },
       { name: 'create a study', path: '/dashboard/jobs/new', as: business },
+      { name: 'API tokens', path: '/dashboard/tokens', as: business },
       {
         name: 'review of analysed findings',
         path: `/sessions/${analyzed.sessionId}/review`,
