@@ -62,7 +62,7 @@ describe("the organization's API tokens on a page (/dashboard/tokens) over the c
     assert.equal(revoked.status, 303);
     assert.equal(revoked.location, `${PATH}?done=revoked`);
     assert.equal((await api.request('GET', '/api/jobs', { token: secret })).status, 401);
-    const list = await client.get(revoked.location!);
+    const list = await client.get(revoked.location);
     assert.match(list.html, /Token revoked/);
     assert.ok(
       !list.html.includes(`action="${PATH}/${tokenId}/revoke"`),
