@@ -106,7 +106,8 @@ export function mountDashboardPage(pages: PageRouter, db: Db): void {
       role === 'tester' ? (
         <>
           <p>
-            Your profile, quiz, points and badges are on <a href="/profile">your profile page</a>.
+            Your profile, quiz, points and badges are on <a href="/profile">your profile page</a>; the studies
+            offered to you, to accept or decline, on <a href="/offers">your offers page</a>.
           </p>
           <h2>Your sessions</h2>
           {await testerSessionsTable({ db, request })}

@@ -45,9 +45,14 @@ export function Layout({ title, viewer, csrf, notice, children }: LayoutProps) {
                   <a href="/dashboard">Dashboard</a>
                 </li>
                 {viewer.role === 'tester' ? (
-                  <li>
-                    <a href="/profile">Your profile</a>
-                  </li>
+                  <>
+                    <li>
+                      <a href="/offers">Your offers</a>
+                    </li>
+                    <li>
+                      <a href="/profile">Your profile</a>
+                    </li>
+                  </>
                 ) : null}
                 <li>
                   <form method="post" action="/logout">

@@ -15,6 +15,7 @@ import { mountNewStudyPages } from './new-study.pages.tsx';
 import { mountStudyPages } from './study.pages.tsx';
 import { mountReportPages } from './reports.pages.tsx';
 import { mountTokenPages } from './tokens.pages.tsx';
+import { mountOfferListPages } from './offers.pages.tsx';
 import { mountProfilePages } from './profile.pages.tsx';
 import { mountQuizPages } from './quiz.pages.tsx';
 import { mountAdminPages } from './admin.pages.tsx';
@@ -47,6 +48,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountStudyPages(pages, deps.commands, deps.billing);
   mountReportPages(pages, deps.auth.db);
   mountTokenPages(pages, deps.auth);
+  mountOfferListPages(pages, deps.commands);
   mountLocalCheckoutPages(pages, deps.billing);
   const testers = { db: deps.auth.db, baseUrl: deps.auth.config.http.baseUrl, now: deps.auth.now };
   mountProfilePages(pages, testers);

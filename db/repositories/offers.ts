@@ -117,3 +117,43 @@ export async function lockRemindedSession(tx: Tx, sessionId: string): Promise<Re
     for update of s`.execute(tx);
   return rows[0];
 }
+
+/**
+ * The offers sent to a tester, newest first, through the tester's own door: row-level security
+ * shows a tester an outreach message once it went out as an offer (0036), and nothing else of it.
+ */
+export function offersOfTester(tx: Tx, testerId: string, limit: number) {
+  return tx
+    .selectFrom('outreach_messages')
+    .select([
+      'id',
+      'channel',
+      'subject',
+      'body',
+      'offer_status',
+      'sent_at',
+      'offer_expires_at',
+      'answered_at',
+      'session_id',
+    ])
+    .where('tester_id', '=', testerId)
+    .where('offer_status', 'is not', null)
+    .orderBy('sent_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export type TesterOffer = Awaited<ReturnType<typeof offersOfTester>>[number];
+
+/** Whether the offer is one sent to this tester, as the tester's door sees it. */
+export async function isOfferTo(tx: Tx, offerId: string, testerId: string): Promise<boolean> {
+  const row = await tx
+    .selectFrom('outreach_messages')
+    .select('id')
+    .where('id', '=', offerId)
+    .where('tester_id', '=', testerId)
+    .where('offer_status', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -10,6 +10,7 @@ import { createAdmin, createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { analyzedSession, businessWithStudy, startSession, waitFor } from '../sessions/fixtures.ts';
 import { validStudyBody } from '../support/study-body.ts';
+import { PageClient } from './page-client.ts';
 import { SHORT_QUIZ } from './short-quiz.ts';
 import { reportedStudy, studyWithProposals } from './study-fixtures.ts';
 
@@ -25,6 +26,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return page.evaluate<string[]>(
     `window.__auditKit.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
   );
+}
+
+/** A page's HTML as a signed-in tester gets it. */
+async function pageOf(api: TestApi, path: string, testerId: string): Promise<string> {
+  const client = new PageClient(api.url);
+  client.useSession(await sessionToken({ sub: testerId, role: 'tester', organization_id: null }));
+  return (await client.get(path)).html;
 }
 
 describe('every page passes the instant audit with grade A and axe-core without a violation', function () {
@@ -73,14 +81,25 @@ describe('every page passes the instant audit with grade A and axe-core without 
       });
       return (reviews.body.data as unknown[]).length > 0;
     });
-    // Peru (PE): a study with a proposal to decide and a drafted message to review.
-    const recruiting = await studyWithProposals(api, business, 'PE', 2);
-    const approved = await api.request(
-      'POST',
-      `/api/outreach/proposals/${recruiting.proposals[0]!.proposalId}/approve`,
-      { token: business, body: {} },
-    );
-    assert.equal(approved.status, 200, approved.text);
+    // Peru (PE): a study with a proposal to decide, a drafted message to review, and an offer sent.
+    const recruiting = await studyWithProposals(api, business, 'PE', 3);
+    const approve = async (proposal: { proposalId: string }) => {
+      const approved = await api.request('POST', `/api/outreach/proposals/${proposal.proposalId}/approve`, {
+        token: business,
+        body: {},
+      });
+      assert.equal(approved.status, 200, approved.text);
+      return (approved.body.data as { outreachId: string }).outreachId;
+    };
+    await approve(recruiting.proposals[0]!);
+    const offered = recruiting.proposals[2]!;
+    const offerId = await approve(offered);
+    const sent = await api.request('POST', `/api/outreach/${offerId}/approve`, { token: business, body: {} });
+    assert.equal(sent.status, 200, sent.text);
+    await waitFor(async () => {
+      const offers = await pageOf(api, '/offers', offered.testerId);
+      return offers.includes(`/offers/${offerId}/answer`);
+    });
     // A draft to pay for (never paid here), and the local provider's checkout page for it.
     const draft = await api.request('POST', '/api/jobs', { token: business, body: validStudyBody() });
     assert.equal(draft.status, 201, draft.text);
@@ -123,6 +142,12 @@ describe('every page passes the instant audit with grade A and axe-core without 
       { name: 'pending testers', path: '/admin/testers', as: admin },
       { name: 'active testers', path: '/admin/testers?status=active', as: admin },
       { name: 'qualification quiz', path: '/quiz', as: joiner },
+      { name: 'offers, none yet', path: '/offers', as: joiner },
+      {
+        name: 'offers, one open',
+        path: '/offers',
+        as: await sessionToken({ sub: offered.testerId, role: 'tester', organization_id: null }),
+      },
       {
         name: 'study with proposals and a message',
         path: `/dashboard/jobs/${recruiting.jobId}`,

@@ -90,3 +90,7 @@ export function textOfId(html: string, id: string): string {
 export function countOf(html: string, pattern: RegExp): number {
   return html.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
 }
+
+/** Text as preact writes it into a page (its escapes), to find it there. */
+export const escaped = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -3,7 +3,7 @@ import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness, createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { businessWithStudy, type TesterSession } from '../sessions/fixtures.ts';
-import { countOf, PageClient } from './page-client.ts';
+import { countOf, escaped, PageClient } from './page-client.ts';
 import { reportedStudy } from './study-fixtures.ts';
 
 interface ApiReport {
@@ -15,10 +15,6 @@ interface ApiReport {
 interface ApiStudyReport {
   report: { studyScore: number; sessionCount: number; topFindings: { title: string }[]; summary: string };
 }
-
-/** Text as preact writes it into the page (its escapes). */
-const escaped = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 describe('the reports as pages: /reports/:id and /dashboard/jobs/:id/report', function () {
   this.timeout(120_000);

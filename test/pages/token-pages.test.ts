@@ -32,8 +32,8 @@ describe("the organization's API tokens on a page (/dashboard/tokens) over the c
     assert.ok(dashboard.html.includes(`href="${PATH}"`), 'the dashboard links the page');
     const issued = await client.post(PATH, { name: 'Nightly export', scope: 'read' });
     assert.equal(issued.status, 200);
-    const secret = /id="issued-token" type="text" readonly value="([^"]+)"/i.exec(issued.html)?.[1];
-    assert.ok(secret?.startsWith('uat_'), 'the secret is shown');
+    const secret = /id="issued-token" type="text" readonly value="([^"]+)"/i.exec(issued.html)?.[1] ?? '';
+    assert.ok(secret.startsWith('uat_'), 'the secret is shown');
     const studies = await api.request('GET', '/api/jobs', { token: secret });
     assert.equal(studies.status, 200, 'the token reads the API');
     const again = await client.get(PATH);

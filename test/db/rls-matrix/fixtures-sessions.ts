@@ -30,6 +30,8 @@ export interface SessionSideRows {
   readonly studyReport: string;
   readonly proposal: string;
   readonly outreachMessage: string;
+  /** An approved message of testerWith's sent as an offer (open). */
+  readonly sentOffer: string;
   readonly capacityReview: string;
   readonly payment: string;
   readonly checkoutSession: string;
@@ -183,6 +185,26 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     .returning('id')
     .executeTakeFirstOrThrow()
     .then(id);
+  const sentOffer = await tx
+    .insertInto('outreach_messages')
+    .values({
+      organization_id: organizationA,
+      study_id: study,
+      tester_id: testerWith,
+      recipient_email: 'tester@example.com',
+      channel: 'email',
+      subject: 'Your offer',
+      body: 'Would you test our checkout?',
+      status: 'approved',
+      approved_at: new Date(),
+      scheduled_send_at: new Date(),
+      offer_status: 'open',
+      sent_at: new Date(),
+      offer_expires_at: new Date(Date.now() + 3_600_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then(id);
   const capacityReview = await tx
     .insertInto('capacity_reviews')
     .values({
@@ -267,6 +289,7 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     studyReport,
     proposal,
     outreachMessage,
+    sentOffer,
     capacityReview,
     payment,
     checkoutSession,

@@ -68,12 +68,19 @@ export const REPORT_TABLES: readonly TableCells[] = [
   }),
   tableCells({
     table: 'outreach_messages',
-    rule: 'outreach messages: drafted pending and reviewed by the study organization, never seen by testers',
+    rule: 'outreach messages: drafted and reviewed by the study organization; its tester reads one once it is sent as an offer',
     rows: [
       {
         key: (f) => ({ id: f.outreachMessage }),
         touch: 'body',
         select: OWNER_ORG,
+        update: OWNER_ORG,
+        delete: ADMIN,
+      },
+      {
+        key: (f) => ({ id: f.sentOffer }),
+        touch: 'body',
+        select: ORG_AND_TESTER,
         update: OWNER_ORG,
         delete: ADMIN,
       },
