@@ -80,7 +80,7 @@ describe("the tester's offers (/offers): every offer sent to them, accepted or d
     const row = (await offerOf(proposals[0]!.proposalId))!;
     assert.equal(row.offer_status, 'accepted');
     assert.ok(row.session_id, 'the session was created');
-    const page = await tester.get(accepted.location!);
+    const page = await tester.get(accepted.location);
     assert.match(page.html, /You accepted the offer/);
     assert.match(page.html, /You accepted it on/);
     assert.ok(
