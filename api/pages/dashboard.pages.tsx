@@ -3,6 +3,7 @@ import { asUser } from '../../db/doors.ts';
 import { sessionsOfTester } from '../../db/repositories/sessions.ts';
 import { listStudies } from '../../db/repositories/studies.ts';
 import { day, Layout } from './layout.tsx';
+import { QUIZ_EDITOR_PATH } from './quiz-editor-page.tsx';
 import { reportPath } from './report-page.tsx';
 import { TOKENS_PATH } from './tokens-page.tsx';
 import { NEW_STUDY_PATH } from './new-study-page.tsx';
@@ -134,7 +135,7 @@ export function mountDashboardPage(pages: PageRouter, db: Db): void {
             <a href="/admin/testers">Testers to approve, suspend or reinstate</a>
           </li>
           <li>
-            The quiz is edited through the API (<a href="/api/docs">API documentation</a>).
+            <a href={QUIZ_EDITOR_PATH}>The qualification quiz</a>, to edit or publish anew
           </li>
         </ul>
       );

@@ -68,3 +68,49 @@ export function commandErrors(
       : { form: error.message };
   return { errors, status: error.status };
 }
+
+/**
+ * The rows posted under `prefix-N-field`, in the order of N, leaving out the blank ones (`isBlank`:
+ * every field empty, by default): a person fills in the rows they need, and lists in the API are
+ * numbered without gaps. At most `max + 1` rows, so the schema can say there are too many.
+ */
+export function postedRows<F extends string>(
+  form: Readonly<Record<string, string>>,
+  prefix: string,
+  fields: readonly F[],
+  max: number,
+  isBlank: (row: Record<F, string>, n: number) => boolean = (row) =>
+    fields.every((field) => row[field].trim() === ''),
+): (Record<F, string> & { readonly n: number })[] {
+  const numbers = new Set<number>();
+  const named = new RegExp(`^${prefix}-(\\d{1,3})-`);
+  for (const name of Object.keys(form)) {
+    const row = named.exec(name);
+    if (row) numbers.add(Number(row[1]));
+  }
+  return [...numbers]
+    .sort((a, b) => a - b)
+    .map((n) => ({
+      ...(Object.fromEntries(fields.map((f) => [f, form[`${prefix}-${n}-${f}`] ?? ''])) as Record<F, string>),
+      n,
+    }))
+    .filter((row) => !isBlank(row, row.n))
+    .slice(0, max + 1);
+}
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/** An optional text field as a JSON client would send it: absent when blank. */
+export const blankless = (text: string) => (text.trim() === '' ? undefined : text);
+
+/** A number field as the JSON body would carry it; what is not a number stays text for the schema to refuse. */
+export const numberOf = (text: string) => (text === '' ? undefined : NUMBER.test(text) ? Number(text) : text);
+
+/** "Must be a number" at each field (by form name) that holds text which is not a number. */
+export function notNumberErrors(fields: Readonly<Record<string, string>>): FieldErrors {
+  return Object.fromEntries(
+    Object.entries(fields)
+      .filter(([, text]) => text !== '' && !NUMBER.test(text))
+      .map(([name]) => [name, 'Must be a number']),
+  );
+}

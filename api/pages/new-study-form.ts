@@ -1,4 +1,5 @@
 import type { FieldErrors } from './form-fields.tsx';
+import { blankless, notNumberErrors, numberOf, postedRows } from './form-input.ts';
 
 /** The study settings offered as checkboxes, by their field in the create body. */
 export const SETTING_SWITCHES = ['requireThinkAloud', 'recordScreen', 'recordFacial', 'recordVoice'] as const;
@@ -83,31 +84,6 @@ export function blankStudyValues(idempotencyKey: string): NewStudyValues {
   };
 }
 
-/**
- * The rows posted under `prefix-N-field`, in the order of N, leaving out the blank ones: a person
- * fills in the rows they need, and the API numbers tasks from 1 without gaps.
- */
-function postedRows<F extends string>(
-  form: Readonly<Record<string, string>>,
-  prefix: string,
-  fields: readonly F[],
-  max: number,
-): Record<F, string>[] {
-  const numbers = new Set<number>();
-  for (const name of Object.keys(form)) {
-    const row = new RegExp(`^${prefix}-(\\d{1,3})-`).exec(name);
-    if (row) numbers.add(Number(row[1]));
-  }
-  return [...numbers]
-    .sort((a, b) => a - b)
-    .map(
-      (n) =>
-        Object.fromEntries(fields.map((f) => [f, form[`${prefix}-${n}-${f}`] ?? ''])) as Record<F, string>,
-    )
-    .filter((row) => fields.some((field) => row[field].trim() !== ''))
-    .slice(0, max + 1);
-}
-
 export function postedStudyValues(
   form: Readonly<Record<string, string>>,
   lists: { readonly devices: readonly string[]; readonly switches: readonly string[] },
@@ -138,12 +114,7 @@ export function postedStudyValues(
   };
 }
 
-const NUMBER = /^-?\d+(\.\d+)?$/;
 const listOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
-const blankless = (text: string) => (text.trim() === '' ? undefined : text);
-
-/** A number field as the JSON body would carry it; what is not a number stays text for the schema to refuse. */
-const numberOf = (text: string) => (text === '' ? undefined : NUMBER.test(text) ? Number(text) : text);
 
 /** The fields holding something that is not a number, by their form name: refused before the schema sees them. */
 export function notNumbers(values: NewStudyValues): FieldErrors {
@@ -158,11 +129,7 @@ export function notNumbers(values: NewStudyValues): FieldErrors {
       values.variants.map((row, index) => [variantField(index, 'share'), row.share.trim()]),
     ),
   };
-  return Object.fromEntries(
-    Object.entries(fields)
-      .filter(([, text]) => text !== '' && !NUMBER.test(text))
-      .map(([name]) => [name, 'Must be a number']),
-  );
+  return notNumberErrors(fields);
 }
 
 /** The body of `POST /api/jobs` the form stands for: blank fields left out, as a JSON client would. */

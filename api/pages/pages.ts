@@ -19,6 +19,7 @@ import { mountOfferListPages } from './offers.pages.tsx';
 import { mountProfilePages } from './profile.pages.tsx';
 import { mountQuizPages } from './quiz.pages.tsx';
 import { mountAdminPages } from './admin.pages.tsx';
+import { mountQuizEditorPages } from './quiz-editor.pages.tsx';
 import { mountLocalCheckoutPages } from './local-checkout.pages.tsx';
 import type { BillingDependencies } from '../billing/billing-dependencies.ts';
 
@@ -54,6 +55,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountProfilePages(pages, testers);
   mountQuizPages(pages, testers);
   mountAdminPages(pages, deps.commands);
+  mountQuizEditorPages(pages, deps.commands);
   return [`GET ${STYLESHEET_PATH}`, ...pages.mounted];
 }
 

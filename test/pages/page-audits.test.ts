@@ -141,6 +141,7 @@ describe('every page passes the instant audit with grade A and axe-core without 
       { name: 'capacity reviews', path: '/admin/capacity-reviews', as: admin },
       { name: 'pending testers', path: '/admin/testers', as: admin },
       { name: 'active testers', path: '/admin/testers?status=active', as: admin },
+      { name: 'quiz editor', path: '/admin/quiz', as: admin },
       { name: 'qualification quiz', path: '/quiz', as: joiner },
       { name: 'offers, none yet', path: '/offers', as: joiner },
       {

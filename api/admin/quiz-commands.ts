@@ -1,0 +1,76 @@
+import type { Db } from '../../db/connection.ts';
+import { asUser } from '../../db/doors.ts';
+import {
+  currentQuiz,
+  insertQuiz,
+  lockQuizVersions,
+  replaceQuestions,
+  updateQuiz,
+  type QuizWithQuestions,
+} from '../../db/repositories/quizzes.ts';
+import type { Principal } from '../auth/principal.ts';
+import { notFound } from '../http/errors.ts';
+import type { PublishQuizInput, UpdateQuizInput } from './quiz.schema.ts';
+
+// The admins' quiz operations (`/api/admin/quiz` and the quiz editor page): the current version is
+// the highest; publishing makes the next one, active at once; a change edits the current one in
+// place. Earlier passes stand whatever the quiz becomes.
+
+export interface QuizCommandDependencies {
+  readonly db: Db;
+  readonly now: () => Date;
+}
+
+export type QuizRecord = ReturnType<typeof toQuizRecord>;
+
+const toQuizRecord = ({ quiz, questions }: QuizWithQuestions) => ({
+  quizId: quiz.id,
+  version: quiz.version,
+  passingScore: quiz.passing_score,
+  questions: questions.map((question) => ({
+    questionId: question.id,
+    text: question.text,
+    type: question.type,
+    options: question.options,
+    correctOptionId: question.correct_option_id,
+    points: question.points,
+  })),
+  updatedAt: quiz.updated_at.toISOString(),
+});
+
+/** The current quiz with its correct answers, or undefined before the first is published. */
+export async function readCurrentQuiz(
+  deps: Pick<QuizCommandDependencies, 'db'>,
+  principal: Principal,
+): Promise<QuizRecord | undefined> {
+  const current = await asUser(deps.db, principal.claims, (tx) => currentQuiz(tx));
+  return current && toQuizRecord(current);
+}
+
+/** Publishes the next version (the current one + 1), active at once. */
+export function publishQuiz(deps: QuizCommandDependencies, principal: Principal, body: PublishQuizInput) {
+  return asUser(deps.db, principal.claims, async (tx) => {
+    const at = deps.now();
+    const version = (await lockQuizVersions(tx)) + 1;
+    const quiz = await insertQuiz(tx, { version, passingScore: body.passingScore, at });
+    await replaceQuestions(tx, quiz.id, body.questions);
+    return {
+      quizId: quiz.id,
+      version: quiz.version,
+      questionCount: body.questions.length,
+      publishedAt: quiz.published_at.toISOString(),
+    };
+  });
+}
+
+/** Changes the current version in place; what the body leaves out keeps its value. */
+export function changeQuiz(deps: QuizCommandDependencies, principal: Principal, body: UpdateQuizInput) {
+  return asUser(deps.db, principal.claims, async (tx) => {
+    await lockQuizVersions(tx);
+    const current = await currentQuiz(tx);
+    if (!current) throw notFound('Quiz');
+    const quiz = await updateQuiz(tx, current.quiz.id, { passingScore: body.passingScore, at: deps.now() });
+    if (body.questions) await replaceQuestions(tx, quiz.id, body.questions);
+    return { quizId: quiz.id, passingScore: quiz.passing_score, updatedAt: quiz.updated_at.toISOString() };
+  });
+}

@@ -1,0 +1,104 @@
+import {
+  changeQuiz,
+  publishQuiz,
+  readCurrentQuiz,
+  type QuizCommandDependencies,
+} from '../admin/quiz-commands.ts';
+import { publishQuizBody } from '../admin/quiz.schema.ts';
+import type { FieldErrors } from './form-fields.tsx';
+import { commandErrors, parseForm } from './form-input.ts';
+import { requireRole, type PageRouter, type SignedInRequest } from './page-routes.ts';
+import {
+  blankQuestion,
+  MAX_OPTIONS,
+  MAX_QUESTIONS,
+  postedQuizValues,
+  quizFieldOfPath,
+  quizInputOf,
+  quizNumberErrors,
+  quizValues,
+  type QuestionRow,
+  type QuizEditorValues,
+} from './quiz-editor-form.ts';
+import { QUIZ_EDITOR_PATH, QuizEditorPage } from './quiz-editor-page.tsx';
+import { renderPage, seeOther } from './render.ts';
+
+const DONE: Readonly<Record<string, string>> = {
+  updated: 'Quiz saved: testers taking it from now on get it as it reads here.',
+  published: 'Quiz published: testers taking it from now on get this version.',
+};
+
+/** The rows to show again: what was posted, at least one question of two options, one more if asked. */
+function withRows(values: QuizEditorValues, add: string | undefined): QuizEditorValues {
+  const questions: QuestionRow[] = values.questions.map((question, row) => {
+    const options = [...question.options];
+    while (options.length < 2) options.push('');
+    if (add === `option-${row + 1}` && options.length < MAX_OPTIONS) options.push('');
+    return { ...question, options };
+  });
+  if (!questions.length || (add === 'question' && questions.length < MAX_QUESTIONS))
+    questions.push(blankQuestion());
+  return { ...values, questions };
+}
+
+/**
+ * The admins' quiz editor (`/admin/quiz`), through the commands of `/api/admin/quiz`: the form is
+ * the whole quiz, saved in place (PATCH) or published as the next version (POST), with the schema
+ * of the publish body (a saved form gives every field, so both take the same rules).
+ */
+export function mountQuizEditorPages(pages: PageRouter, deps: QuizCommandDependencies): void {
+  const show = async (
+    request: SignedInRequest,
+    values?: QuizEditorValues,
+    errors: FieldErrors = {},
+    status = 200,
+  ) => {
+    const quiz = await readCurrentQuiz(deps, request.principal);
+    const done = request.ctx.query.done;
+    const notice = typeof done === 'string' && Object.hasOwn(DONE, done) ? DONE[done] : undefined;
+    renderPage(
+      request.ctx,
+      <QuizEditorPage
+        csrf={request.csrf}
+        viewer={request.viewer}
+        version={quiz?.version}
+        values={values ?? withRows(quizValues(quiz), undefined)}
+        errors={errors}
+        notice={notice}
+      />,
+      status,
+    );
+  };
+
+  pages.signedIn('GET', QUIZ_EDITOR_PATH, async (request) => {
+    requireRole(request, 'admin');
+    await show(request);
+  });
+
+  pages.signedIn('POST', QUIZ_EDITOR_PATH, async (request) => {
+    requireRole(request, 'admin');
+    const { form } = request;
+    const posted = postedQuizValues(form);
+    if (form.add) return show(request, withRows(posted, form.add));
+
+    const values = withRows(posted, undefined);
+    const parsed = parseForm(publishQuizBody, quizInputOf(posted));
+    const numberErrors = quizNumberErrors(values);
+    if ('errors' in parsed || Object.keys(numberErrors).length) {
+      const errors: Record<string, string> = {};
+      for (const [path, message] of Object.entries('errors' in parsed ? parsed.errors : {})) {
+        errors[quizFieldOfPath(path)] ??= message;
+      }
+      return show(request, values, { ...errors, ...numberErrors }, 422);
+    }
+    const publish = form.action === 'publish';
+    try {
+      if (publish) await publishQuiz(deps, request.principal, parsed.data);
+      else await changeQuiz(deps, request.principal, parsed.data);
+    } catch (error) {
+      const refused = commandErrors(error, []);
+      return show(request, values, refused.errors, refused.status);
+    }
+    seeOther(request.ctx, `${QUIZ_EDITOR_PATH}?done=${publish ? 'published' : 'updated'}`);
+  });
+}
