@@ -9,7 +9,7 @@ import {
   type QuizWithQuestions,
 } from '../../db/repositories/quizzes.ts';
 import type { Principal } from '../auth/principal.ts';
-import { notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import type { PublishQuizInput, UpdateQuizInput } from './quiz.schema.ts';
 
 // The admins' quiz operations (`/api/admin/quiz` and the quiz editor page): the current version is
@@ -63,12 +63,26 @@ export function publishQuiz(deps: QuizCommandDependencies, principal: Principal,
   });
 }
 
-/** Changes the current version in place; what the body leaves out keeps its value. */
-export function changeQuiz(deps: QuizCommandDependencies, principal: Principal, body: UpdateQuizInput) {
+/**
+ * Changes the current version in place; what the body leaves out keeps its value. With
+ * `expectedVersion` (the editor page's form), a newer version published meanwhile is refused
+ * (409) rather than overwritten with what was read from the older one.
+ */
+export function changeQuiz(
+  deps: QuizCommandDependencies,
+  principal: Principal,
+  body: UpdateQuizInput,
+  expectedVersion?: number,
+) {
   return asUser(deps.db, principal.claims, async (tx) => {
     await lockQuizVersions(tx);
     const current = await currentQuiz(tx);
     if (!current) throw notFound('Quiz');
+    if (expectedVersion !== undefined && current.quiz.version !== expectedVersion) {
+      throw conflict(
+        `Version ${current.quiz.version} was published after you opened version ${expectedVersion}: nothing was saved`,
+      );
+    }
     const quiz = await updateQuiz(tx, current.quiz.id, { passingScore: body.passingScore, at: deps.now() });
     if (body.questions) await replaceQuestions(tx, quiz.id, body.questions);
     return { quizId: quiz.id, passingScore: quiz.passing_score, updatedAt: quiz.updated_at.toISOString() };

@@ -125,8 +125,11 @@ export function notNumbers(values: NewStudyValues): FieldErrors {
     'compensation-amount': values.amount,
     'settings-maxDurationMinutes': values.maxDurationMinutes,
     'settings-reminderAfterHours': values.reminderAfterHours,
+    // The shares count only with the A/B test on: otherwise the form leaves the variants out.
     ...Object.fromEntries(
-      values.variants.map((row, index) => [variantField(index, 'share'), row.share.trim()]),
+      values.abTestEnabled
+        ? values.variants.map((row, index) => [variantField(index, 'share'), row.share.trim()])
+        : [],
     ),
   };
   return notNumberErrors(fields);
@@ -165,7 +168,8 @@ export function studyInputOf(values: NewStudyValues): Record<string, unknown> {
             ...(shares.length
               ? {
                   splitRatio: Object.fromEntries(
-                    shares.map((row) => [row.label, numberOf(row.share.trim())]),
+                    // Keyed as the schema reads the labels: trimmed.
+                    shares.map((row) => [row.label.trim(), numberOf(row.share.trim())]),
                   ),
                 }
               : {}),
@@ -200,7 +204,7 @@ export function fieldOfPath(path: string, values: NewStudyValues, fields: Readon
   if (variant) return variantField(Number(variant[1]), variant[2] as 'label' | 'description');
   const share = /^abTest\.splitRatio\.(.*)$/.exec(path);
   if (share) {
-    const row = values.variants.findIndex((item) => item.label === share[1]);
+    const row = values.variants.findIndex((item) => item.label.trim() === share[1]);
     return row >= 0 ? variantField(row, 'share') : 'abTest-variants';
   }
   if (path === 'abTest.splitRatio' || path.startsWith('abTest.variants')) return 'abTest-variants';

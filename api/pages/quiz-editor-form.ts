@@ -52,7 +52,23 @@ export function quizValues(quiz: QuizRecord | undefined): QuizEditorValues {
  * without the blank ones, its right answer following its option to the option's new place.
  */
 export function postedQuizValues(form: Readonly<Record<string, string>>): QuizEditorValues {
-  const optionsOf = (n: number) => postedRows(form, `q-${n}-o`, ['text'] as const, MAX_OPTIONS);
+  // Each question's option fields, gathered in one pass over the form.
+  const optionFields = new Map<number, Record<string, string>>();
+  for (const [name, value] of Object.entries(form)) {
+    const option = /^q-(\d{1,3})-o-\d{1,3}-text$/.exec(name);
+    if (!option) continue;
+    const n = Number(option[1]);
+    const fields = optionFields.get(n) ?? {};
+    fields[name] = value;
+    optionFields.set(n, fields);
+  }
+  const optionRows = new Map<number, { text: string; n: number }[]>();
+  const optionsOf = (n: number) => {
+    if (!optionRows.has(n)) {
+      optionRows.set(n, postedRows(optionFields.get(n) ?? {}, `q-${n}-o`, ['text'] as const, MAX_OPTIONS));
+    }
+    return optionRows.get(n)!;
+  };
   const rows = postedRows(
     form,
     'q',

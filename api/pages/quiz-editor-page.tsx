@@ -124,6 +124,8 @@ export function QuizEditorPage({ csrf, viewer, version, values, errors = {}, not
       </p>
       <form method="post" action={QUIZ_EDITOR_PATH} novalidate>
         <CsrfField token={csrf} />
+        {/* The version the form was read from: saving in place refuses to overwrite a newer one. */}
+        {version === undefined ? null : <input type="hidden" name="version" value={String(version)} />}
         {/* Enter in a field presses a form's first submit button: this one, not "Add a question". */}
         <button type="submit" name="action" value={saveAs} class="default-submit">
           Save

@@ -94,7 +94,7 @@ export function mountQuizEditorPages(pages: PageRouter, deps: QuizCommandDepende
     const publish = form.action === 'publish';
     try {
       if (publish) await publishQuiz(deps, request.principal, parsed.data);
-      else await changeQuiz(deps, request.principal, parsed.data);
+      else await changeQuiz(deps, request.principal, parsed.data, Number(form.version) || 0);
     } catch (error) {
       const refused = commandErrors(error, []);
       return show(request, values, refused.errors, refused.status);

@@ -78,6 +78,8 @@ export function mountTokenPages(pages: PageRouter, deps: AuthDependencies): void
       try {
         await revokeOrganizationApiToken(deps, request.principal, params.data.id);
       } catch (error) {
+        // A token of another organization, or none: the 404 page, as for any item one may not see.
+        if (error instanceof ApiError && error.status === 404) throw error;
         const refused = commandErrors(error, []);
         return show(request, { errors: refused.errors }, refused.status);
       }

@@ -120,7 +120,8 @@ export async function lockRemindedSession(tx: Tx, sessionId: string): Promise<Re
 
 /**
  * The offers sent to a tester, newest first, through the tester's own door: row-level security
- * shows a tester an outreach message once it went out as an offer (0036), and nothing else of it.
+ * shows a tester an outreach message once it went out as an offer (0036), and nothing else of it
+ * (a message withdrawn before it was sent was never theirs to read).
  */
 export function offersOfTester(tx: Tx, testerId: string, limit: number) {
   return tx
@@ -137,7 +138,7 @@ export function offersOfTester(tx: Tx, testerId: string, limit: number) {
       'session_id',
     ])
     .where('tester_id', '=', testerId)
-    .where('offer_status', 'is not', null)
+    .where('sent_at', 'is not', null)
     .orderBy('sent_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -153,7 +154,7 @@ export async function isOfferTo(tx: Tx, offerId: string, testerId: string): Prom
     .select('id')
     .where('id', '=', offerId)
     .where('tester_id', '=', testerId)
-    .where('offer_status', 'is not', null)
+    .where('sent_at', 'is not', null)
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -40,7 +40,7 @@ const goodForm = (): Record<string, string> => ({
   'settings-reminderAfterHours': '',
   toneProfile: 'supportive',
   'abTest-enabled': 'on',
-  'variant-1-label': 'A',
+  'variant-1-label': ' A ',
   'variant-1-description': 'Today’s form',
   'variant-1-share': '0.25',
   'variant-2-label': 'B',
@@ -153,6 +153,18 @@ describe('the create-study form (/dashboard/jobs/new) over the command of POST /
     const variants = await client.post(path, { ...goodForm(), add: 'variant' });
     assert.equal(countOf(variants.html, /name="variant-\d-label"/), 3);
     assert.equal(await studiesOfOrganization(business.organizationId), 0);
+  });
+
+  it('with the A/B test off, the variant rows are ignored, whatever they hold', async () => {
+    const client = await signedIn();
+    const { 'abTest-enabled': _enabled, ...form } = goodForm();
+    const created = await client.post(path, { ...form, 'variant-1-share': 'lots', 'variant-2-label': '' });
+    assert.equal(created.status, 303, created.html);
+    const jobId = /\/dashboard\/jobs\/([0-9a-f-]{36})/.exec(created.location!)![1]!;
+    const study = await api.request('GET', `/api/jobs/${jobId}`, {
+      token: await sessionToken(business.claims),
+    });
+    assert.equal((study.body.data as { abTest: { enabled: boolean } }).abTest.enabled, false);
   });
 
   it('creates the draft study from every field and goes to its page; the same form sent twice makes one study', async () => {

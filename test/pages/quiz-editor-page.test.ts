@@ -85,6 +85,7 @@ describe("the admins' quiz editor (/admin/quiz) over the commands of /api/admin/
     const client = await signedIn();
     const saved = await client.post('/admin/quiz', {
       ...shortQuizForm(),
+      version: String(before.version),
       passingScore: '60',
       'q-1-text': 'Which key moves focus forward on a web page?',
       'q-1-o-2-text': '',
@@ -111,6 +112,27 @@ describe("the admins' quiz editor (/admin/quiz) over the commands of /api/admin/
     assert.match((await client.get(saved.location)).html, /Quiz saved/);
   });
 
+  it('saving a form read from an older version refuses to overwrite the newer one (409)', async () => {
+    const { version } = await current();
+    const client = await signedIn();
+    assert.match((await client.get('/admin/quiz')).html, new RegExp(`name="version" value="${version}"`));
+    const newer = await api.request('POST', '/api/admin/quiz', { token: adminJwt, body: SHORT_QUIZ });
+    assert.equal(newer.status, 201);
+    const before = await current();
+    const stale = await client.post('/admin/quiz', {
+      ...shortQuizForm(),
+      'q-1-text': 'An edit of the older version',
+      version: String(version),
+      action: 'update',
+    });
+    assert.equal(stale.status, 409);
+    assert.match(
+      stale.html,
+      new RegExp(`Version ${version + 1} was published after you opened version ${version}`),
+    );
+    assert.deepEqual(await current(), before);
+  });
+
   it('publishes the form as the next version', async () => {
     const before = await current();
     const published = await (await signedIn()).post('/admin/quiz', { ...shortQuizForm(), action: 'publish' });
@@ -125,6 +147,7 @@ describe("the admins' quiz editor (/admin/quiz) over the commands of /api/admin/
     const client = await signedIn();
     const page = await client.post('/admin/quiz', {
       ...shortQuizForm(),
+      version: String(before.version),
       passingScore: '150',
       'q-1-o-2-text': '',
       'q-2-points': 'many',

@@ -77,6 +77,9 @@ describe("npm run demo: one study's whole life through the public HTTP API", fun
     for (const link of [
       `${h.url}/dashboard/jobs/${summary.jobId}`,
       `${h.url}/sessions/${summary.sessionId}/review`,
+      `${h.url}/offers`,
+      `${h.url}/reports/`,
+      `${h.url}/dashboard/jobs/${summary.jobId}/report`,
       `${h.url}/billing/local-checkout/cs_local_`,
       `http://127.0.0.1:8233/namespaces/default/workflows/study%3A${summary.jobId}`,
       `http://127.0.0.1:8233/namespaces/default/workflows/session%3A${summary.sessionId}`,

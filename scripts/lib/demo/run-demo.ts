@@ -259,8 +259,11 @@ export async function runDemo(settings: DemoSettings): Promise<DemoSummary> {
   print(`    Sent: the tester's offer email is ${offer.file}`);
 
   // 6. The tester accepts by the email's signed link: the session, its test token, the business told.
-  step('The tester accepts the offer', [`Accept link (from the email): ${acceptUrl}`]);
-  byHand('open the accept link and press the button');
+  step('The tester accepts the offer', [
+    `Accept link (from the email): ${acceptUrl}`,
+    `Or, signed in as the tester: ${page('/offers')}`,
+  ]);
+  byHand('open the accept link and press the button (or press Accept on the offers page)');
   if (!settings.byHand) {
     // The link's page answers a person (HTML), not the envelope: what counts is its status.
     const answer = await fetch(page(pathOf(acceptUrl)), { method: 'POST', headers: { Accept: 'text/html' } });
@@ -387,10 +390,10 @@ export async function runDemo(settings: DemoSettings): Promise<DemoSummary> {
     return read.data && read.data.status !== 'queued' ? read.data : undefined;
   });
   step('The report, the payout, the points and the study report follow', [
-    `Session report (Agent 3): ${page(report.reportUrl!)}`,
+    `Session report (Agent 3): ${page(`/reports/${report.reportId}`)} (API: ${page(report.reportUrl!)})`,
     `Payout: ${payoutLine} paid (${payout.file})`,
     `Tester: ${standing.points} points, level ${standing.level}, badges: ${standing.badges.map((badge) => badge.name).join(', ') || 'none yet'}`,
-    `Study: ${study.status}; study report (Agent 4): ${studyReport.status}, ${page(`/api/reports/job/${jobId}`)}`,
+    `Study: ${study.status}; study report (Agent 4): ${studyReport.status}, ${page(`/dashboard/jobs/${jobId}/report`)}`,
     `Tester's profile:    ${page('/profile')}`,
   ]);
 

@@ -32,6 +32,8 @@ export interface SessionSideRows {
   readonly outreachMessage: string;
   /** An approved message of testerWith's sent as an offer (open). */
   readonly sentOffer: string;
+  /** An approved message of testerWith's withdrawn before it was sent. */
+  readonly unsentOffer: string;
   readonly capacityReview: string;
   readonly payment: string;
   readonly checkoutSession: string;
@@ -205,6 +207,24 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     .returning('id')
     .executeTakeFirstOrThrow()
     .then(id);
+  const unsentOffer = await tx
+    .insertInto('outreach_messages')
+    .values({
+      organization_id: organizationA,
+      study_id: study,
+      tester_id: testerWith,
+      recipient_email: 'tester@example.com',
+      channel: 'email',
+      subject: 'Never sent',
+      body: 'The study stopped recruiting before this went out',
+      status: 'approved',
+      approved_at: new Date(),
+      scheduled_send_at: new Date(),
+      offer_status: 'withdrawn',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then(id);
   const capacityReview = await tx
     .insertInto('capacity_reviews')
     .values({
@@ -290,6 +310,7 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     proposal,
     outreachMessage,
     sentOffer,
+    unsentOffer,
     capacityReview,
     payment,
     checkoutSession,

@@ -68,7 +68,7 @@ export const REPORT_TABLES: readonly TableCells[] = [
   }),
   tableCells({
     table: 'outreach_messages',
-    rule: 'outreach messages: drafted and reviewed by the study organization; its tester reads one once it is sent as an offer',
+    rule: 'outreach messages: drafted and reviewed by the study organization; its tester reads one once it went out as an offer (not one withdrawn unsent)',
     rows: [
       {
         key: (f) => ({ id: f.outreachMessage }),
@@ -81,6 +81,13 @@ export const REPORT_TABLES: readonly TableCells[] = [
         key: (f) => ({ id: f.sentOffer }),
         touch: 'body',
         select: ORG_AND_TESTER,
+        update: OWNER_ORG,
+        delete: ADMIN,
+      },
+      {
+        key: (f) => ({ id: f.unsentOffer }),
+        touch: 'body',
+        select: OWNER_ORG,
         update: OWNER_ORG,
         delete: ADMIN,
       },
