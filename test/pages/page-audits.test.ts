@@ -10,6 +10,7 @@ import { createAdmin, createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { analyzedSession, businessWithStudy, startSession, waitFor } from '../sessions/fixtures.ts';
 import { validStudyBody } from '../support/study-body.ts';
+import { launchChromium, siteOf } from './keyboard.ts';
 import { PageClient } from './page-client.ts';
 import { SHORT_QUIZ } from './short-quiz.ts';
 import { reportedStudy, studyWithProposals } from './study-fixtures.ts';
@@ -202,9 +203,46 @@ describe('every page passes the instant audit with grade A and axe-core without 
           }
           const violations = await axeViolations(page);
           if (violations.length) failures.push(`${name}: axe ${violations.join('; ')}`);
+          // The page's frame: one h1, and the landmarks every page has.
+          const frame = await page.evaluate<string[]>(`(() => {
+            const missing = [];
+            if (document.querySelectorAll('h1').length !== 1) missing.push('exactly one h1');
+            for (const selector of ['header', 'nav', 'main', 'footer', 'a.skip-link[href="#main"]']) {
+              if (!document.querySelector(selector)) missing.push(selector);
+            }
+            return missing;
+          })()`);
+          if (frame.length) failures.push(`${name}: without ${frame.join(', ')}`);
         },
       );
     }
     assert.deepEqual(failures, []);
+  });
+
+  it('respects reduced motion: no transition on any control when the person asks for less motion', async () => {
+    const browser = await launchChromium();
+    try {
+      const durations = async (reducedMotion: 'reduce' | 'no-preference') => {
+        const context = await browser.newContext({ reducedMotion });
+        const page = await context.newPage();
+        await page.goto(`${siteOf(api.url)}/login`);
+        const found = await page.evaluate<string[]>(
+          `[...document.querySelectorAll('a, button, input')].map((el) => getComputedStyle(el).transitionDuration)`,
+        );
+        await context.close();
+        return found;
+      };
+      assert.ok(
+        (await durations('no-preference')).some((duration) => duration !== '0s'),
+        'the pages do animate when motion is welcome (so the check below can fail)',
+      );
+      assert.deepEqual(
+        [...new Set(await durations('reduce'))],
+        ['0s'],
+        'no transition under prefers-reduced-motion: reduce',
+      );
+    } finally {
+      await browser.close();
+    }
   });
 });
