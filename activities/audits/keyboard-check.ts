@@ -5,6 +5,11 @@ export interface RawFinding {
   readonly ruleId: string;
   readonly element: string;
   readonly description: string;
+  /**
+   * The WCAG criteria this finding fails, when they depend on what was found (a rule's own list
+   * otherwise, OWN_RULES): empty where the page meets the criterion another way (docs/audits.md).
+   */
+  readonly wcag?: readonly string[];
 }
 
 interface Candidate {
@@ -18,6 +23,8 @@ export interface WalkPreparation {
   readonly candidates: Candidate[];
   readonly widgets: RawFinding[];
   readonly beforeMain: number;
+  /** The page offers another way past repeated content (a main landmark or a heading: 2.4.1's H69, ARIA11). */
+  readonly otherBypass: boolean;
 }
 
 export interface SkipLink {
@@ -92,11 +99,20 @@ function focusOrderFindings(visited: readonly FocusState[], candidates: readonly
     const sameColumn = b.left < a.left + a.width && a.left < b.left + b.width;
     const backwards =
       (sameRow && b.left + b.width <= a.left) || (sameColumn && !sameRow && b.top + b.height <= a.top);
-    if (backwards || positive.has(visited[i]!.k ?? -1)) {
+    if (backwards) {
       findings.push({
         ruleId: 'focus-order',
         element: visited[i]!.selector,
         description: `Receives focus after ${visited[i - 1]!.selector} although it comes before it on screen`,
+      });
+    } else if (positive.has(visited[i]!.k ?? -1)) {
+      // A positive tabindex whose order still follows the layout fails nothing: a risk, not a failure.
+      findings.push({
+        ruleId: 'focus-order',
+        element: visited[i]!.selector,
+        description:
+          'Has a positive tabindex, which takes it out of the document order (the order here still follows the layout)',
+        wcag: [],
       });
     }
   }
@@ -123,6 +139,17 @@ function focusIndicatorFindings(
  * to a visible target. `visited` is null when the walk made no full pass, so reach is unknown.
  */
 function skipLinkFindings(
+  skip: SkipLink | null,
+  prep: WalkPreparation,
+  visited: readonly FocusState[] | null,
+): RawFinding[] {
+  return skipLinkProblems(skip, prep, visited).map((finding) =>
+    // A main landmark or a heading already lets a person skip the repeated content (2.4.1 is met).
+    prep.otherBypass ? { ...finding, wcag: [] } : finding,
+  );
+}
+
+function skipLinkProblems(
   skip: SkipLink | null,
   prep: WalkPreparation,
   visited: readonly FocusState[] | null,

@@ -3,6 +3,10 @@ import type { AuditCategory, Severity } from '../../lib/audits.ts';
 export interface RuleInfo {
   readonly category: AuditCategory;
   readonly severity: Severity;
+  /**
+   * The WCAG criteria the found condition fails; empty for advice (best practice) that fails no
+   * criterion by itself. A finding may narrow them (RawFinding.wcag). Why each: docs/audits.md.
+   */
   readonly wcag: readonly string[];
   /** What to do about it, for the report's remediation list. */
   readonly fix: string;
@@ -51,7 +55,7 @@ export const OWN_RULES = {
   'in-page-link-broken': {
     category: 'keyboard',
     severity: 'moderate',
-    wcag: ['2.4.1'],
+    wcag: [],
     fix: 'Point every in-page link (href="#...") at an id that exists on the page, or remove the link.',
   },
   'focus-visible': {
@@ -75,19 +79,19 @@ export const OWN_RULES = {
   'image-alt-redundant-phrase': {
     category: 'images',
     severity: 'minor',
-    wcag: ['1.1.1'],
+    wcag: [],
     fix: 'Drop "image of" and similar phrases from alternative text.',
   },
   'image-alt-duplicates-text': {
     category: 'images',
     severity: 'minor',
-    wcag: ['1.1.1'],
+    wcag: [],
     fix: 'Use alt="" for images whose meaning is already given by the adjacent text.',
   },
   'error-message-not-associated': {
     category: 'forms',
     severity: 'serious',
-    wcag: ['3.3.1'],
+    wcag: [],
     fix: 'Tie each error message to its field with aria-describedby (or aria-errormessage) and set aria-invalid.',
   },
   'invalid-field-without-message': {
@@ -99,25 +103,25 @@ export const OWN_RULES = {
   'autocomplete-missing': {
     category: 'forms',
     severity: 'moderate',
-    wcag: ['1.3.5'],
+    wcag: [],
     fix: 'Add the matching autocomplete token (email, tel, given-name, ...) to fields that collect personal data.',
   },
   'page-has-headings': {
     category: 'headings',
     severity: 'moderate',
-    wcag: ['1.3.1', '2.4.6'],
+    wcag: [],
     fix: 'Structure the content with headings, starting with one h1.',
   },
   'page-has-h1': {
     category: 'headings',
     severity: 'moderate',
-    wcag: ['1.3.1'],
+    wcag: [],
     fix: 'Give the page one h1 naming its main content.',
   },
   'heading-skipped-level': {
     category: 'headings',
     severity: 'moderate',
-    wcag: ['1.3.1'],
+    wcag: [],
     fix: 'Nest headings one level at a time (h1, h2, h3); style them with CSS rather than picking levels for size.',
   },
 } as const satisfies Record<string, RuleInfo>;

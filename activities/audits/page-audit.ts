@@ -69,7 +69,14 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   for (const finding of own) {
     const rule = OWN_RULES[finding.ruleId as OwnRuleId];
     issues.push(
-      toIssue(finding.ruleId, rule.category, rule.severity, finding.element, finding.description, rule.wcag),
+      toIssue(
+        finding.ruleId,
+        rule.category,
+        rule.severity,
+        finding.element,
+        finding.description,
+        finding.wcag ?? rule.wcag,
+      ),
     );
     fixes[finding.ruleId] = rule.fix;
   }

@@ -67,3 +67,20 @@ export function expectIssue(result: InstantResult, match: Partial<Issue> & { cri
 export function issuesUnder(result: InstantResult, criterion: string): Issue[] {
   return result.topIssues.filter((issue) => issue.wcagCriteria.includes(criterion));
 }
+
+/**
+ * The advice (best-practice finding, no WCAG criterion) with these fields: what the audit reports
+ * where the page fails no criterion (docs/audits.md, "Criteria of the own checks").
+ */
+export function expectAdvice(result: InstantResult, fields: Partial<Issue>): Issue {
+  const found = result.topIssues.find(
+    (issue) =>
+      issue.wcagCriteria.length === 0 &&
+      Object.entries(fields).every(([key, value]) => issue[key as keyof Issue] === value),
+  );
+  assert.ok(
+    found,
+    `expected advice ${JSON.stringify(fields)} among ${JSON.stringify(result.topIssues, null, 1)}`,
+  );
+  return found;
+}

@@ -11,7 +11,7 @@
 // comment naming RESOLVE_SELECTOR becomes the function of resolve-selector.js (which tsc, checking
 // this folder, sees as a global).
 
-/** @typedef {{ ruleId: string, element: string, description: string }} Issue */
+/** @typedef {{ ruleId: string, element: string, description: string, wcag?: string[] }} Issue */
 /** @typedef {{ r: number, g: number, b: number, a: number }} Color */
 /** @typedef {{ top: number, left: number, width: number, height: number }} Rect */
 /** @typedef {{ k: number | null, selector: string, rect: Rect, focused: string, frame: boolean }} FocusState */
@@ -272,6 +272,11 @@
         ratios.push(ratio(border, around));
       if (!ratios.length) continue;
       const best = Math.max.apply(null, ratios);
+      // A field's boundary is what shows where to type (1.4.11); a button is identified by its
+      // text or icon, so a faint background of its own fails nothing: reported as advice.
+      const isButton = el.matches(
+        'button, [role=button], input[type=button], input[type=submit], input[type=reset]',
+      );
       if (best < 3)
         out.push(
           issue(
@@ -279,7 +284,9 @@
             el,
             'The boundary of this control has a contrast ratio of ' +
               best.toFixed(2) +
-              ':1 against its surroundings; controls need at least 3:1',
+              ':1 against its surroundings; ' +
+              (isButton ? 'a clearer boundary helps people find the button' : 'fields need at least 3:1'),
+            isButton ? { wcag: [] } : undefined,
           ),
         );
     }
@@ -409,13 +416,19 @@
           ),
         );
     }
+    // 3.3.1 asks for the error in text: with a visible error message anywhere on the page it is
+    // described (only not tied to the field, which is advice); with none, it is not described at all.
+    const described = Array.from(messages).some((message) => isVisible(message) && textOf(message));
     for (const field of document.querySelectorAll('[aria-invalid=true]')) {
       if (!field.getAttribute('aria-describedby') && !field.getAttribute('aria-errormessage')) {
         out.push(
           issue(
             'invalid-field-without-message',
             field,
-            'Field is marked invalid but no error message is tied to it',
+            described
+              ? 'Field is marked invalid and the page shows an error, but no message is tied to the field'
+              : 'Field is marked invalid but no error message describes the problem',
+            described ? { wcag: [] } : undefined,
           ),
         );
       }
@@ -583,7 +596,11 @@
     if (main)
       for (const el of deepQueryAll('[data-audit-k]'))
         if (main.compareDocumentPosition(inDocumentTree(el)) & Node.DOCUMENT_POSITION_PRECEDING) beforeMain++;
-    return { candidates, widgets, beforeMain };
+    const otherBypass = Boolean(
+      document.querySelector('main, [role=main]') ||
+      Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6, [role=heading]')).some(isVisible),
+    );
+    return { candidates, widgets, beforeMain, otherBypass };
   }
   // Elements with a click handler (onclick, or a click-type listener or property set by script)
   // that take no focus. Only the handler's own element counts, and only a leaf-like one: html and
