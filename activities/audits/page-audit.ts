@@ -108,8 +108,16 @@ async function load(page: Page, url: string, options: PageAuditOptions): Promise
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) hops.push(request.url());
   };
   page.on('request', onRequest);
+  await holdDocument(page);
   try {
-    await page.goto(url, { waitUntil: 'load', timeout: options.navigationTimeoutMs });
+    // Until the document's own load is complete: Playwright's 'load' would wait for the load of
+    // a navigation the page started and holdDocument stopped, which never comes.
+    const deadline = Date.now() + options.navigationTimeoutMs;
+    await page.goto(url, { waitUntil: 'commit', timeout: options.navigationTimeoutMs });
+    await page.waitForFunction(() => document.readyState === 'complete', undefined, {
+      polling: 50,
+      timeout: Math.max(1, deadline - Date.now()),
+    });
   } catch (error) {
     if (hops.some((hop) => options.egress.wasRefused(hop))) throw new BlockedUrlError(`url: ${REDIRECTED}`);
     throw error;
@@ -117,6 +125,28 @@ async function load(page: Page, url: string, options: PageAuditOptions): Promise
     page.off('request', onRequest);
   }
   if (hops.some((hop) => options.egress.wasRefused(hop))) throw new BlockedUrlError(`url: ${REDIRECTED}`);
+}
+
+/**
+ * Keeps the page on the document its address answered with (its server redirects followed): any
+ * later navigation of the main frame (a meta refresh, a script setting location) is aborted as
+ * one the page cancelled, on which a browser stays where it is (what a script's navigation stopped
+ * of the document's parsing stays stopped: the audit sees what the browser had). So a page that moves at once is audited
+ * as it loaded rather than failing with a destroyed context, and a timed refresh stays for axe's
+ * `meta-refresh` to report (2.2.1, a delay above 0 and under 20 hours).
+ */
+async function holdDocument(page: Page): Promise<void> {
+  // The first navigation is the audit's own (page.goto); its server redirects are part of it.
+  let started = false;
+  await page.route('**/*', async (route) => {
+    const request = route.request();
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame() && !request.redirectedFrom()) {
+      // Aborted as a navigation the page itself cancelled: no error page takes the document's place.
+      if (started) return route.abort('aborted');
+      started = true;
+    }
+    return route.continue();
+  });
 }
 
 /**

@@ -31,6 +31,26 @@ describe('POST /api/audits/instant', function () {
     assert.deepEqual(issuesUnder(result, '2.1.1'), []);
   });
 
+  describe('pages that move on (issue 17): audited as their address answered, never failed for moving', () => {
+    it('a meta refresh at once: the document as loaded is audited, and a refresh of 0 s fails nothing', async () => {
+      const result = await audit('refresh-now.html');
+      assert.match(result.url, /\/refresh-now\.html$/);
+      assert.deepEqual(issuesUnder(result, '2.2.1'), []);
+    });
+
+    it('a timed refresh is reported under 2.2.1, and the audit sees the page it refreshes', async () => {
+      const result = await audit('refresh-timed.html');
+      assert.match(result.url, /\/refresh-timed\.html$/);
+      expectIssue(result, { criterion: '2.2.1' });
+    });
+
+    it('a script that sends the reader on while loading: the loaded document is audited', async () => {
+      const result = await audit('script-redirect.html');
+      assert.match(result.url, /\/script-redirect\.html$/);
+      expectIssue(result, { criterion: '1.1.1', element: '#no-alt' });
+    });
+  });
+
   it('answers the spec instant result shape and stores it under an auditId', async () => {
     const result = await audit('clean.html');
     assert.deepEqual(Object.keys(result).sort(), [
