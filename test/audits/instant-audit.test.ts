@@ -51,6 +51,11 @@ describe('POST /api/audits/instant', function () {
     });
   });
 
+  it('reports what axe reports at the WCAG 2.x A/AA tags: text spacing set inline with !important (1.4.12)', async () => {
+    const result = await audit('inline-spacing.html');
+    expectIssue(result, { criterion: '1.4.12', element: '#tight' });
+  });
+
   it('answers the spec instant result shape and stores it under an auditId', async () => {
     const result = await audit('clean.html');
     assert.deepEqual(Object.keys(result).sort(), [
