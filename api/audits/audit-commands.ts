@@ -14,7 +14,7 @@ import {
 import type { Principal } from '../auth/principal.ts';
 import { ApiError, invalid } from '../http/errors.ts';
 import type { FullAuditRequest, InstantAuditRequest } from './audits.schema.ts';
-import { toAuditJob } from './audit-view.ts';
+import { publicIssue, toAuditJob } from './audit-view.ts';
 
 export interface AuditCommandDependencies {
   readonly db: Db;
@@ -56,7 +56,7 @@ export async function runInstantAudit(
   await checkUrl(deps, input.url);
   const output = await auditWithin(deps, input, answerBy);
   const completedAt = deps.now();
-  const topIssues = output.issues.slice(0, TOP_ISSUES).map(({ ruleId: _ruleId, ...issue }) => issue);
+  const issues = output.issues.map(publicIssue);
   const row = await asUser(deps.db, principal.claims, (tx) =>
     insertInstantAudit(tx, {
       organization_id: principal.organizationId,
@@ -77,7 +77,8 @@ export async function runInstantAudit(
     url: input.url,
     score: output.score,
     grade: output.grade,
-    topIssues,
+    topIssues: issues.slice(0, TOP_ISSUES),
+    issues,
     issueCounts: output.issueCounts,
     completedAt: completedAt.toISOString(),
   };

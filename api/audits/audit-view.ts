@@ -1,4 +1,5 @@
-import type { AuditJobRow } from '../../db/repositories/audits.ts';
+import type { AuditIssue } from '../../lib/audits.ts';
+import type { AuditJobRow, AuditPageRow } from '../../db/repositories/audits.ts';
 import type { z } from 'zod';
 import type { auditJobStatusResponse, fullAuditJobResponse } from './audits.schema.ts';
 
@@ -21,13 +22,35 @@ export function toAuditJob(row: AuditJobRow): z.infer<typeof fullAuditJobRespons
   };
 }
 
-export function toAuditJobStatus(row: AuditJobRow): z.infer<typeof auditJobStatusResponse> {
+/** An issue as the API shows it: the check's own id stays inside (remediation names checks). */
+export const publicIssue = ({ ruleId: _ruleId, wcagCriteria, ...issue }: AuditIssue) => ({
+  ...issue,
+  wcagCriteria: [...wcagCriteria],
+});
+
+type AuditResult = NonNullable<z.infer<typeof auditJobStatusResponse>['result']>;
+
+/** A full audit's status; once complete, its result with every issue of its `pages` (in audit order). */
+export function toAuditJobStatus(
+  row: AuditJobRow,
+  pages: readonly AuditPageRow[],
+): z.infer<typeof auditJobStatusResponse> {
+  const stored = row.result as Omit<AuditResult, 'issues'> | null;
   return {
     ...toAuditJob(row),
     progress: { pagesDone: row.pages_done, pagesPlanned: row.pages_planned },
     startedAt: row.started_at?.toISOString() ?? null,
     completedAt: row.completed_at?.toISOString() ?? null,
-    result: (row.result as z.infer<typeof auditJobStatusResponse>['result']) ?? null,
+    result: stored && {
+      ...stored,
+      issues: pages.flatMap((page) =>
+        // Each page stores its issues with the fixes of their checks (audit-activities.ts).
+        (page.issues as unknown as { issues: AuditIssue[] }).issues.map((issue) => ({
+          ...publicIssue(issue),
+          pageUrl: page.url,
+        })),
+      ),
+    },
     error: row.error,
   };
 }

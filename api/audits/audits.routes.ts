@@ -1,5 +1,5 @@
 import { asUser } from '../../db/doors.ts';
-import { findAuditJob } from '../../db/repositories/audits.ts';
+import { findAuditJob, listAuditPages } from '../../db/repositories/audits.ts';
 import { notFound } from '../http/errors.ts';
 import type { RequestState } from '../http/state.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
@@ -50,9 +50,12 @@ export function auditRoutes(deps: AuditCommandDependencies): RouteDefinition[] {
       resource: 'Audit job',
       response: auditJobStatusResponse,
       handler: async ({ params, principal }) => {
-        const row = await asUser(deps.db, principal.claims, (tx) => findAuditJob(tx, params.auditJobId));
-        if (!row) throw notFound('Audit job');
-        return { data: toAuditJobStatus(row) };
+        const found = await asUser(deps.db, principal.claims, async (tx) => {
+          const row = await findAuditJob(tx, params.auditJobId);
+          return row && { row, pages: row.result ? await listAuditPages(tx, row.id) : [] };
+        });
+        if (!found) throw notFound('Audit job');
+        return { data: toAuditJobStatus(found.row, found.pages) };
       },
     }),
   ];

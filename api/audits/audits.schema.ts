@@ -83,6 +83,9 @@ export const instantAuditResponse = z.object({
   score: z.number().int().min(0).max(100),
   grade,
   topIssues: z.array(auditIssue).describe('The most severe issues first, at most 50'),
+  issues: z
+    .array(auditIssue)
+    .describe('Every issue of the page, most severe first: the complete list (topIssues is its first 50)'),
   issueCounts,
   completedAt: z.iso.datetime(),
 });
@@ -92,6 +95,11 @@ const auditResult = z.object({
   grade,
   issueCounts,
   pages: z.array(z.object({ url: z.string(), score: z.number().int(), grade, issueCounts })),
+  issues: z
+    .array(auditIssue.extend({ pageUrl: z.string().describe('The audited page the issue is on') }))
+    .describe(
+      'Every issue of every page: page by page in the order audited, most severe first within a page; the complete list (not paginated)',
+    ),
   remediation: z.array(
     z.object({
       ruleId: z.string(),

@@ -19,7 +19,14 @@ interface AuditJob {
   startedAt?: string | null;
   completedAt?: string | null;
   error?: string | null;
-  result?: { score: number; grade: string; pages: { url: string }[]; remediation: unknown[] } | null;
+  result?: {
+    score: number;
+    grade: string;
+    issueCounts: Record<string, number>;
+    pages: { url: string; issueCounts: Record<string, number> }[];
+    remediation: unknown[];
+    issues: { pageUrl: string; severity: string; wcagCriteria: string[] }[];
+  } | null;
 }
 
 describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
@@ -90,6 +97,16 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
     assert.equal(done.result?.pages.length, 3);
     assert.ok(done.startedAt && done.completedAt && done.startedAt <= done.completedAt, JSON.stringify(done));
     assert.ok(done.result && done.result.remediation.length > 0);
+    // The whole issue list: every issue of every page, each naming its page, as many as the pages count.
+    const counted = done.result.pages.reduce(
+      (sum, page) => sum + Object.values(page.issueCounts).reduce((a, b) => a + b, 0),
+      0,
+    );
+    assert.equal(done.result.issues.length, counted);
+    const pageUrls = new Set(done.result.pages.map((page) => page.url));
+    assert.ok(
+      done.result.issues.every((issue) => pageUrls.has(issue.pageUrl) && Array.isArray(issue.wcagCriteria)),
+    );
 
     const mail = await harness.mail.waitFor('lead@example.com', 30_000);
     assert.match(mail.subject ?? '', /^Site audit: \d+\/100, grade [A-F]$/);

@@ -63,6 +63,7 @@ describe('POST /api/audits/instant', function () {
       'completedAt',
       'grade',
       'issueCounts',
+      'issues',
       'score',
       'topIssues',
       'url',
@@ -148,6 +149,10 @@ describe('POST /api/audits/instant', function () {
     );
     assert.equal(result.issueCounts.critical, 60);
     assert.ok((result.issueCounts.minor ?? 0) >= 2, JSON.stringify(result.issueCounts));
+    // The whole list beside it: every issue counted, topIssues its first 50.
+    const counted = Object.values(result.issueCounts).reduce((sum, n) => sum + n, 0);
+    assert.equal(result.issues.length, counted);
+    assert.deepEqual(result.topIssues, result.issues.slice(0, 50));
   });
 
   it('a page that cannot be loaded answers 422 naming url', async () => {

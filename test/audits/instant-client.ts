@@ -19,6 +19,7 @@ export interface InstantResult {
   score: number;
   grade: string;
   topIssues: Issue[];
+  issues: Issue[];
   issueCounts: Record<string, number>;
   completedAt: string;
 }
