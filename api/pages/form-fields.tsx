@@ -5,7 +5,7 @@ export type FieldErrors = Readonly<Record<string, string>>;
 
 /** The id of a field's control: what its label, error and the error summary point at. */
 export const fieldId = (name: string) => `field-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
-export const errorId = (name: string) => `${fieldId(name)}-error`;
+const errorId = (name: string) => `${fieldId(name)}-error`;
 const hintId = (name: string) => `${fieldId(name)}-hint`;
 
 /** The ids a control is described by: its hint and its error, when it has them. */
@@ -43,8 +43,7 @@ export function ErrorSummary({
   );
 }
 
-/** A field's error message, which its control or fieldset names in `aria-describedby`. */
-export function FieldError({ name, error }: { name: string; error: string | undefined }) {
+function FieldError({ name, error }: { name: string; error: string | undefined }) {
   return error ? (
     <p class="field-error" id={errorId(name)}>
       <span class="visually-hidden">Error: </span>
@@ -134,15 +133,18 @@ interface ChoiceGroupProps {
   readonly hint?: ComponentChildren;
 }
 
-/** Choices in a fieldset whose legend is the question: one radio group, or checkboxes sent under one name. */
-function ChoiceGroup(
-  props: ChoiceGroupProps & {
-    type: 'radio' | 'checkbox';
-    checked: (value: string) => boolean;
-    required?: boolean;
-  },
-) {
-  const { name, legend, choices, error, hint, type, checked, required } = props;
+/**
+ * A fieldset that answers for a group of fields as one (the rows of a list, a choice): its legend,
+ * its hint, and its error, which the error summary's link brings focus to.
+ */
+export function FieldGroup(props: {
+  readonly name: string;
+  readonly legend: ComponentChildren;
+  readonly hint?: ComponentChildren;
+  readonly error?: string | undefined;
+  readonly children: ComponentChildren;
+}) {
+  const { name, legend, hint, error, children } = props;
   return (
     <fieldset
       class={error ? 'field field-invalid' : 'field'}
@@ -153,6 +155,22 @@ function ChoiceGroup(
       <legend>{legend}</legend>
       <Hint name={name} hint={hint} />
       <FieldError name={name} error={error} />
+      {children}
+    </fieldset>
+  );
+}
+
+/** Choices in a fieldset whose legend is the question: one radio group, or checkboxes sent under one name. */
+function ChoiceGroup(
+  props: ChoiceGroupProps & {
+    type: 'radio' | 'checkbox';
+    checked: (value: string) => boolean;
+    required?: boolean;
+  },
+) {
+  const { name, legend, choices, error, hint, type, checked, required } = props;
+  return (
+    <FieldGroup name={name} legend={legend} hint={hint} error={error}>
       <div class="choices">
         {choices.map((choice) => (
           <div class="choice" key={choice.value}>
@@ -168,7 +186,7 @@ function ChoiceGroup(
           </div>
         ))}
       </div>
-    </fieldset>
+    </FieldGroup>
   );
 }
 

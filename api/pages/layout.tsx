@@ -95,6 +95,13 @@ export function Layout({ title, viewer, csrf, notice, children }: LayoutProps) {
 /** A date as people read it (year-month-day), with the exact time for machines. */
 export const day = (at: Date) => <time dateTime={at.toISOString()}>{at.toISOString().slice(0, 10)}</time>;
 
+/** A moment as people read it (the day and the UTC time of day), with the exact time for machines. */
+export const dayAndTime = (at: Date) => (
+  <time
+    dateTime={at.toISOString()}
+  >{`${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 19)} UTC`}</time>
+);
+
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={token} />;
 }

@@ -1,8 +1,7 @@
 import {
   CheckboxGroup,
   ErrorSummary,
-  FieldError,
-  fieldId,
+  FieldGroup,
   RadioGroup,
   TextArea,
   TextField,
@@ -81,16 +80,12 @@ const TONES = [
 
 function TaskRows({ values, errors }: { values: NewStudyValues; errors: FieldErrors }) {
   return (
-    <fieldset
-      class={errors.tasks ? 'field field-invalid' : 'field'}
-      id={fieldId('tasks')}
-      tabIndex={errors.tasks ? -1 : undefined}
+    <FieldGroup
+      name="tasks"
+      legend="Tasks"
+      hint="What each tester is asked to do, in order. Fill in the rows you need; empty rows are left out."
+      error={errors.tasks}
     >
-      <legend>Tasks</legend>
-      <p class="hint">
-        What each tester is asked to do, in order. Fill in the rows you need; empty rows are left out.
-      </p>
-      <FieldError name="tasks" error={errors.tasks} />
       {values.tasks.map((task, row) => (
         <div class="panel" key={row}>
           <h3>{`Task ${row + 1}`}</h3>
@@ -123,24 +118,18 @@ function TaskRows({ values, errors }: { values: NewStudyValues; errors: FieldErr
           Add another task
         </button>
       ) : null}
-    </fieldset>
+    </FieldGroup>
   );
 }
 
 function VariantRows({ values, errors }: { values: NewStudyValues; errors: FieldErrors }) {
-  const error = errors['abTest-variants'];
   return (
-    <fieldset
-      class={error ? 'field field-invalid' : 'field'}
-      id={fieldId('abTest-variants')}
-      tabIndex={error ? -1 : undefined}
+    <FieldGroup
+      name="abTest-variants"
+      legend="Variants"
+      hint="Used when the A/B test is on: each tester tries one variant. Shares are proportions that sum to 1 (0.5 and 0.5); leave them all empty for equal shares."
+      error={errors['abTest-variants']}
     >
-      <legend>Variants</legend>
-      <p class="hint">
-        Used when the A/B test is on: each tester tries one variant. Shares are proportions that sum to 1 (0.5
-        and 0.5); leave them all empty for equal shares.
-      </p>
-      <FieldError name="abTest-variants" error={error} />
       {values.variants.map((variant, row) => (
         <div class="panel" key={row}>
           <h3>{`Variant ${row + 1}`}</h3>
@@ -173,7 +162,7 @@ function VariantRows({ values, errors }: { values: NewStudyValues; errors: Field
           Add another variant
         </button>
       ) : null}
-    </fieldset>
+    </FieldGroup>
   );
 }
 

@@ -1,15 +1,8 @@
 import type { TesterOffer } from '../../db/repositories/offers.ts';
-import { CsrfField, day, Layout, type Viewer } from './layout.tsx';
+import { CsrfField, day, dayAndTime, Layout, type Viewer } from './layout.tsx';
 
 export const OFFERS_PATH = '/offers';
 export const offerAnswerPath = (offerId: string) => `${OFFERS_PATH}/${offerId}/answer`;
-
-/** A moment as people read it: the day and the UTC time. */
-const at = (when: Date) => (
-  <time
-    dateTime={when.toISOString()}
-  >{`${when.toISOString().slice(0, 10)} ${when.toISOString().slice(11, 16)} UTC`}</time>
-);
 
 /** Open and still before its end: the clock decides even before the offer's expiry timer fires. */
 export const isAnswerable = (offer: TesterOffer, now: Date) =>
@@ -29,7 +22,7 @@ function OfferState({
   if (isAnswerable(offer, now)) {
     return (
       <>
-        <p>Open until {at(offer.offer_expires_at!)}.</p>
+        <p>Open until {dayAndTime(offer.offer_expires_at!)}.</p>
         <div class="actions">
           <form method="post" action={offerAnswerPath(offer.id)}>
             <CsrfField token={csrf} />
@@ -53,19 +46,19 @@ function OfferState({
     case 'accepted':
       return (
         <p>
-          You accepted it{offer.answered_at ? <> on {at(offer.answered_at)}</> : null}. The session is on{' '}
-          <a href="/dashboard">your dashboard</a>; your test token came by chat or email.
+          You accepted it{offer.answered_at ? <> on {dayAndTime(offer.answered_at)}</> : null}. The session is
+          on <a href="/dashboard">your dashboard</a>; your test token came by chat or email.
         </p>
       );
     case 'declined':
-      return <p>You declined it{offer.answered_at ? <> on {at(offer.answered_at)}</> : null}.</p>;
+      return <p>You declined it{offer.answered_at ? <> on {dayAndTime(offer.answered_at)}</> : null}.</p>;
     case 'withdrawn':
       return <p>Withdrawn: the study no longer takes testers.</p>;
     default:
       return (
         <p>
-          Expired{offer.offer_expires_at ? <> on {at(offer.offer_expires_at)}</> : null}: it was not answered
-          in time.
+          Expired{offer.offer_expires_at ? <> on {dayAndTime(offer.offer_expires_at)}</> : null}: it was not
+          answered in time.
         </p>
       );
   }

@@ -1,7 +1,6 @@
 import {
   ErrorSummary,
-  FieldError,
-  fieldId,
+  FieldGroup,
   RadioGroup,
   TextArea,
   TextField,
@@ -43,7 +42,6 @@ function QuestionPanel({
   row: number;
   errors: FieldErrors;
 }) {
-  const optionsError = errors[questionField(row, 'options')];
   return (
     <div class="panel">
       <h2>{`Question ${row + 1}`}</h2>
@@ -62,14 +60,12 @@ function QuestionPanel({
         error={errors[questionField(row, 'points')]}
         hint="1 to 100."
       />
-      <fieldset
-        class={optionsError ? 'field field-invalid' : 'field'}
-        id={fieldId(questionField(row, 'options'))}
-        tabIndex={optionsError ? -1 : undefined}
+      <FieldGroup
+        name={questionField(row, 'options')}
+        legend={`Question ${row + 1}, options`}
+        hint="At least two; empty ones are left out."
+        error={errors[questionField(row, 'options')]}
       >
-        <legend>{`Question ${row + 1}, options`}</legend>
-        <p class="hint">At least two; empty ones are left out.</p>
-        <FieldError name={questionField(row, 'options')} error={optionsError} />
         {question.options.map((text, option) => (
           <TextField
             key={option}
@@ -85,7 +81,7 @@ function QuestionPanel({
             {`Add an option to question ${row + 1}`}
           </button>
         ) : null}
-      </fieldset>
+      </FieldGroup>
       <RadioGroup
         name={questionField(row, 'correct')}
         legend={`Question ${row + 1}, the right option`}
@@ -113,7 +109,6 @@ export interface QuizEditorPageProps {
 /** `/admin/quiz`: the qualification quiz, to change in place or publish as the next version. */
 export function QuizEditorPage({ csrf, viewer, version, values, errors = {}, notice }: QuizEditorPageProps) {
   const saveAs = version === undefined ? 'publish' : 'update';
-  const questionsError = errors.questions;
   return (
     <Layout title="Qualification quiz" viewer={viewer} csrf={csrf} notice={notice}>
       <ErrorSummary errors={errors} labels={quizLabels(values)} />
@@ -138,14 +133,12 @@ export function QuizEditorPage({ csrf, viewer, version, values, errors = {}, not
           error={errors.passingScore}
           hint="The share of the points, in percent (0 to 100), a tester needs to pass."
         />
-        <fieldset
-          class={questionsError ? 'field field-invalid' : 'field'}
-          id={fieldId('questions')}
-          tabIndex={questionsError ? -1 : undefined}
+        <FieldGroup
+          name="questions"
+          legend="Questions"
+          hint="Multiple choice, one right option each. A question left empty is left out."
+          error={errors.questions}
         >
-          <legend>Questions</legend>
-          <p class="hint">Multiple choice, one right option each. A question left empty is left out.</p>
-          <FieldError name="questions" error={questionsError} />
           {values.questions.map((question, row) => (
             <QuestionPanel key={row} question={question} row={row} errors={errors} />
           ))}
@@ -154,7 +147,7 @@ export function QuizEditorPage({ csrf, viewer, version, values, errors = {}, not
               Add a question
             </button>
           ) : null}
-        </fieldset>
+        </FieldGroup>
         <div class="actions">
           {version === undefined ? (
             <button type="submit" name="action" value="publish">

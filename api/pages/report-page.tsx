@@ -1,7 +1,7 @@
 import { WCAG_CATALOG } from '../../lib/analysis/wcag-catalog.ts';
 import type { ReportWcag } from '../../lib/analysis/session-report.ts';
 import type { renderReport } from '../reports/report-rendering.ts';
-import { day, Layout, type Viewer } from './layout.tsx';
+import { day, dayAndTime, Layout, type Viewer } from './layout.tsx';
 
 export type RenderedReport = ReturnType<typeof renderReport>;
 
@@ -31,14 +31,27 @@ const TONE_TEXT: Readonly<Record<string, string>> = {
   restorative: 'Restorative',
 };
 
-/** A moment of the session as people read it (its UTC time), with the exact one for machines. */
+/** A finding's moment (an ISO timestamp) as people read it; anything else as written. */
 function moment(timestamp: string) {
   const at = new Date(timestamp);
-  if (Number.isNaN(at.getTime())) return timestamp;
+  return Number.isNaN(at.getTime()) ? timestamp : dayAndTime(at);
+}
+
+/** A report's "What to do next", tester and study reports alike. */
+export function Recommendations({ texts }: { texts: readonly string[] }) {
   return (
-    <time
-      dateTime={at.toISOString()}
-    >{`${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 19)} UTC`}</time>
+    <>
+      <h2>What to do next</h2>
+      {texts.length ? (
+        <ul>
+          {texts.map((text, index) => (
+            <li key={index}>{text}</li>
+          ))}
+        </ul>
+      ) : (
+        <p>No recommendations: nothing was confirmed to fix.</p>
+      )}
+    </>
   );
 }
 
@@ -104,16 +117,7 @@ export function ReportPage({ csrf, viewer, studyTitle, rendered }: ReportPagePro
           </ul>
         </>
       ) : null}
-      <h2>What to do next</h2>
-      {report.recommendations.length ? (
-        <ul>
-          {report.recommendations.map((text, index) => (
-            <li key={index}>{text}</li>
-          ))}
-        </ul>
-      ) : (
-        <p>No recommendations: nothing was confirmed to fix.</p>
-      )}
+      <Recommendations texts={report.recommendations} />
       <h2>How the session felt</h2>
       <p>Averages of the facial expression scores over the session, from 0 (none) to 1.</p>
       <dl class="facts">

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { aggregateStatusResponse } from '../reports/aggregate.schema.ts';
 import { day, Layout, type Viewer } from './layout.tsx';
-import { SEVERITY_TEXT, wcagText } from './report-page.tsx';
+import { Recommendations, SEVERITY_TEXT, wcagText } from './report-page.tsx';
 import { studyPath } from './study-page.tsx';
 
 export type StudyReport = NonNullable<z.output<typeof aggregateStatusResponse>['report']>;
@@ -164,16 +164,7 @@ export function StudyReportPage({ csrf, viewer, studyId, studyTitle, report }: S
           titles={titles}
         />
       ))}
-      <h2>What to do next</h2>
-      {report.recommendations.length ? (
-        <ul>
-          {report.recommendations.map((text, index) => (
-            <li key={index}>{text}</li>
-          ))}
-        </ul>
-      ) : (
-        <p>No recommendations: nothing was confirmed to fix.</p>
-      )}
+      <Recommendations texts={report.recommendations} />
     </Layout>
   );
 }
