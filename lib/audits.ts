@@ -14,7 +14,9 @@ export interface AuditIssue {
   readonly severity: Severity;
   /**
    * CSS selector of the offending element; inside a shadow root, the host's selector and the
-   * selector within the root joined by SHADOW_SEPARATOR (`x-card >>> button`).
+   * selector within the root joined by SHADOW_SEPARATOR (`x-card >>> button`); inside a frame,
+   * the frame element's selector and the selector within its document joined by FRAME_SEPARATOR
+   * (`iframe#map |> a`).
    */
   readonly element: string;
   readonly description: string;
@@ -52,6 +54,8 @@ export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
 
 /** Between a shadow host's selector and a selector inside its shadow root. */
 export const SHADOW_SEPARATOR = ' >>> ';
+/** Between a frame element's selector and a selector inside the frame's document. */
+export const FRAME_SEPARATOR = ' |> ';
 
 /**
  * What the API answers (422 naming url) when an instant audit runs out of time: loading, checking,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Page, Request } from 'playwright-core';
-import { axeFindings, runAxe, type AxeViolation } from './axe-check.ts';
+import { axeFindings, axeOptions } from './axe-check.ts';
+import { axeViolations, topAxeScript, type TopAxeRun } from './axe-run.ts';
 import type { EgressProxy } from './egress-proxy.ts';
 import { keyboardChecks, type RawFinding, type SkipLink, type WalkPreparation } from './keyboard-check.ts';
 import { OWN_RULES, type OwnRuleId } from './own-rules.ts';
@@ -31,7 +32,7 @@ export interface PageAudit extends PageAuditResult {
 
 /** What one evaluate call brings back from the loaded page (see the kit's collect()). */
 interface Inspection {
-  readonly axe: AxeViolation[];
+  readonly axe: TopAxeRun;
   readonly findings: RawFinding[];
   readonly links: string[];
   readonly walk: WalkPreparation | null;
@@ -41,12 +42,13 @@ interface Inspection {
 /** Loads the page and runs every check of the chosen categories on it. */
 export async function auditPage(page: Page, url: string, options: PageAuditOptions): Promise<PageAudit> {
   await load(page, url, options);
-  const inspection = await inspect(page, options.categories);
+  const axe = axeOptions(options.categories);
+  const inspection = await inspect(page, axe, options.categories);
   const issues: AuditIssue[] = [];
   const fixes: Record<string, string> = {};
 
-  // axe ran only the rules of the chosen categories (runAxe), so every finding is wanted.
-  for (const finding of axeFindings(inspection.axe)) {
+  // axe ran only the rules of the chosen categories (axeOptions), so every finding is wanted.
+  for (const finding of axeFindings(await axeViolations(page, inspection.axe, axe))) {
     issues.push(
       toIssue(
         finding.ruleId,
@@ -150,12 +152,12 @@ async function holdDocument(page: Page): Promise<void> {
 }
 
 /**
- * axe (its rules for the chosen categories), then the kit's own checks, in one round trip.
- * The warm contexts load both at document start; a page without them (a context from elsewhere)
- * gets them injected here.
+ * axe in the top document (its rules for the chosen categories), then the kit's own checks, in one
+ * round trip. The warm contexts load both at document start; a page without them (a context from
+ * elsewhere) gets them injected here.
  */
-async function inspect(page: Page, categories: readonly AuditCategory[]): Promise<Inspection> {
-  const script = `window.__auditKit && window.__auditKit.axe ? ${runAxe(categories)}.then((axe) => Object.assign({ axe }, window.__auditKit.collect(${JSON.stringify(categories)}))) : null`;
+async function inspect(page: Page, axe: object, categories: readonly AuditCategory[]): Promise<Inspection> {
+  const script = `window.__auditKit && window.__auditKit.axe ? ${topAxeScript(axe)}.then((axe) => Object.assign({ axe }, window.__auditKit.collect(${JSON.stringify(categories)}))) : null`;
   const inspection = await page.evaluate<Inspection | null>(script);
   if (inspection) return inspection;
   await page.evaluate(AUDIT_INIT_SCRIPT);

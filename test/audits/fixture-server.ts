@@ -11,6 +11,8 @@ export interface FixtureServer {
   readonly url: string;
   /** `127.0.0.1:<port>`, for AUDIT_ALLOWED_HOSTS. */
   readonly hostPort: string;
+  /** `localhost:<port>`: the same server as another origin (`{{CROSS_ORIGIN}}`), for AUDIT_ALLOWED_HOSTS. */
+  readonly crossOriginHostPort: string;
   /** How many requests for `?hold=<gate>` are waiting. */
   held(gate: string): number;
   /** Answers the waiting `?hold=<gate>` requests, and every later one, at once. */
@@ -62,6 +64,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   return {
     url: origin,
     hostPort: `127.0.0.1:${port}`,
+    crossOriginHostPort: `localhost:${port}`,
     held: (gate) => waiting.get(gate)?.length ?? 0,
     release(gate) {
       open.add(gate);

@@ -14,7 +14,7 @@ export interface AuditHarness {
   readonly mail: MailCatcher;
   /**
    * The API and the audit worker with the SSRF guard on: private addresses are refused, except the
-   * fixture server's own host:port (AUDIT_ALLOWED_HOSTS), so every audit test also runs the guard.
+   * fixture server's own host:port and its cross-origin name (AUDIT_ALLOWED_HOSTS), so every audit test also runs the guard.
    */
   readonly api: TestApi;
 }
@@ -42,7 +42,7 @@ export function acquireAuditHarness(): Promise<AuditHarness> {
     const env = {
       AUDIT_TASK_QUEUE: AUDIT_TEST_QUEUE,
       AUDIT_ALLOW_PRIVATE_URLS: 'false',
-      AUDIT_ALLOWED_HOSTS: fixtures.hostPort,
+      AUDIT_ALLOWED_HOSTS: `${fixtures.hostPort},${fixtures.crossOriginHostPort}`,
       SMTP_URL: mail.url,
     };
     const config = testConfig(env);

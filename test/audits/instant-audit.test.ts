@@ -51,6 +51,24 @@ describe('POST /api/audits/instant', function () {
     });
   });
 
+  describe('frames (issue 17): axe runs in every frame, whatever its origin', () => {
+    let result: Awaited<ReturnType<typeof audit>>;
+    before(async () => {
+      result = await audit('frames.html');
+    });
+
+    it('finds issues in a same-origin, a cross-origin and a srcdoc frame, named through the frame', () => {
+      expectIssue(result, { criterion: '1.1.1', element: '#same-origin |> #logo' });
+      expectIssue(result, { criterion: '4.1.2', element: '#cross-origin |> #nameless-field' });
+      expectIssue(result, { criterion: '4.1.2', element: '#inline |> #nameless-button' });
+    });
+
+    it('reports a frame that takes its focusable content out of the tab order (2.1.1)', () => {
+      const found = issuesUnder(result, '2.1.1').filter((issue) => issue.element.startsWith('#untabbable'));
+      assert.equal(found.length, 1, JSON.stringify(result.issues, null, 1));
+    });
+  });
+
   it('reports what axe reports at the WCAG 2.x A/AA tags: text spacing set inline with !important (1.4.12)', async () => {
     const result = await audit('inline-spacing.html');
     expectIssue(result, { criterion: '1.4.12', element: '#tight' });

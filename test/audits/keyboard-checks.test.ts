@@ -148,6 +148,28 @@ describe('instant audit keyboard checks (the Tab walk)', function () {
     );
   });
 
+  describe("the page's state (issue 17): what the page took out of use is not expected to take focus", () => {
+    it('content made inert by an open modal dialog (showModal) or the inert attribute is not unreachable', async () => {
+      const result = await audit('modal-open.html');
+      assert.deepEqual(elementsUnder(result, '2.1.1'), [], JSON.stringify(result.issues, null, 1));
+    });
+
+    it('disabled and aria-disabled widgets (a disabled fieldset too) are not unreachable; an enabled one still is', async () => {
+      const result = await audit('disabled-widgets.html');
+      assert.deepEqual(elementsUnder(result, '2.1.1'), ['#enabled-widget']);
+    });
+
+    it('focus drawn on the parent, a sibling or the label counts as visible; none at all is still 2.4.7', async () => {
+      const result = await audit('focus-neighbour.html');
+      assert.deepEqual(elementsUnder(result, '2.4.7'), ['#plain-link']);
+    });
+
+    it('a region that scrolls only into its own padding is not scrollable; one with more content fails 2.1.1', async () => {
+      const result = await audit('scroll-padding.html');
+      assert.deepEqual(elementsUnder(result, '2.1.1'), ['#real-scroll']);
+    });
+  });
+
   describe('skip links (2.4.1)', () => {
     // A main landmark or a heading meets 2.4.1 by itself: a broken skip link beside one is advice.
     it('a skip link to an id that does not exist is broken: advice beside a main landmark', async () => {

@@ -173,6 +173,17 @@
     return rect.width > 0 && rect.height > 0;
   }
   /**
+   * Content the page has taken out of use: inert (the attribute, or outside the open modal dialog
+   * that showModal() made everything else inert for) or disabled (`disabled`, within a disabled
+   * fieldset, or `aria-disabled="true"`). Nobody expects to reach it by keyboard.
+   * @param {Element} el
+   */
+  function outOfUse(el) {
+    if (el.closest('[inert], [aria-disabled=true]') || el.matches(':disabled')) return true;
+    const modal = document.querySelector('dialog:modal');
+    return Boolean(modal && !modal.contains(inDocumentTree(el)));
+  }
+  /**
    * @param {Element} el
    * @returns {Rect}
    */
@@ -502,9 +513,32 @@
   }
 
   // ---- keyboard support ----
-  /** @param {Element} el */
+  /**
+   * What shows focus on screen, read from the element, its ::before and ::after, and its
+   * neighbours (the parent, the siblings next to it, its labels): an indicator a page draws on a
+   * neighbour when the element is focused (a :focus-within outline on the parent, a sibling's
+   * background under `:focus + .hint`) counts as visible focus as much as the element's own.
+   * @param {Element} el
+   */
   function focusSnapshot(el) {
-    const s = getComputedStyle(el);
+    const parent = el.parentElement;
+    const labels = /** @type {Partial<HTMLInputElement>} */ (el).labels;
+    /** @type {(Element | null | undefined)[]} */
+    const neighbours = [
+      parent === document.body || parent === document.documentElement ? null : parent,
+      el.previousElementSibling,
+      el.nextElementSibling,
+      ...(labels ? Array.from(labels) : []),
+    ];
+    return [
+      drawnFocus(getComputedStyle(el)),
+      drawnFocus(getComputedStyle(el, '::before')),
+      drawnFocus(getComputedStyle(el, '::after')),
+      ...neighbours.map((near) => (near ? drawnFocus(getComputedStyle(near)) : '')),
+    ].join('/');
+  }
+  /** @param {CSSStyleDeclaration} s */
+  function drawnFocus(s) {
     return [
       s.outlineStyle,
       s.outlineWidth,
@@ -547,9 +581,9 @@
   function prepareWalk() {
     const candidates = [];
     let k = 0;
-    const usable = deepQueryAll(INTERACTIVE).filter(
-      (el) => !(/** @type {Control} */ (el).disabled) && isVisible(el) && !el.closest('[inert]'),
-    );
+    // A control with aria-disabled="true" may still take focus; the page decides, so it is no
+    // expected tab stop either way (outOfUse).
+    const usable = deepQueryAll(INTERACTIVE).filter((el) => isVisible(el) && !outOfUse(el));
     const radios = radioStops(usable);
     for (const el of usable) {
       const group = radioGroupOf(el);
@@ -568,7 +602,12 @@
     const unfocusable = new Set();
     for (const el of deepQueryAll('[role]')) {
       const role = el.getAttribute('role');
-      if (el.matches(INTERACTIVE) || !isVisible(el) || !WIDGET_ROLES.includes(/** @type {string} */ (role)))
+      if (
+        el.matches(INTERACTIVE) ||
+        !isVisible(el) ||
+        outOfUse(el) ||
+        !WIDGET_ROLES.includes(/** @type {string} */ (role))
+      )
         continue;
       unfocusable.add(el);
       widgets.push(
@@ -612,7 +651,7 @@
     const out = [];
     for (const el of new Set(deepQueryAll('[onclick]').concat(Array.from(scripted)))) {
       if (!el.isConnected || el === document.body || el === document.documentElement) continue;
-      if (el.closest(INTERACTIVE + ', label, [inert]') || !isVisible(el)) continue;
+      if (el.closest(INTERACTIVE + ', label') || !isVisible(el) || outOfUse(el)) continue;
       if (el.querySelector(INTERACTIVE) || el.getElementsByTagName('*').length > DELEGATING_SIZE) continue;
       out.push(el);
     }
@@ -828,6 +867,14 @@
 
   // axe as it was when this script ran (at document start, before the page's own scripts), so a
   // page that defines its own global "axe" cannot break the audit.
-  const kit = { axe: window.axe, collect, focusState, beginWalk, takeWalkLog, outline, resolve };
+  const kit = {
+    axe: window.axe,
+    collect,
+    focusState,
+    beginWalk,
+    takeWalkLog,
+    outline,
+    resolve,
+  };
   Object.defineProperty(window, '__auditKit', { value: kit, configurable: true });
 })();
