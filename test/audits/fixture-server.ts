@@ -5,6 +5,8 @@ import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+/** The conformance benchmark's pages, served under /conformance/ (test/bench/audit-conformance.ts). */
+const CONFORMANCE = fileURLToPath(new URL('../bench/audit-conformance/pages/', import.meta.url));
 
 export interface FixtureServer {
   /** `http://127.0.0.1:<port>`: the origin the audits are allowed to reach. */
@@ -26,7 +28,8 @@ export interface FixtureServer {
  * - `/redirect?to=<url>` answers 302 to that URL; `/hang-up` closes the connection unanswered;
  * - `/never-responds` never answers; any page with `?hold=<gate>` waits until `release(gate)`;
  * - `/many-links.html?count=<n>` is a page with n links after a skip link, ending with JUMPED_PAST;
- * - `/many-issues.html?count=<n>` is a page with n images without alt (critical) and minor issues.
+ * - `/many-issues.html?count=<n>` is a page with n images without alt (critical) and minor issues;
+ * - `/conformance/<page>` is a page of the conformance benchmark (test/bench/audit-conformance/pages).
  */
 export async function startFixtureServer(): Promise<FixtureServer> {
   const waiting = new Map<string, (() => void)[]>();
@@ -80,9 +83,14 @@ export async function startFixtureServer(): Promise<FixtureServer> {
 }
 
 async function serveFile(pathname: string, response: ServerResponse, origin: string): Promise<void> {
-  const path = normalize(decodeURIComponent(pathname));
-  const file = join(FIXTURES, path.endsWith('/') ? `${path}index.html` : path);
-  if (!file.startsWith(FIXTURES)) {
+  let path = normalize(decodeURIComponent(pathname));
+  let root = FIXTURES;
+  if (path.startsWith('/conformance/')) {
+    path = path.slice('/conformance'.length);
+    root = CONFORMANCE;
+  }
+  const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
+  if (!file.startsWith(root)) {
     response.writeHead(403).end();
     return;
   }

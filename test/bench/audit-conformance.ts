@@ -1,0 +1,134 @@
+// The conformance benchmark (issue 17): pages written in this project, each a pass or a fail of
+// one rule judged by the WCAG criteria it names (audit-conformance/cases.ts), run through the
+// instant audit and through plain axe-core on the same Chromium in one run. A tool flags a page
+// when it reports an issue under one of its criteria. Figures: correct (a failed page flagged, a
+// passed page not), falsePositives (passed pages flagged), detected (failed pages flagged), each
+// for the audit and for axe, and the pages behind every miss and false alarm.
+//
+// Plain axe is run the way a careful integrator runs it: axe-core injected into the page and into
+// every frame (with cross-origin messaging allowed, so its frame support reaches them), after the
+// page's load event, `axe.run(document)` with axe's defaults, criteria from the violations' tags.
+import { chromium, type Browser } from 'playwright-core';
+import { loadConfig } from '../../config/index.ts';
+import { AXE_SOURCE, criteriaOf } from '../../activities/audits/axe-check.ts';
+import { acquireAuditHarness, releaseAuditHarness } from '../audits/harness.ts';
+import { instantClient, type InstantClient, type InstantResult } from '../audits/instant-client.ts';
+import { CASES, type ConformanceCase } from './audit-conformance/cases.ts';
+
+/** What a tool said of one page: the criteria it reported issues under, or why it could not say. */
+type Verdict = { readonly criteria: ReadonlySet<string> } | { readonly error: string };
+
+interface Tally {
+  correct: number;
+  falsePositives: number;
+  detected: number;
+  missed: string[];
+  falseAlarms: string[];
+  errors: string[];
+}
+
+const AXE_IN_FRAME = `${AXE_SOURCE}\n;axe.configure({ allowedOrigins: ['<unsafe_all_origins>'] });`;
+
+export async function run() {
+  const config = loadConfig();
+  const harness = await acquireAuditHarness();
+  const browser = await chromium.launch({
+    executablePath: config.audits.chromiumPath,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
+  const audit = emptyTally();
+  const axe = emptyTally();
+  try {
+    const client = await instantClient(harness);
+    for (const conformance of CASES) {
+      const url = `${harness.fixtures.url}/conformance/${conformance.page}`;
+      tally(audit, conformance, await auditVerdict(client, url));
+      tally(axe, conformance, await axeVerdict(browser, url));
+    }
+  } finally {
+    await browser.close();
+    await releaseAuditHarness();
+  }
+  for (const [tool, t] of [
+    ['audit', audit],
+    ['axe', axe],
+  ] as const) {
+    for (const line of t.missed) console.log(`[bench] ${tool} misses: ${line}`);
+    for (const line of t.falseAlarms) console.log(`[bench] ${tool} false alarm: ${line}`);
+    for (const line of t.errors) console.log(`[bench] ${tool} could not audit: ${line}`);
+  }
+  const failed = CASES.filter((c) => c.expected === 'failed').length;
+  const verdicts = {
+    moreCorrectThanAxe: audit.correct > axe.correct,
+    fewerFalsePositivesThanAxe: audit.falsePositives < axe.falsePositives,
+  };
+  return {
+    figures: {
+      pages: CASES.length,
+      failedPages: failed,
+      passedPages: CASES.length - failed,
+      correct: audit.correct,
+      axeCorrect: axe.correct,
+      falsePositives: audit.falsePositives,
+      axeFalsePositives: axe.falsePositives,
+      detected: audit.detected,
+      axeDetected: axe.detected,
+      missed: audit.missed,
+      axeMissed: axe.missed,
+      falseAlarms: audit.falseAlarms,
+      axeFalseAlarms: axe.falseAlarms,
+      couldNotAudit: audit.errors,
+      axeCouldNotAudit: axe.errors,
+      ...verdicts,
+    },
+    runs: 1,
+    meetsTargets: Object.values(verdicts).every(Boolean),
+  };
+}
+
+function emptyTally(): Tally {
+  return { correct: 0, falsePositives: 0, detected: 0, missed: [], falseAlarms: [], errors: [] };
+}
+
+function tally(t: Tally, conformance: ConformanceCase, verdict: Verdict): void {
+  const name = `${conformance.page} (${conformance.criteria.join(', ')}: ${conformance.what})`;
+  if ('error' in verdict) {
+    t.errors.push(`${name}: ${verdict.error}`);
+    if (conformance.expected === 'failed') t.missed.push(name);
+    return;
+  }
+  const flagged = conformance.criteria.some((criterion) => verdict.criteria.has(criterion));
+  if (conformance.expected === 'failed') {
+    if (flagged) t.detected++;
+    else t.missed.push(name);
+  } else if (flagged) {
+    t.falsePositives++;
+    t.falseAlarms.push(name);
+  }
+  if (flagged === (conformance.expected === 'failed')) t.correct++;
+}
+
+/** The instant audit's whole issue list (`issues`), every category. */
+async function auditVerdict(client: InstantClient, url: string): Promise<Verdict> {
+  const response = await client.request({ url });
+  if (response.status !== 200) return { error: `${response.status} ${response.text.slice(0, 200)}` };
+  const result = response.body.data as InstantResult;
+  return { criteria: new Set(result.issues.flatMap((issue) => issue.wcagCriteria)) };
+}
+
+async function axeVerdict(browser: Browser, url: string): Promise<Verdict> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'load', timeout: 15_000 });
+    for (const frame of page.frames()) await frame.evaluate(AXE_IN_FRAME);
+    const tags = await page.evaluate<string[][]>(
+      'axe.run(document).then((r) => r.violations.map((v) => v.tags))',
+    );
+    return { criteria: new Set(tags.flatMap(criteriaOf)) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
+  } finally {
+    await context.close();
+  }
+}
