@@ -301,7 +301,10 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
       throw ApplicationFailure.nonRetryable(error.message, AUDIT_FAILURES.blockedUrl);
     if (error instanceof AuditTimeoutError)
       throw ApplicationFailure.nonRetryable(error.message, AUDIT_FAILURES.timeout);
-    if (error instanceof playwrightErrors.TimeoutError && /page\.goto/.test(error.message)) {
+    if (
+      error instanceof playwrightErrors.TimeoutError &&
+      /page\.(goto|waitForFunction)/.test(error.message)
+    ) {
       throw ApplicationFailure.nonRetryable(
         `url: The page did not finish loading in time (${error.message.split('\n')[0]})`,
         AUDIT_FAILURES.timeout,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Page, Request } from 'playwright-core';
+import { errors as playwrightErrors, type Page, type Request } from 'playwright-core';
 import { axeFindings, axeOptions } from './axe-check.ts';
 import { axeViolations, topAxeScript, type TopAxeRun } from './axe-run.ts';
 import type { EgressProxy } from './egress-proxy.ts';
@@ -113,13 +113,25 @@ async function load(page: Page, url: string, options: PageAuditOptions): Promise
   await holdDocument(page);
   try {
     // Until the document's own load is complete: Playwright's 'load' would wait for the load of
-    // a navigation the page started and holdDocument stopped, which never comes.
+    // a navigation the page started and holdDocument stopped, which never comes. A sub-resource
+    // that never arrives (a stalled frame or image) holds the load event back for ever, so once
+    // the document is parsed its load is awaited for half the navigation time at most, and then
+    // the document is audited as it stands.
     const deadline = Date.now() + options.navigationTimeoutMs;
+    const left = () => Math.max(1, deadline - Date.now());
     await page.goto(url, { waitUntil: 'commit', timeout: options.navigationTimeoutMs });
-    await page.waitForFunction(() => document.readyState === 'complete', undefined, {
+    await page.waitForFunction(() => document.readyState !== 'loading', undefined, {
       polling: 50,
-      timeout: Math.max(1, deadline - Date.now()),
+      timeout: left(),
     });
+    await page
+      .waitForFunction(() => document.readyState === 'complete', undefined, {
+        polling: 50,
+        timeout: Math.min(left(), options.navigationTimeoutMs / 2),
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof playwrightErrors.TimeoutError)) throw error;
+      });
   } catch (error) {
     if (hops.some((hop) => options.egress.wasRefused(hop))) throw new BlockedUrlError(`url: ${REDIRECTED}`);
     throw error;

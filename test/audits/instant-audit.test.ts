@@ -44,6 +44,11 @@ describe('POST /api/audits/instant', function () {
       expectIssue(result, { criterion: '2.2.1' });
     });
 
+    it('a frame and an image that never arrive: the parsed document is audited, within the limit', async () => {
+      const result = await audit('stalled-resources.html');
+      expectIssue(result, { criterion: '1.1.1', element: '#no-alt' });
+    });
+
     it('a script that sends the reader on while loading: the loaded document is audited', async () => {
       const result = await audit('script-redirect.html');
       assert.match(result.url, /\/script-redirect\.html$/);

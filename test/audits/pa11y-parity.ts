@@ -63,6 +63,13 @@ export const PA11Y_EXCEPTIONS: readonly Pa11yException[] = [
     applies: `(el) => el.matches('a[href^="#"]') && Boolean(document.querySelector('main, [role=main], h1, h2, h3, h4, h5, h6, [role=heading]'))`,
   },
   {
+    name: 'untitled-frame-is-4.1.2',
+    reason:
+      "A frame without a title: HTML_CodeSniffer reports 2.4.1 (H64.1, a technique sufficient for both 2.4.1 and 4.1.2). A missing frame title leaves the frame without a name (4.1.2, as axe's frame-title reports it, and the audit with it); it takes no way to bypass repeated blocks away.",
+    codes: /\.2_4_1\.H64\.1$/,
+    applies: `(el) => el.matches('iframe, frame') && !(el.getAttribute('title') || '').trim()`,
+  },
+  {
     name: 'empty-heading-is-advice',
     reason:
       "A heading element without text: HTML_CodeSniffer reports 1.3.1 (H42.2). An empty heading conveys no structure that is missing from the content, so it fails no criterion by itself; axe's empty-heading is a best practice, reported as advice.",
