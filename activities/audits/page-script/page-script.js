@@ -515,9 +515,10 @@
   // ---- keyboard support ----
   /**
    * What shows focus on screen, read from the element, its ::before and ::after, and its
-   * neighbours (the parent, the siblings next to it, its labels): an indicator a page draws on a
-   * neighbour when the element is focused (a :focus-within outline on the parent, a sibling's
-   * background under `:focus + .hint`) counts as visible focus as much as the element's own.
+   * neighbours (the parent, the siblings next to it, its first and last child, its labels): an
+   * indicator a page draws on a neighbour when the element is focused (a :focus-within outline on
+   * the parent, a sibling's background under `:focus + .hint`, a hint that appears, an icon inside
+   * that changes) counts as visible focus as much as the element's own.
    * @param {Element} el
    */
   function focusSnapshot(el) {
@@ -528,6 +529,8 @@
       parent === document.body || parent === document.documentElement ? null : parent,
       el.previousElementSibling,
       el.nextElementSibling,
+      el.firstElementChild,
+      el.lastElementChild,
       ...(labels ? Array.from(labels) : []),
     ];
     return [
@@ -551,6 +554,10 @@
       s.borderTopWidth,
       s.borderBottomWidth,
       s.textDecorationLine,
+      s.fontWeight,
+      s.display,
+      s.visibility,
+      s.opacity,
     ].join('|');
   }
   // Radio buttons of one group (a name within one form, or outside any form within one root) are
