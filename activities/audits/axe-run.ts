@@ -13,11 +13,17 @@ import {
 export const TOP_AXE = 'window.__auditKit.axe';
 /** axe in a frame's document, where the audit injects it (frames get no init script). */
 const FRAME_AXE = 'window.__auditAxe';
-const INJECT_INTO_FRAME = `if (!window.__auditAxe) {\n${AXE_SOURCE}\n;window.__auditAxe = window.axe;\n}`;
+/**
+ * axe into a frame's document, once, the frame's own global `axe` (if it has one) given back
+ * after (axe keeps its own in a closure). Ends with `void 0`: the value of the last statement is
+ * what evaluate sends back, and axe's whole object would be serialised over the protocol.
+ */
+const INJECT_INTO_FRAME = `if (!window.__auditAxe) {\nconst own = window.axe;\n${AXE_SOURCE}\n;window.__auditAxe = window.axe;\nwindow.axe = own;\n}\nvoid 0;`;
 
 /**
  * Frames axe is run in, at most, per page (depth first: later ones count as untested), and how
- * long one frame may take: a frame that is still loading or never answers must not hold the audit.
+ * long one frame may take, within the time the audit gives all frames (`deadline`): a frame that
+ * is still loading or never answers must not hold the audit.
  */
 const MAX_FRAMES = 16;
 const FRAME_TIMEOUT_MS = 3000;
@@ -38,9 +44,14 @@ export type TopAxeRun = { readonly violations: AxeViolation[] } | AxePartialRun;
  * document, finishRun in the top one), so an issue inside a frame is found, and so is a frame
  * that takes focusable content out of the tab order (axe's frame-focusable-content).
  */
-export async function axeViolations(page: Page, top: TopAxeRun, options: object): Promise<AxeViolation[]> {
+export async function axeViolations(
+  page: Page,
+  top: TopAxeRun,
+  options: object,
+  deadline: number,
+): Promise<AxeViolation[]> {
   if ('violations' in top) return top.violations;
-  const budget = { frames: MAX_FRAMES };
+  const budget = { frames: MAX_FRAMES, deadline };
   const partials = [
     top.partial,
     ...(await framePartials(page.mainFrame(), TOP_AXE, top.frames, options, budget)),
@@ -54,12 +65,16 @@ async function framePartials(
   parentAxe: string,
   contexts: readonly AxeFrameContext[],
   options: object,
-  budget: { frames: number },
+  budget: { frames: number; readonly deadline: number },
 ): Promise<unknown[]> {
   const partials: unknown[] = [];
   for (const { frameSelector, frameContext } of contexts) {
-    const frame = budget.frames-- > 0 ? await frameOf(parent, parentAxe, frameSelector) : null;
-    const run = frame && (await withTimeout(runInFrame(frame, frameContext, options)));
+    const timeout = Math.min(FRAME_TIMEOUT_MS, budget.deadline - Date.now());
+    const frame =
+      budget.frames-- > 0 && timeout > 0
+        ? await withTimeout(frameOf(parent, parentAxe, frameSelector), timeout)
+        : null;
+    const run = frame && (await withTimeout(runInFrame(frame, frameContext, options), timeout));
     if (!frame || !run) {
       partials.push(null);
       continue;
@@ -87,10 +102,10 @@ async function frameOf(parent: Frame, axe: string, selector: CrossTreeSelector):
   }
 }
 
-/** The promise's value, or null when it fails or takes longer than FRAME_TIMEOUT_MS. */
-async function withTimeout<T>(promise: Promise<T>): Promise<T | null> {
+/** The promise's value, or null when it fails or takes longer than `ms`. */
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), FRAME_TIMEOUT_MS)));
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
   try {
     return await Promise.race([promise.catch(() => null), late]);
   } finally {

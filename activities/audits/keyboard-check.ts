@@ -16,6 +16,8 @@ interface Candidate {
   readonly k: number;
   readonly selector: string;
   readonly positiveTabindex: boolean;
+  /** aria-disabled="true": checked when reached, never reported unreachable (the page may skip it). */
+  readonly mayBeSkipped: boolean;
 }
 
 /** What the kit's collect() found before the walk: the tab stops to expect and the widgets without one. */
@@ -58,7 +60,7 @@ export async function keyboardChecks(
   if (walk.fullPass) {
     const reached = new Set(visited.map((s) => s.k));
     for (const candidate of prep.candidates) {
-      if (!reached.has(candidate.k)) {
+      if (!reached.has(candidate.k) && !candidate.mayBeSkipped) {
         findings.push({
           ruleId: 'keyboard-unreachable',
           element: candidate.selector,

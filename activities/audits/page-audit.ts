@@ -39,6 +39,9 @@ interface Inspection {
   readonly skip: SkipLink | null;
 }
 
+/** Time kept for the Tab walk when axe runs in the page's frames (which stop early to leave it). */
+const WALK_RESERVE_MS = 2000;
+
 /** Loads the page and runs every check of the chosen categories on it. */
 export async function auditPage(page: Page, url: string, options: PageAuditOptions): Promise<PageAudit> {
   await load(page, url, options);
@@ -48,7 +51,8 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   const fixes: Record<string, string> = {};
 
   // axe ran only the rules of the chosen categories (axeOptions), so every finding is wanted.
-  for (const finding of axeFindings(await axeViolations(page, inspection.axe, axe))) {
+  const violations = await axeViolations(page, inspection.axe, axe, options.walkDeadline - WALK_RESERVE_MS);
+  for (const finding of axeFindings(violations)) {
     issues.push(
       toIssue(
         finding.ruleId,

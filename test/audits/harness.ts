@@ -14,7 +14,8 @@ export interface AuditHarness {
   readonly mail: MailCatcher;
   /**
    * The API and the audit worker with the SSRF guard on: private addresses are refused, except the
-   * fixture server's own host:port and its cross-origin name (AUDIT_ALLOWED_HOSTS), so every audit test also runs the guard.
+   * fixture server's own host:port and its cross-origin name (AUDIT_ALLOWED_HOSTS), so every audit
+   * test also runs the guard.
    */
   readonly api: TestApi;
 }

@@ -157,6 +157,8 @@ describe('instant audit keyboard checks (the Tab walk)', function () {
     it('disabled and aria-disabled widgets (a disabled fieldset too) are not unreachable; an enabled one still is', async () => {
       const result = await audit('disabled-widgets.html');
       assert.deepEqual(elementsUnder(result, '2.1.1'), ['#enabled-widget']);
+      // A focusable aria-disabled control is still a tab stop whose focus indicator is checked.
+      assert.deepEqual(elementsUnder(result, '2.4.7'), ['#aria-disabled-button']);
     });
 
     it('focus drawn on the parent, a sibling or the label counts as visible; none at all is still 2.4.7', async () => {

@@ -173,15 +173,35 @@
     return rect.width > 0 && rect.height > 0;
   }
   /**
-   * Content the page has taken out of use: inert (the attribute, or outside the open modal dialog
-   * that showModal() made everything else inert for) or disabled (`disabled`, within a disabled
-   * fieldset, or `aria-disabled="true"`). Nobody expects to reach it by keyboard.
+   * Content the page has taken out of use, which nobody expects to reach by keyboard: inert (the
+   * attribute, or outside the modal dialog showModal() opened last, which made everything else
+   * inert) or disabled (`disabled`, within a disabled fieldset, or `aria-disabled="true"`).
    * @param {Element} el
    */
   function outOfUse(el) {
-    if (el.closest('[inert], [aria-disabled=true]') || el.matches(':disabled')) return true;
-    const modal = document.querySelector('dialog:modal');
-    return Boolean(modal && !modal.contains(inDocumentTree(el)));
+    return unusable(el) || ariaDisabled(el);
+  }
+  // Inert or natively disabled: it cannot take focus at all. Read on the element and, inside a
+  // shadow root, on its host, since closest() stops at the root.
+  /** @param {Element} el */
+  function unusable(el) {
+    const host = inDocumentTree(el);
+    if (el.matches(':disabled') || el.closest('[inert]') || host.closest('[inert]')) return true;
+    const modal = topModal();
+    return Boolean(modal && !modal.contains(host));
+  }
+  // aria-disabled="true": a page may leave such a control focusable or not, so a focusable one
+  // is checked when the walk reaches it but never reported unreachable.
+  /** @param {Element} el */
+  function ariaDisabled(el) {
+    return Boolean(el.closest('[aria-disabled=true]') || inDocumentTree(el).closest('[aria-disabled=true]'));
+  }
+  // The modal dialog on top: the one holding focus, else the last in the document (the top
+  // layer's order is not exposed), or null.
+  function topModal() {
+    const modals = Array.from(document.querySelectorAll('dialog:modal'));
+    const active = document.activeElement;
+    return modals.find((modal) => active && modal.contains(active)) || modals[modals.length - 1] || null;
   }
   /**
    * @param {Element} el
@@ -522,10 +542,21 @@
    * @param {Element} el
    */
   function focusSnapshot(el) {
+    return [
+      drawnFocus(getComputedStyle(el)),
+      drawnFocus(getComputedStyle(el, '::before')),
+      drawnFocus(getComputedStyle(el, '::after')),
+      ...focusNeighbours(el).map((near) => (near ? drawnFocus(getComputedStyle(near)) : '')),
+    ].join('/');
+  }
+  /**
+   * @param {Element} el
+   * @returns {(Element | null)[]}
+   */
+  function focusNeighbours(el) {
     const parent = el.parentElement;
     const labels = /** @type {Partial<HTMLInputElement>} */ (el).labels;
-    /** @type {(Element | null | undefined)[]} */
-    const neighbours = [
+    return [
       parent === document.body || parent === document.documentElement ? null : parent,
       el.previousElementSibling,
       el.nextElementSibling,
@@ -533,12 +564,6 @@
       el.lastElementChild,
       ...(labels ? Array.from(labels) : []),
     ];
-    return [
-      drawnFocus(getComputedStyle(el)),
-      drawnFocus(getComputedStyle(el, '::before')),
-      drawnFocus(getComputedStyle(el, '::after')),
-      ...neighbours.map((near) => (near ? drawnFocus(getComputedStyle(near)) : '')),
-    ].join('/');
   }
   /** @param {CSSStyleDeclaration} s */
   function drawnFocus(s) {
@@ -588,9 +613,7 @@
   function prepareWalk() {
     const candidates = [];
     let k = 0;
-    // A control with aria-disabled="true" may still take focus; the page decides, so it is no
-    // expected tab stop either way (outOfUse).
-    const usable = deepQueryAll(INTERACTIVE).filter((el) => isVisible(el) && !outOfUse(el));
+    const usable = deepQueryAll(INTERACTIVE).filter((el) => isVisible(el) && !unusable(el));
     const radios = radioStops(usable);
     for (const el of usable) {
       const group = radioGroupOf(el);
@@ -602,7 +625,12 @@
       if (tabindex !== null && Number(tabindex) < 0) continue;
       if (el.tagName === 'A' && !el.hasAttribute('href') && tabindex === null) continue;
       el.setAttribute('data-audit-k', String(k++));
-      candidates.push({ k: k - 1, selector: selectorOf(el), positiveTabindex: Number(tabindex) > 0 });
+      candidates.push({
+        k: k - 1,
+        selector: selectorOf(el),
+        positiveTabindex: Number(tabindex) > 0,
+        mayBeSkipped: ariaDisabled(el),
+      });
     }
     const widgets = [];
     /** @type {Set<Element>} */
@@ -704,8 +732,12 @@
     const fromTop = !focusState();
     /** @type {Record<string, string>} */
     const resting = {};
+    // The element focused on load shows its focus style, and so may its neighbours (a parent's
+    // :focus-within): neither can be read at rest, so both are left out of the check.
     for (const el of deepQueryAll('[data-audit-k]')) {
-      if (el !== active) resting[/** @type {string} */ (el.getAttribute('data-audit-k'))] = focusSnapshot(el);
+      if (active && (el === active || focusNeighbours(el).some((near) => near && near.contains(active))))
+        continue;
+      resting[/** @type {string} */ (el.getAttribute('data-audit-k'))] = focusSnapshot(el);
     }
     if (fromTop) startAtTop();
     walkLog = [];
@@ -874,14 +906,6 @@
 
   // axe as it was when this script ran (at document start, before the page's own scripts), so a
   // page that defines its own global "axe" cannot break the audit.
-  const kit = {
-    axe: window.axe,
-    collect,
-    focusState,
-    beginWalk,
-    takeWalkLog,
-    outline,
-    resolve,
-  };
+  const kit = { axe: window.axe, collect, focusState, beginWalk, takeWalkLog, outline, resolve };
   Object.defineProperty(window, '__auditKit', { value: kit, configurable: true });
 })();

@@ -268,13 +268,6 @@ export const CASES: readonly ConformanceCase[] = [
     what: 'a meta refresh after more than 20 hours (allowed)',
   },
   {
-    page: 'redirect-script-img.html',
-    category: 'images',
-    criteria: ['1.1.1'],
-    expected: 'failed',
-    what: 'a script sends the reader on while the page (an image without alt) loads',
-  },
-  {
     page: 'aria-button-no-name.html',
     category: 'aria',
     criteria: ['4.1.2'],
