@@ -147,7 +147,7 @@ export function axeFindings(violations: readonly AxeViolation[]): AxeFinding[] {
  * joined by FRAME_SEPARATOR; a shadow-DOM path (an array) joins with SHADOW_SEPARATOR, as the
  * kit's own selectors do.
  */
-function selectorOf(target: AxeViolation['nodes'][number]['target']): string {
+export function selectorOf(target: AxeViolation['nodes'][number]['target']): string {
   return target
     .map((part) => (Array.isArray(part) ? part.join(SHADOW_SEPARATOR) : part))
     .join(FRAME_SEPARATOR);

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { AXE_SOURCE } from '../../activities/audits/axe-check.ts';
-import { FRAME_SEPARATOR, SHADOW_SEPARATOR } from '../../lib/audits.ts';
 import { launchChromium } from '../pages/keyboard.ts';
 import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './harness.ts';
 import { instantClient, type InstantClient } from './instant-client.ts';
+import { plainAxe } from './plain-axe.ts';
 
 // Issue 17, point 5: the service reports everything axe reports at the WCAG 2.1 A/AA tags (2.2's
 // target-size is left out on purpose, docs/decisions.md) on the same page: axe in its own
@@ -46,7 +45,9 @@ describe('parity with plain axe (issue 17)', function () {
     let compared = 0;
     for (const page of PAGES) {
       const url = `${harness.fixtures.url}/${page}`;
-      const expected = await plainAxe(browser, url);
+      const expected = (await plainAxe(browser, url, { runOnly: { type: 'tag', values: TAGS } })).flatMap(
+        ({ id, elements }) => elements.map((element) => `${id} at ${element}`),
+      );
       const result = await client.audit(page);
       const reported = new Set(
         result.issues.map((issue) => `${issue.issueId.replace(/-[0-9a-f]{10}$/, '')} at ${issue.element}`),
@@ -58,25 +59,3 @@ describe('parity with plain axe (issue 17)', function () {
     assert.deepEqual(missing, []);
   });
 });
-
-/** axe's violations at TAGS on the page, as "rule at selector" the way the audit writes selectors. */
-async function plainAxe(browser: Browser, url: string): Promise<string[]> {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(url, { waitUntil: 'load' });
-    const inject = `${AXE_SOURCE}\n;axe.configure({ allowedOrigins: ['<unsafe_all_origins>'] });`;
-    for (const frame of page.frames()) await frame.evaluate(inject);
-    const violations = await page.evaluate<{ id: string; targets: (string | string[])[][] }[]>(
-      `axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(TAGS)} }, resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target) })))`,
-    );
-    return violations.flatMap(({ id, targets }) =>
-      targets.map(
-        (target) =>
-          `${id} at ${target.map((part) => (Array.isArray(part) ? part.join(SHADOW_SEPARATOR) : part)).join(FRAME_SEPARATOR)}`,
-      ),
-    );
-  } finally {
-    await context.close();
-  }
-}

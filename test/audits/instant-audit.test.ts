@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { INSTANT_TIMEOUT_MESSAGE } from '../../lib/audits.ts';
 import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './harness.ts';
 import {
   expectAdvice,
@@ -182,6 +183,12 @@ describe('POST /api/audits/instant', function () {
     const response = await client.request({ url: `${harness.fixtures.url}/hang-up` });
     assert.equal(response.status, 422, response.text);
     assert.match(response.body.error ?? '', /^url: The page could not be loaded/);
+  });
+
+  it('a page whose document is never parsed answers the instant limit, 422 naming url (not 500)', async () => {
+    const response = await client.request({ url: `${harness.fixtures.url}/parse-never-ends.html` });
+    assert.equal(response.status, 422, response.text);
+    assert.equal(response.body.error, INSTANT_TIMEOUT_MESSAGE);
   });
 
   it('checkCategories limits the audit to the categories asked for', async () => {

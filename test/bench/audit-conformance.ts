@@ -10,9 +10,10 @@
 // page's load event, `axe.run(document)` with axe's defaults, criteria from the violations' tags.
 import { chromium, type Browser } from 'playwright-core';
 import { loadConfig } from '../../config/index.ts';
-import { AXE_SOURCE, criteriaOf } from '../../activities/audits/axe-check.ts';
+import { criteriaOf } from '../../activities/audits/axe-check.ts';
 import { acquireAuditHarness, releaseAuditHarness } from '../audits/harness.ts';
 import { instantClient, type InstantClient, type InstantResult } from '../audits/instant-client.ts';
+import { plainAxe } from '../audits/plain-axe.ts';
 import { CASES, type ConformanceCase } from './audit-conformance/cases.ts';
 
 /** What a tool said of one page: the criteria it reported issues under, or why it could not say. */
@@ -26,8 +27,6 @@ interface Tally {
   falseAlarms: string[];
   errors: string[];
 }
-
-const AXE_IN_FRAME = `${AXE_SOURCE}\n;axe.configure({ allowedOrigins: ['<unsafe_all_origins>'] });`;
 
 export async function run() {
   const config = loadConfig();
@@ -117,23 +116,10 @@ async function auditVerdict(client: InstantClient, url: string): Promise<Verdict
 }
 
 async function axeVerdict(browser: Browser, url: string): Promise<Verdict> {
-  const context = await browser.newContext();
   try {
-    const page = await context.newPage();
-    await page.goto(url, { waitUntil: 'load', timeout: 15_000 });
-    const run = async () => {
-      for (const frame of page.frames()) await frame.evaluate(AXE_IN_FRAME);
-      return page.evaluate<string[][]>('axe.run(document).then((r) => r.violations.map((v) => v.tags))');
-    };
-    // A page that moves on after its load (a refresh at once): axe runs where it landed.
-    const tags = await run().catch(async () => {
-      await page.waitForLoadState('load');
-      return run();
-    });
-    return { criteria: new Set(tags.flatMap(criteriaOf)) };
+    const violations = await plainAxe(browser, url);
+    return { criteria: new Set(violations.flatMap((violation) => criteriaOf(violation.tags))) };
   } catch (error) {
     return { error: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
-  } finally {
-    await context.close();
   }
 }
