@@ -1,4 +1,4 @@
-# One image for the API, the worker and the one-shot migration; the command picks the role.
+# One image for the API, the worker, the facial engine and the one-shot migration; the command picks the role.
 FROM node:20-bookworm-slim
 # Debian's Chromium drives the accessibility audits in the worker (CHROMIUM_PATH below is where the
 # package puts it); nothing downloads a browser at build or run time. Liberation fonts give pages

@@ -10,6 +10,7 @@ const FOLDERS = [
   'clients',
   'config',
   'db',
+  'facial-engine',
   'lib',
   'scripts',
   'test',
@@ -23,6 +24,7 @@ const LAYERS = {
   clients: { may: ['config', 'db', 'lib', 'workflows'] },
   activities: { may: ['clients', 'config', 'db', 'lib', 'workflows'] },
   api: { may: ['clients', 'config', 'db', 'lib', 'workflows'] },
+  'facial-engine': { may: ['clients', 'config', 'lib'] },
   workers: { may: ['activities', 'clients', 'config', 'db', 'lib', 'workflows'] },
   workflows: {
     may: ['lib'],

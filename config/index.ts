@@ -43,6 +43,9 @@ const environmentSchema = z
     FACIAL_ENGINE_URL: z.url().optional(),
     FACIAL_ENGINE_TOKEN: z.string().min(1).optional(),
     FACIAL_ENGINE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    // Where the project's own engine (facial-engine/) listens; `npm start` runs it when FACIAL_ENGINE_URL is unset.
+    FACIAL_ENGINE_HOST: z.string().min(1).default('127.0.0.1'),
+    FACIAL_ENGINE_PORT: port.default(3100),
     // The messaging channel's bot (grammy); unset: messages are written to OUTBOX_DIR (local delivery).
     MESSAGING_BOT_TOKEN: z.string().min(1).optional(),
     // The bot API's origin without a trailing slash; unset: the SDK's default. Tests use a local server.
@@ -165,6 +168,8 @@ export interface Config {
     readonly url: string | undefined;
     readonly token: string | undefined;
     readonly timeoutMs: number;
+    /** Where facial-engine/main.ts listens. */
+    readonly listen: { readonly host: string; readonly port: number };
   };
   /** The bot API when `botToken` is set, otherwise JSON files in `outboxDir` (as for email). */
   readonly messaging: {
@@ -230,6 +235,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       url: env.FACIAL_ENGINE_URL,
       token: env.FACIAL_ENGINE_TOKEN,
       timeoutMs: env.FACIAL_ENGINE_TIMEOUT_MS,
+      listen: { host: env.FACIAL_ENGINE_HOST, port: env.FACIAL_ENGINE_PORT },
     },
     messaging: {
       botToken: env.MESSAGING_BOT_TOKEN,

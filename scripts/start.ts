@@ -1,6 +1,7 @@
 // `npm start`: the whole service on this machine. Temporal (the server at TEMPORAL_ADDRESS when one
 // answers there, otherwise a dev server with its Web UI started on that loopback address), the
-// database (created and migrated), then API and worker.
+// database (created and migrated), the facial engine (unless FACIAL_ENGINE_URL names one), then API
+// and worker.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig } from '../config/index.ts';
@@ -53,7 +54,7 @@ async function provideTemporal(): Promise<ProvidedTemporal> {
   return { address: server.address, uiUrl: server.uiUrl, origin: 'dev server started here' };
 }
 
-async function waitForHealth(url: string, running: () => boolean): Promise<void> {
+async function waitForHealth(name: string, url: string, running: () => boolean): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline && running()) {
     try {
@@ -63,29 +64,58 @@ async function waitForHealth(url: string, running: () => boolean): Promise<void>
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
-  throw new Error(`API did not become healthy at ${url}`);
+  throw new Error(`${name} did not become healthy at ${url}`);
+}
+
+const spawnService = (entry: string, env: NodeJS.ProcessEnv) =>
+  spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, entry)], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: 'inherit',
+  });
+
+/** The project's own facial engine (facial-engine/), once its model is loaded; its URL. */
+async function startFacialEngine(): Promise<string> {
+  const { host, port } = config.facialEngine.listen;
+  console.log(`[start] starting the facial engine on ${host}:${port}...`);
+  const engine = spawnService('facial-engine/main.ts', process.env);
+  lifecycle.started('the facial engine', async () => {
+    await stopProcess(engine, CHILD_STOP_GRACE_MS);
+  });
+  engine.once('exit', (code) => {
+    if (lifecycle.isStopping) return;
+    console.error(`[start] the facial engine exited (code ${code}); stopping the rest`);
+    void lifecycle.stopAll(code ?? 1);
+  });
+  const url = reachableUrl(host, port);
+  await waitForHealth(
+    'the facial engine',
+    `${url}/health`,
+    () => engine.exitCode === null && engine.signalCode === null,
+  );
+  return url;
 }
 
 /** Temporal, the database, then API and worker; each registers how it stops as soon as it runs. */
-async function startEverything(): Promise<{ temporal: ProvidedTemporal; apiUrl: string }> {
+async function startEverything(): Promise<{
+  temporal: ProvidedTemporal;
+  apiUrl: string;
+  facialEngine: string;
+}> {
   chromium(config.audits.chromiumPath);
   const temporal = await provideTemporal();
   console.log(`[start] Temporal: ${temporal.address}, ${temporal.origin}`);
   const { created, applied } = await prepareDatabase(config.database);
   console.log(`[start] database ${created ? 'created' : 'ready'}; ${applied.length} migration(s) applied`);
 
+  const facialEngine = config.facialEngine.url ?? (await startFacialEngine());
   const env = {
     ...process.env,
     TEMPORAL_ADDRESS: temporal.address,
     ...(temporal.uiUrl ? { TEMPORAL_UI_URL: temporal.uiUrl } : {}),
+    FACIAL_ENGINE_URL: facialEngine,
   };
-  const children = ['api/main.ts', 'workers/main.ts'].map((entry) =>
-    spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, entry)], {
-      cwd: PROJECT_ROOT,
-      env,
-      stdio: 'inherit',
-    }),
-  );
+  const children = ['api/main.ts', 'workers/main.ts'].map((entry) => spawnService(entry, env));
   lifecycle.started('the API and the worker', async () => {
     const ended = await Promise.all(children.map((child) => stopProcess(child, CHILD_STOP_GRACE_MS)));
     if (ended.includes('killed'))
@@ -101,11 +131,15 @@ async function startEverything(): Promise<{ temporal: ProvidedTemporal; apiUrl: 
 
   const apiUrl = reachableUrl(config.http.host, config.http.port);
   const api = children[0]!;
-  await waitForHealth(`${apiUrl}/api/health`, () => api.exitCode === null && api.signalCode === null);
-  return { temporal, apiUrl };
+  await waitForHealth(
+    'the API',
+    `${apiUrl}/api/health`,
+    () => api.exitCode === null && api.signalCode === null,
+  );
+  return { temporal, apiUrl, facialEngine };
 }
 
-const { temporal, apiUrl } = await startEverything().catch((error: unknown) => {
+const { temporal, apiUrl, facialEngine } = await startEverything().catch((error: unknown) => {
   console.error(`[start] ${(error as Error).message}`);
   return lifecycle.stopAll(1);
 });
@@ -116,6 +150,7 @@ console.log(`
   Sign in          ${apiUrl}/login
   Temporal         ${temporal.address} (${temporal.origin})
   Temporal Web UI  ${temporal.uiUrl ?? 'not known: set TEMPORAL_UI_URL to the Web UI of that server'}
+  Facial engine    ${facialEngine}${config.facialEngine.url ? ' (FACIAL_ENGINE_URL, not started here)' : ' (started here)'}
 
   Ctrl-C stops everything started here.
 `);

@@ -9,7 +9,9 @@ const ITEM_NAMES: Readonly<Record<BatchKind, string>> = {
   events: 'browser interaction events',
   facial: 'facial analysis frames (pre-processed scores)',
   voice: 'voice segments (transcripts and metrics)',
-  snapshots: 'facial snapshots (images for the facial analysis engine, never stored)',
+  snapshots:
+    'facial snapshots: images for the facial analysis engine (never stored), frames analysed on the ' +
+    "tester's machine (the facial frame item), or frames without a face (`faceDetected: false`)",
 };
 
 const describe = (kind: BatchKind) =>

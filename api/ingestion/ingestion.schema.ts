@@ -1,5 +1,5 @@
 import { z, type ZodType } from 'zod';
-import { eventItem, facialItem, snapshotItem, voiceItem } from './items.schema.ts';
+import { eventItem, facialItem, snapshotRouteItem, voiceItem } from './items.schema.ts';
 
 /** DESIGN.md, "Limits not shown": at most 1,000 items per batch (more is 413). */
 export const MAX_BATCH_ITEMS = 1000;
@@ -10,7 +10,7 @@ export const ITEM_SCHEMA: Readonly<Record<BatchKind, ZodType>> = {
   events: eventItem,
   facial: facialItem,
   voice: voiceItem,
-  snapshots: snapshotItem,
+  snapshots: snapshotRouteItem,
 };
 
 /**

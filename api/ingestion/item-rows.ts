@@ -2,7 +2,7 @@ import { dominantEmotion } from '../../lib/dominant-emotion.ts';
 import type { FacialAnalysis } from '../../clients/facial/facial-engine-client.ts';
 import { containsPii } from '../../lib/pii-detector.ts';
 import type { EventRow, FacialRow, VoiceRow } from '../../db/repositories/signals.ts';
-import type { EventItem, FacialItem, SnapshotItem, VoiceItem } from './items.schema.ts';
+import type { EventItem, FacialItem, NoFaceFrame, SnapshotItem, VoiceItem } from './items.schema.ts';
 
 // Validated items -> the rows the signal tables store.
 
@@ -25,6 +25,19 @@ export const toFacialRow = (item: FacialItem): FacialRow => ({
   faceDetected: true,
   emotion: dominantEmotion(item.emotions) ?? null,
   confidences: item.emotions,
+  actionUnits: {},
+  attentionScore: item.attentionScore,
+  gazeX: item.gazeX ?? null,
+  gazeY: item.gazeY ?? null,
+});
+
+/** A frame without a face, as the engine's "no face" is stored: out of analysis. */
+export const toNoFaceRow = (item: NoFaceFrame): FacialRow => ({
+  frameIndex: item.frameIndex,
+  capturedAt: item.timestamp,
+  faceDetected: false,
+  emotion: null,
+  confidences: {},
   actionUnits: {},
   attentionScore: item.attentionScore,
   gazeX: item.gazeX ?? null,

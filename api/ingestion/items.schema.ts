@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import { float4, float8, int4, isoTimestamp, storableText } from '../validation/storable.ts';
 
 // The spec's ingestion item tables ("Ingestion items"), one schema per kind. Each item of a batch
@@ -55,6 +55,40 @@ export const snapshotItem = facialItem.omit({ emotions: true }).extend({
   image: z.base64().min(1).max(MAX_IMAGE_BASE64_CHARS),
 });
 export type SnapshotItem = z.output<typeof snapshotItem>;
+
+/**
+ * A frame in which the extension's face model found no face: stored with `face_detected = false`
+ * and left out of analysis, as the engine's "no face" is (docs/decisions.md, Facial frames).
+ */
+export const noFaceFrame = facialItem.omit({ emotions: true }).extend({
+  faceDetected: z.literal(false),
+});
+export type NoFaceFrame = z.output<typeof noFaceFrame>;
+
+/**
+ * `POST /api/sessions/:id/snapshots` takes three kinds of item, told apart by their fields: an image
+ * for the engine (`image`), a frame analysed on the tester's machine (the spec's facial frame item)
+ * and a frame without a face (`faceDetected: false`).
+ */
+export type SnapshotRouteItem =
+  | { readonly kind: 'image'; readonly item: SnapshotItem }
+  | { readonly kind: 'frame'; readonly item: FacialItem }
+  | { readonly kind: 'no_face'; readonly item: NoFaceFrame };
+
+const hasField = (item: unknown, field: string) => typeof item === 'object' && item !== null && field in item;
+
+/** The schema an item of the snapshots route is judged by, picked by its fields. */
+export function snapshotRouteSchema(item: unknown): ZodType<SnapshotRouteItem> {
+  // An item with none of the three's own fields is read as an image snapshot missing its image.
+  if (hasField(item, 'image') || !(hasField(item, 'emotions') || hasField(item, 'faceDetected')))
+    return snapshotItem.transform((parsed) => ({ kind: 'image' as const, item: parsed }));
+  if (hasField(item, 'faceDetected'))
+    return noFaceFrame.transform((parsed) => ({ kind: 'no_face' as const, item: parsed }));
+  return facialItem.transform((parsed) => ({ kind: 'frame' as const, item: parsed }));
+}
+
+/** What the OpenAPI document shows for one item of the snapshots route. */
+export const snapshotRouteItem = z.union([snapshotItem, facialItem, noFaceFrame]);
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
 

@@ -14,8 +14,8 @@ import {
 import type { Principal } from '../auth/principal.ts';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
 import { MAX_BATCH_ITEMS, type BatchKind, type BatchResponse } from './ingestion.schema.ts';
-import { toEventRow, toFacialRow, toSnapshotRow, toVoiceRow } from './item-rows.ts';
-import { eventItem, facialItem, snapshotItem, voiceItem } from './items.schema.ts';
+import { toEventRow, toFacialRow, toNoFaceRow, toSnapshotRow, toVoiceRow } from './item-rows.ts';
+import { eventItem, facialItem, snapshotRouteSchema, voiceItem } from './items.schema.ts';
 import { checkBatch, type Rejection } from './validate-batch.ts';
 
 export interface IngestionDependencies {
@@ -93,20 +93,22 @@ async function writeSkippingRepeats(
 }
 
 /**
- * Snapshots go to the facial engine one image at a time, synchronously (spec). The session is
+ * Snapshots with an image go to the facial engine, synchronously (spec); frames the extension
+ * analysed itself, with or without a face, are stored as they came. The session is
  * checked first so that a closed session costs no engine calls; the insert checks it again. An
  * engine that fails leaves its snapshots stored without analysis and the request succeeds.
  * The images never leave this function: neither the rows nor the log carry them.
  */
 async function recordSnapshots(deps: IngestionDependencies, request: BatchRequest): Promise<BatchResponse> {
-  const { accepted, rejections } = checkBatch(snapshotItem, request.batch);
+  const { accepted, rejections } = checkBatch(snapshotRouteSchema, request.batch);
   present(
     await asUser(deps.db, request.principal.claims, (tx) => recordingCheck(tx, request.sessionId)),
     request.sessionId,
     0,
     [],
   );
-  const analyses = await deps.facialEngine.analyzeAll(accepted.map((item) => item.image));
+  const images = accepted.flatMap((entry) => (entry.kind === 'image' ? [entry.item.image] : []));
+  const analyses = await deps.facialEngine.analyzeAll(images);
   const failures = analyses.flatMap((analysis) => (analysis.kind === 'unavailable' ? [analysis.reason] : []));
   if (failures.length) {
     request.log.warn(
@@ -114,7 +116,17 @@ async function recordSnapshots(deps: IngestionDependencies, request: BatchReques
       'facial engine unavailable; snapshots stored without analysis',
     );
   }
-  const rows = accepted.map((item, index) => toSnapshotRow(item, analyses[index]!));
+  let nextAnalysis = 0;
+  const rows = accepted.map((entry) => {
+    switch (entry.kind) {
+      case 'image':
+        return toSnapshotRow(entry.item, analyses[nextAnalysis++]!);
+      case 'frame':
+        return toFacialRow(entry.item);
+      case 'no_face':
+        return toNoFaceRow(entry.item);
+    }
+  });
   const outcome = await writeSkippingRepeats(deps, request, (tx, repeats) =>
     insertFacialSnapshots(tx, request.sessionId, rows, repeats),
   );

@@ -17,13 +17,14 @@ export interface CheckedBatch<T> {
  * first violation named by field (`targetSelector: Required`) and never spoils its neighbours.
  */
 export function checkBatch<S extends ZodType>(
-  schema: S,
+  schema: S | ((item: unknown) => S),
   batch: readonly unknown[],
 ): CheckedBatch<z.output<S>> {
   const accepted: z.output<S>[] = [];
   const rejections: Rejection[] = [];
+  const schemaOf = typeof schema === 'function' ? schema : () => schema;
   batch.forEach((item, index) => {
-    const parsed = schema.safeParse(item);
+    const parsed = schemaOf(item).safeParse(item);
     if (parsed.success) accepted.push(parsed.data);
     else rejections.push({ index, reason: describeIssue(parsed.error.issues[0]!, 'item') });
   });

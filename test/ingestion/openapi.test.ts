@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import type { ZodObject } from 'zod';
-import { eventItem, facialItem, snapshotItem, voiceItem } from '../../api/ingestion/items.schema.ts';
+import {
+  eventItem,
+  facialItem,
+  noFaceFrame,
+  snapshotItem,
+  voiceItem,
+} from '../../api/ingestion/items.schema.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 
 type Json = Record<string, unknown>;
 interface ItemSchema {
   type: string;
+  anyOf?: ItemSchema[];
   required: string[];
   properties: Record<string, Json>;
 }
@@ -26,6 +33,7 @@ const REQUIRED = {
   facial: ['attentionScore', 'emotions', 'frameIndex', 'timestamp'],
   voice: ['endTime', 'segmentIndex', 'sentiment', 'sentimentScore', 'startTime', 'transcript'],
   snapshots: ['attentionScore', 'frameIndex', 'image', 'timestamp'],
+  noFace: ['attentionScore', 'faceDetected', 'frameIndex', 'timestamp'],
 };
 
 describe('OpenAPI document of the ingestion endpoints', () => {
@@ -51,7 +59,6 @@ describe('OpenAPI document of the ingestion endpoints', () => {
       ['/api/data/facial', facialItem, REQUIRED.facial],
       ['/api/data/voice', voiceItem, REQUIRED.voice],
       ['/api/sessions/{id}/voice', voiceItem, REQUIRED.voice],
-      ['/api/sessions/{id}/snapshots', snapshotItem, REQUIRED.snapshots],
     ] as const;
     for (const [path, schema, required] of cases) {
       const items = itemsOf(path);
@@ -59,6 +66,20 @@ describe('OpenAPI document of the ingestion endpoints', () => {
       assert.deepEqual(Object.keys(items.properties).sort(), fieldsOf(schema as unknown as ZodObject), path);
       assert.deepEqual([...items.required].sort(), required, path);
     }
+    // The extension's route takes an image, a frame analysed on the tester's machine, or no face.
+    const snapshotKinds = itemsOf('/api/sessions/{id}/snapshots').anyOf ?? [];
+    const kinds = [
+      [snapshotItem, REQUIRED.snapshots],
+      [facialItem, REQUIRED.facial],
+      [noFaceFrame, REQUIRED.noFace],
+    ] as const;
+    assert.equal(snapshotKinds.length, kinds.length);
+    kinds.forEach(([schema, required], index) => {
+      const items = snapshotKinds[index]!;
+      assert.equal(items.type, 'object');
+      assert.deepEqual(Object.keys(items.properties).sort(), fieldsOf(schema as unknown as ZodObject));
+      assert.deepEqual([...items.required].sort(), required);
+    });
     const event = itemsOf('/api/data/events').properties;
     assert.deepEqual(event.eventType!.enum, [
       'click',

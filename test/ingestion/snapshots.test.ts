@@ -219,4 +219,71 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       ],
     );
   });
+
+  it("stores frames analysed on the tester's machine as they came, without calling the engine", async () => {
+    const s = await recordingSession();
+    const before = engine.images.length;
+    const frame = {
+      frameIndex: 0,
+      timestamp: at(0),
+      emotions: { neutral: 0.3, sad: 0.6, happy: 0.1 },
+      attentionScore: 0.9,
+      gazeX: 0.4,
+      gazeY: 0.6,
+    };
+    const noFace = { frameIndex: 1, timestamp: at(1), faceDetected: false, attentionScore: 0 };
+    const response = await post(s.testToken, s.sessionId, [frame, noFace]);
+    assert.equal(response.status, 200, response.body.error ?? '');
+    assert.deepEqual(response.body.data, {
+      sessionId: s.sessionId,
+      accepted: 2,
+      rejected: 0,
+      rejections: [],
+    });
+    assert.equal(engine.images.length, before, 'a frame without an image went to the engine');
+    const rows = await storedRows<SnapshotRow & { gaze_x: number | null }>('facial_snapshots', s.sessionId);
+    assert.deepEqual(
+      rows.map((row) => [row.frame_index, row.face_detected, row.emotion, row.attention_score, row.gaze_x]),
+      [
+        [0, true, 'sad', 0.9, 0.4],
+        [1, false, null, 0, null],
+      ],
+    );
+    assert.deepEqual(rows[0]!.confidences, frame.emotions);
+  });
+
+  it('keeps the batch order when images and analysed frames are mixed', async () => {
+    const s = await recordingSession();
+    engine.behaviour = { kind: 'face', emotions: { happy: 1 }, actionUnits: {} };
+    const frame = { frameIndex: 1, timestamp: at(1), emotions: { angry: 1 }, attentionScore: 0.5 };
+    const response = await post(s.testToken, s.sessionId, [snapshot(0), frame, snapshot(2)]);
+    assert.equal(response.status, 200, response.body.error ?? '');
+    const rows = await storedRows<SnapshotRow>('facial_snapshots', s.sessionId);
+    assert.deepEqual(
+      rows.map((row) => [row.frame_index, row.emotion]),
+      [
+        [0, 'happy'],
+        [1, 'angry'],
+        [2, 'happy'],
+      ],
+    );
+  });
+
+  it('rejects a frame whose emotions do not sum to 1, and a faceDetected other than false', async () => {
+    const s = await recordingSession();
+    const response = await post(s.testToken, s.sessionId, [
+      { frameIndex: 0, timestamp: at(0), emotions: { happy: 0.5 }, attentionScore: 0.5 },
+      { frameIndex: 1, timestamp: at(1), faceDetected: true, attentionScore: 0.5 },
+      { frameIndex: 2, timestamp: at(2), faceDetected: false },
+    ]);
+    const data = response.body.data as { rejections: { index: number; reason: string }[] };
+    assert.deepEqual(
+      data.rejections.map((r) => [r.index, r.reason.split(':')[0]]),
+      [
+        [0, 'emotions'],
+        [1, 'faceDetected'],
+        [2, 'attentionScore'],
+      ],
+    );
+  });
 });
