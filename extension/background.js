@@ -4,11 +4,11 @@
 // carries out the popup's commands. The browser may stop this worker whenever it is idle; every
 // piece of state is in storage (session-state.js, outbox.js), so a restarted worker carries on.
 //
-// Extension point: facial frames and voice segments. The outbox and the uploader are generic over
-// the three signal endpoints (`events`, `snapshots`, `voice`); a capture module for camera or
-// microphone would add its kind to SIGNAL_KINDS and hand its items to `record(kind, item)`.
-// Nothing captures them yet (extension/README.md).
+// Facial frames come from the offscreen document through facial-capture.js and go to `snapshots`
+// as scores only. The outbox and the uploader are generic over the three signal endpoints; voice
+// segments are not captured yet (extension/README.md).
 
+import { facialCapture } from './facial-capture.js';
 import { Outbox } from './outbox.js';
 import { sessionCommands } from './session-commands.js';
 import { SessionStore } from './session-state.js';
@@ -16,8 +16,8 @@ import { Uploader } from './uploader.js';
 
 /** @typedef {import('./api-client.js').SignalKind} SignalKind */
 
-/** The kinds captured today; see the extension point above. @type {SignalKind[]} */
-const SIGNAL_KINDS = ['events'];
+/** The kinds captured today. @type {SignalKind[]} */
+const SIGNAL_KINDS = ['events', 'snapshots'];
 /** Pending items are sealed into a batch this often (or sooner, at SEAL_AT items). */
 const FLUSH_INTERVAL_MS = 2_000;
 
@@ -60,6 +60,8 @@ function flush() {
 }
 
 const commands = sessionCommands({ store, outboxes: [...outboxes.values()], uploaders, flush });
+const camera = facialCapture({ store, record: (item) => record('snapshots', item) });
+store.onChange = () => void camera.sync();
 
 // Everything waits for the stored state: the browser may start this worker for a message or an alarm.
 const ready = (async () => {
@@ -67,6 +69,7 @@ const ready = (async () => {
   for (const outbox of outboxes.values()) await outbox.load();
   if (store.sendable) flush();
   if (store.sendable) for (const uploader of uploaders) uploader.kick();
+  await camera.sync();
 })();
 
 /**
@@ -91,14 +94,20 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     void ready.then(() => record('events', item));
     return;
   }
+  if (sender.url === chrome.runtime.getURL('offscreen.html')) {
+    void ready.then(() => camera.received(/** @type {Record<string, unknown>} */ (message)));
+    return;
+  }
   if (type === 'command' && sender.url?.startsWith(chrome.runtime.getURL('popup.html'))) {
-    const { command, settings } = /** @type {{ command?: unknown, settings?: unknown }} */ (message);
+    const { command, settings, consent } =
+      /** @type {{ command?: unknown, settings?: unknown, consent?: unknown }} */ (message);
     const run = async () => {
       await ready;
       if (command === 'start') await commands.start(settings);
       else if (command === 'pause') await commands.pause();
       else if (command === 'resume') await commands.resume();
       else if (command === 'complete') await commands.complete();
+      else if (command === 'consent') await commands.consent(consent);
       else throw new Error(`Unknown command ${String(command)}`);
     };
     const done = commandChain.then(run);

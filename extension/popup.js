@@ -36,6 +36,12 @@ function show(state) {
   element('unsent').textContent = String(state.unsent);
   element('message').textContent = state.message ?? '';
   const { phase, sessionStatus } = state;
+  element('camera').textContent = cameraText(state);
+  element('camera-consent').hidden = !(
+    state.signals?.recordFacial &&
+    state.consent.camera === null &&
+    (phase === 'recording' || phase === 'paused')
+  );
   button('start').disabled = phase === 'recording' || phase === 'paused';
   // Pause stays offered when the API has not confirmed it (the request failed): press it again.
   button('pause').disabled = !(phase === 'recording' || (phase === 'paused' && sessionStatus === 'active'));
@@ -43,11 +49,20 @@ function show(state) {
   button('complete').disabled = !(phase === 'recording' || phase === 'paused');
 }
 
-/** @param {string} command @param {Settings} [settings] */
-async function send(command, settings) {
+/** @param {SessionState} state */
+function cameraText(state) {
+  if (!state.signals?.recordFacial) return 'not used by this study';
+  if (state.camera === 'recording') return 'on: expression scores only, never a picture';
+  if (state.consent.camera === 'refused') return 'not allowed: events only';
+  if (state.consent.camera === null) return 'waiting for your answer';
+  return 'off';
+}
+
+/** @param {string} command @param {Record<string, unknown>} [extra] */
+async function send(command, extra) {
   for (const id of ['start', 'pause', 'resume', 'complete']) button(id).disabled = true;
   const answer = /** @type {{ ok: boolean, error?: string } | undefined} */ (
-    await chrome.runtime.sendMessage({ type: 'command', command, ...(settings ? { settings } : {}) })
+    await chrome.runtime.sendMessage({ type: 'command', command, ...extra })
   );
   const stored = await chrome.storage.local.get('state');
   show(/** @type {SessionState | undefined} */ (stored.state));
@@ -57,11 +72,31 @@ async function send(command, settings) {
 element('settings').addEventListener('submit', (event) => {
   event.preventDefault();
   void send('start', {
-    apiBase: field('api-base').value,
-    sessionId: field('session-id').value,
-    testToken: field('test-token').value,
+    settings: {
+      apiBase: field('api-base').value,
+      sessionId: field('session-id').value,
+      testToken: field('test-token').value,
+    },
   });
 });
+
+// Asking here, in a page the tester sees, is what makes the browser show its camera prompt; the
+// offscreen document that records later uses the permission given now.
+button('allow-camera').addEventListener('click', () => void allowCamera());
+
+async function allowCamera() {
+  /** @type {MediaStream} */
+  let stream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({ video: true });
+  } catch (error) {
+    const reason = error instanceof Error ? error.name : String(error);
+    return send('consent', { consent: { camera: false, reason } });
+  }
+  for (const track of stream.getTracks()) track.stop();
+  await send('consent', { consent: { camera: true } });
+}
+button('refuse-camera').addEventListener('click', () => void send('consent', { consent: { camera: false } }));
 for (const command of ['pause', 'resume', 'complete'])
   button(command).addEventListener('click', () => void send(command));
 

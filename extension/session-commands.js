@@ -4,7 +4,8 @@
 // capture stops before a pause or a completion is asked for, and a completion is asked for only
 // once every captured item has been accepted (the API takes no items after it).
 
-import { patchStatus, statusIn } from './api-client.js';
+import { patchStatus, postBatch, statusIn } from './api-client.js';
+import { signalsIn } from './facial-capture.js';
 import { initialState } from './session-state.js';
 
 /** @typedef {import('./api-client.js').Settings} Settings */
@@ -45,8 +46,29 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
       // A session is created active, so this usually answers 409 "(it is active)"; it resumes a paused one.
       const answer = await patchStatus(settings, 'active');
       if (!isActive(answer)) return refused(answer, {});
-      await store.update({ phase: 'recording', sessionStatus: 'active', message: null, unsent: unsent() });
+      // An empty batch to the snapshots route answers which signals the study records.
+      const probe = await postBatch(settings, 'snapshots', []);
+      const signals = probe.outcome === 'ok' ? signalsIn(probe.data) : store.state.signals;
+      await store.update({
+        phase: 'recording',
+        sessionStatus: 'active',
+        message: null,
+        unsent: unsent(),
+        signals,
+      });
       for (const uploader of uploaders) uploader.kick();
+    },
+
+    /** The tester's answer to the camera question. @param {unknown} input */
+    async consent(input) {
+      const { camera, reason } = /** @type {{ camera?: unknown, reason?: unknown }} */ (input ?? {});
+      await store.update({
+        consent: { ...store.state.consent, camera: camera === true ? 'granted' : 'refused' },
+        message:
+          camera === true
+            ? null
+            : `Camera ${typeof reason === 'string' && reason ? `refused (${reason})` : 'not allowed'}: the session goes on with interaction events only.`,
+      });
     },
 
     async pause() {

@@ -19,6 +19,11 @@
  * @property {{ accepted: number, rejected: number } | null} last counts of the last answered batch
  * @property {{ accepted: number, rejected: number }} totals
  * @property {number} unsent items captured and not yet accepted
+ * @property {{ recordFacial: boolean, recordVoice: boolean, requireThinkAloud: boolean } | null} signals
+ *   what the study records, as the snapshots route answered at Start; null before
+ * @property {{ camera: 'granted' | 'refused' | null }} consent the tester's answer in the popup
+ * @property {'off' | 'recording' | 'unavailable'} camera whether the camera is in use now
+ * @property {number} nextFrameIndex the next facial frame's `frameIndex`
  */
 
 /** @returns {SessionState} */
@@ -29,6 +34,10 @@ export const initialState = () => ({
   last: null,
   totals: { accepted: 0, rejected: 0 },
   unsent: 0,
+  signals: null,
+  consent: { camera: null },
+  camera: 'off',
+  nextFrameIndex: 0,
 });
 
 export class SessionStore {
@@ -37,6 +46,8 @@ export class SessionStore {
     this.settings = undefined;
     /** @type {SessionState} */
     this.state = initialState();
+    /** Called after every change (the camera follows the state). @type {() => void} */
+    this.onChange = () => {};
   }
 
   async load() {
@@ -61,5 +72,6 @@ export class SessionStore {
   async update(change) {
     this.state = { ...this.state, ...change };
     await chrome.storage.local.set({ state: this.state, recording: this.state.phase === 'recording' });
+    this.onChange();
   }
 }

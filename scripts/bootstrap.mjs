@@ -16,6 +16,7 @@ const COMMANDS = {
   demo: 'scripts/demo.ts',
   screenshots: 'scripts/screenshots.ts',
   setup: 'scripts/setup.ts',
+  'build-extension': 'scripts/build-extension.ts',
 };
 
 function installedStamp() {

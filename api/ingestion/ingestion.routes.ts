@@ -2,7 +2,13 @@ import { invalid } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import type { RequestState } from '../http/state.ts';
 import { sessionIdParams } from '../sessions/sessions.schema.ts';
-import { batchResponse, dataBatchBody, sessionBatchBody, type BatchKind } from './ingestion.schema.ts';
+import {
+  batchResponse,
+  dataBatchBody,
+  sessionBatchBody,
+  snapshotsResponse,
+  type BatchKind,
+} from './ingestion.schema.ts';
 import { recordBatch, type IngestionDependencies } from './record-batch.ts';
 
 const ITEM_NAMES: Readonly<Record<BatchKind, string>> = {
@@ -50,7 +56,7 @@ export function ingestionRoutes(deps: IngestionDependencies): RouteDefinition[] 
       params: sessionIdParams,
       resource: 'Session',
       body: sessionBatchBody(kind),
-      response: batchResponse,
+      response: kind === 'snapshots' ? snapshotsResponse : batchResponse,
       errors: [409],
       handler: async ({ body, params, principal, ctx }) => {
         if (body.sessionId !== undefined && body.sessionId !== params.id)

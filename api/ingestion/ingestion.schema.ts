@@ -47,3 +47,15 @@ export const batchResponse = z.object({
   ),
 });
 export type BatchResponse = z.output<typeof batchResponse>;
+
+/**
+ * The snapshots route also says which signals the session's study records, so that the extension
+ * (which may call only the test-token routes) knows whether to ask for the camera and microphone.
+ */
+export const snapshotsResponse = batchResponse.extend({
+  signals: z
+    .object({ recordFacial: z.boolean(), recordVoice: z.boolean(), requireThinkAloud: z.boolean() })
+    .optional()
+    .describe("the study's settings of the same names; an empty batch asks for them alone"),
+});
+export type SnapshotsResponse = z.output<typeof snapshotsResponse>;

@@ -8,12 +8,18 @@ import {
   insertVoiceSegments,
   isRepeatedRow,
   recordingCheck,
+  studySignals,
   type RecordingOutcome,
   type Repeats,
 } from '../../db/repositories/signals.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors.ts';
-import { MAX_BATCH_ITEMS, type BatchKind, type BatchResponse } from './ingestion.schema.ts';
+import {
+  MAX_BATCH_ITEMS,
+  type BatchKind,
+  type BatchResponse,
+  type SnapshotsResponse,
+} from './ingestion.schema.ts';
 import { toEventRow, toFacialRow, toNoFaceRow, toSnapshotRow, toVoiceRow } from './item-rows.ts';
 import { eventItem, facialItem, snapshotRouteSchema, voiceItem } from './items.schema.ts';
 import { checkBatch, type Rejection } from './validate-batch.ts';
@@ -99,14 +105,15 @@ async function writeSkippingRepeats(
  * engine that fails leaves its snapshots stored without analysis and the request succeeds.
  * The images never leave this function: neither the rows nor the log carry them.
  */
-async function recordSnapshots(deps: IngestionDependencies, request: BatchRequest): Promise<BatchResponse> {
+async function recordSnapshots(
+  deps: IngestionDependencies,
+  request: BatchRequest,
+): Promise<SnapshotsResponse> {
   const { accepted, rejections } = checkBatch(snapshotRouteSchema, request.batch);
-  present(
-    await asUser(deps.db, request.principal.claims, (tx) => recordingCheck(tx, request.sessionId)),
-    request.sessionId,
-    0,
-    [],
-  );
+  const signals = await asUser(deps.db, request.principal.claims, async (tx) => {
+    present(await recordingCheck(tx, request.sessionId), request.sessionId, 0, []);
+    return studySignals(tx, request.sessionId);
+  });
   const images = accepted.flatMap((entry) => (entry.kind === 'image' ? [entry.item.image] : []));
   const analyses = await deps.facialEngine.analyzeAll(images);
   const failures = analyses.flatMap((analysis) => (analysis.kind === 'unavailable' ? [analysis.reason] : []));
@@ -130,7 +137,7 @@ async function recordSnapshots(deps: IngestionDependencies, request: BatchReques
   const outcome = await writeSkippingRepeats(deps, request, (tx, repeats) =>
     insertFacialSnapshots(tx, request.sessionId, rows, repeats),
   );
-  return present(outcome, request.sessionId, accepted.length, rejections);
+  return { ...present(outcome, request.sessionId, accepted.length, rejections), ...(signals && { signals }) };
 }
 
 /** The spec's answer, or the reason nothing could be recorded on the session. */

@@ -222,6 +222,30 @@ export async function recordingCheck(tx: Tx, sessionId: string): Promise<Recordi
   return { kind: 'recorded', stored: 0 };
 }
 
+/** Which signals the session's study asks the extension to record (`studies` settings). */
+export interface StudySignals {
+  readonly recordFacial: boolean;
+  readonly recordVoice: boolean;
+  readonly requireThinkAloud: boolean;
+}
+
+/** The study's signal settings, as the session's recorder sees them (RLS: a recording tester sees the study). */
+export async function studySignals(tx: Tx, sessionId: string): Promise<StudySignals | undefined> {
+  const row = await tx
+    .selectFrom('sessions')
+    .innerJoin('studies', 'studies.id', 'sessions.study_id')
+    .select(['studies.record_facial', 'studies.record_voice', 'studies.require_think_aloud'])
+    .where('sessions.id', '=', sessionId)
+    .executeTakeFirst();
+  return (
+    row && {
+      recordFacial: row.record_facial,
+      recordVoice: row.record_voice,
+      requireThinkAloud: row.require_think_aloud,
+    }
+  );
+}
+
 /** Voice segments an AI agent may read: those flagged as holding PII stay out until sanitised. */
 export function voiceSegmentsForAnalysis(tx: Tx, sessionId: string) {
   return tx

@@ -10,6 +10,7 @@ declare namespace chrome {
       readonly url?: string;
     }
     function getURL(path: string): string;
+    function getContexts(filter: { contextTypes: string[] }): Promise<unknown[]>;
     function sendMessage(message: unknown): Promise<unknown>;
     const onMessage: {
       addListener(
@@ -44,5 +45,20 @@ declare namespace chrome {
     function create(name: string, info: { when?: number; delayInMinutes?: number }): Promise<void>;
     function clear(name: string): Promise<boolean>;
     const onAlarm: { addListener(listener: (alarm: Alarm) => void): void };
+  }
+
+  namespace offscreen {
+    function createDocument(parameters: {
+      url: string;
+      reasons: string[];
+      justification: string;
+    }): Promise<void>;
+    function closeDocument(): Promise<void>;
+  }
+
+  namespace action {
+    function setBadgeText(details: { text: string }): Promise<void>;
+    function setBadgeBackgroundColor(details: { color: string }): Promise<void>;
+    function setTitle(details: { title: string }): Promise<void>;
   }
 }

@@ -86,6 +86,7 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       accepted: 2,
       rejected: 0,
       rejections: [],
+      signals: { recordFacial: false, recordVoice: false, requireThinkAloud: false },
     });
     assert.ok(sent.every((item) => engine.images.includes(item.image)));
     assert.equal(engine.authorizations.at(-1), 'Token engine-secret');
@@ -239,6 +240,7 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       accepted: 2,
       rejected: 0,
       rejections: [],
+      signals: { recordFacial: false, recordVoice: false, requireThinkAloud: false },
     });
     assert.equal(engine.images.length, before, 'a frame without an image went to the engine');
     const rows = await storedRows<SnapshotRow & { gaze_x: number | null }>('facial_snapshots', s.sessionId);
@@ -285,5 +287,22 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
         [2, 'attentionScore'],
       ],
     );
+  });
+
+  it("answers which signals the session's study records, also to an empty batch", async () => {
+    const s = await recordingSession();
+    await asSystem(testDatabase(), (tx) =>
+      sql`update studies set record_facial = true, require_think_aloud = true
+          where id = (select study_id from sessions where id = ${s.sessionId})`.execute(tx),
+    );
+    const response = await post(s.testToken, s.sessionId, []);
+    assert.equal(response.status, 200, response.body.error ?? '');
+    assert.deepEqual(response.body.data, {
+      sessionId: s.sessionId,
+      accepted: 0,
+      rejected: 0,
+      rejections: [],
+      signals: { recordFacial: true, recordVoice: false, requireThinkAloud: true },
+    });
   });
 });

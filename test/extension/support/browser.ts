@@ -3,10 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { buildExtension } from '../../../scripts/lib/extension-build.ts';
 import { testConfig } from '../../support/config.ts';
 
-/** The unpacked extension, loaded as a tester loads it. */
-export const EXTENSION_DIR = fileURLToPath(new URL('../../../extension', import.meta.url));
+/** The extension as `npm run build:extension` packages it, built once per test run. */
+export const EXTENSION_DIR = fileURLToPath(new URL('../../../.data/extension-under-test', import.meta.url));
+let built: Promise<void> | undefined;
+const builtExtension = () => (built ??= buildExtension(EXTENSION_DIR));
+
+/** Chromium's fake camera: a Y4M file it plays in a loop; `deny` refuses every permission prompt. */
+export type FakeCamera = { readonly video: string } | 'deny';
 
 export interface ExtensionBrowser {
   readonly context: BrowserContext;
@@ -22,8 +28,19 @@ export interface ExtensionBrowser {
  * Debian's Chromium with the extension loaded unpacked, in a fresh profile (so chrome.storage starts
  * empty), headless: Chromium runs MV3 extensions headless in a persistent context.
  */
-export async function launchExtensionBrowser(): Promise<ExtensionBrowser> {
+export async function launchExtensionBrowser(camera?: FakeCamera): Promise<ExtensionBrowser> {
+  await builtExtension();
   const profile = await mkdtemp(join(tmpdir(), 'usability-extension-'));
+  const media =
+    camera === undefined
+      ? []
+      : camera === 'deny'
+        ? ['--use-fake-device-for-media-stream', '--deny-permission-prompts']
+        : [
+            '--use-fake-device-for-media-stream',
+            '--use-fake-ui-for-media-stream',
+            `--use-file-for-fake-video-capture=${camera.video}`,
+          ];
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: testConfig().audits.chromiumPath,
     headless: true,
@@ -35,6 +52,7 @@ export async function launchExtensionBrowser(): Promise<ExtensionBrowser> {
       '--disable-dev-shm-usage',
       '--disable-gpu',
       '--disable-background-networking',
+      ...media,
     ],
   });
   try {

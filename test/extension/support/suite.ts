@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../../support/api.ts';
 import { businessWithStudy } from '../../sessions/fixtures.ts';
 import { startApiProxy, type ApiProxy } from './api-proxy.ts';
-import { launchExtensionBrowser, type ExtensionBrowser } from './browser.ts';
+import { launchExtensionBrowser, type ExtensionBrowser, type FakeCamera } from './browser.ts';
 import { startFixtureSite, type FixtureSite } from './fixture-site.ts';
 import { recordableSession, startInPopup, type RecordableSession } from './session.ts';
 
@@ -25,9 +25,10 @@ export interface ExtensionSuite {
 
 /**
  * Registers the mocha hooks of a describe block that drives the extension: the API behind the
- * recording proxy, the fixture site and a study once for the block, a browser for each test.
+ * recording proxy, the fixture site and a study once for the block, a browser for each test (with
+ * Chromium's fake camera when `camera` gives one).
  */
-export function extensionSuite(): ExtensionSuite {
+export function extensionSuite(camera?: () => Promise<FakeCamera>): ExtensionSuite {
   let api: TestApi | undefined;
   let proxy: ApiProxy | undefined;
   let site: FixtureSite | undefined;
@@ -46,7 +47,7 @@ export function extensionSuite(): ExtensionSuite {
     await api?.stop();
   });
   beforeEach(async () => {
-    browser = await launchExtensionBrowser();
+    browser = await launchExtensionBrowser(camera && (await camera()));
   });
   afterEach(() => browser?.close());
 
