@@ -61,6 +61,8 @@ export function facialCapture({ store, record }) {
     /** A message of the offscreen document. @param {Record<string, unknown>} message */
     async received(message) {
       if (message.type === 'facial-started') {
+        // A start that arrives after a pause closed the document is no longer true.
+        if (!wanted()) return;
         await store.update({ camera: 'recording' });
         return showIndicator();
       }

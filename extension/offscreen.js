@@ -77,12 +77,23 @@ async function run() {
   }
   await tell({ type: 'facial-started' });
   // Samples one after another: a slow analysis delays the next sample instead of piling them up.
-  for (;;) {
-    const due = performance.now() + SAMPLE_INTERVAL_MS;
-    const timestamp = new Date().toISOString();
-    const { scores, analysisMs } = await analyse();
-    await tell({ type: 'facial-frame', timestamp, scores, analysisMs });
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+  try {
+    for (;;) {
+      const due = performance.now() + SAMPLE_INTERVAL_MS;
+      if (stream.getVideoTracks().every((track) => track.readyState === 'ended'))
+        throw new Error('the camera stopped');
+      const timestamp = new Date().toISOString();
+      const { scores, analysisMs } = await analyse();
+      await tell({ type: 'facial-frame', timestamp, scores, analysisMs });
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+    }
+  } catch (error) {
+    // The camera was unplugged or taken, or the model failed: say so rather than look recording.
+    for (const track of stream.getTracks()) track.stop();
+    await tell({
+      type: 'facial-unavailable',
+      reason: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 

@@ -120,7 +120,7 @@ cameraSuite('Browser extension: facial frames from a face', smilingFaceVideo, (s
     await popupShows(popup, '#camera', 'waiting for your answer');
     await answerCamera(popup, 'Allow camera');
     await popupShows(popup, '#camera', /^on: expression scores only/);
-    assert.equal(await badgeText(suite), 'CAM');
+    await waitFor(async () => (await badgeText(suite)) === 'CAM').catch(() => assert.fail('no CAM badge'));
 
     const rows = await waitForFrames(session.sessionId, (stored) => stored.length >= 4);
     assert.ok(
@@ -145,7 +145,9 @@ cameraSuite('Browser extension: facial frames from a face', smilingFaceVideo, (s
     const pausedAt = Date.now();
     await popup.keyboard.press('Enter');
     await popupShows(popup, '#phase', /^paused/);
-    assert.equal(await badgeText(suite), '');
+    await waitFor(async () => (await badgeText(suite)) === '').catch(() =>
+      assert.fail('the CAM badge stayed'),
+    );
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const after = await frameRows(session.sessionId);
     const late = after.filter((row) => row.captured_at.getTime() > pausedAt + 1_000);
@@ -169,6 +171,19 @@ cameraSuite('Browser extension: facial frames without a face', blankVideo, (suit
     );
     assertNoMediaSent(suite.proxy);
   });
+
+  it('"Not now" never opens the camera, records no frame and keeps the events', async () => {
+    const { session, popup, page } = await suite.startRecording();
+    await answerCamera(popup, 'Not now');
+    await popupShows(popup, '#camera', 'not allowed: events only');
+    await page.click('#to-two');
+    await waitForEvents(session.sessionId, clicked('#to-two'));
+    const contexts = await suite.browser.worker.evaluate(() =>
+      chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] }),
+    );
+    assert.equal(contexts.length, 0, 'the camera was opened although the tester said "Not now"');
+    assert.deepEqual(await frameRows(session.sessionId), []);
+  });
 });
 
 cameraSuite(
@@ -179,15 +194,6 @@ cameraSuite(
       const { session, popup, page } = await suite.startRecording();
       await answerCamera(popup, 'Allow camera');
       await popupShows(popup, '#message', /events only/);
-      await popupShows(popup, '#camera', 'not allowed: events only');
-      await page.click('#to-two');
-      await waitForEvents(session.sessionId, clicked('#to-two'));
-      assert.deepEqual(await frameRows(session.sessionId), []);
-    });
-
-    it('"Not now" records no frame and keeps the events', async () => {
-      const { session, popup, page } = await suite.startRecording();
-      await answerCamera(popup, 'Not now');
       await popupShows(popup, '#camera', 'not allowed: events only');
       await page.click('#to-two');
       await waitForEvents(session.sessionId, clicked('#to-two'));
