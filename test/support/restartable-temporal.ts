@@ -48,8 +48,9 @@ export async function startRestartableTemporal(): Promise<RestartableTemporal> {
       ],
       { stdio: 'ignore' },
     );
-    // Ready once it answers: a connection that reaches getSystemInfo within the deadline.
-    const deadline = Date.now() + 30_000;
+    // Ready once it answers: a connection that reaches getSystemInfo within the deadline. A restart
+    // reopens the SQLite file the stopped server wrote; on a loaded 2-core machine that took over 30 s.
+    const deadline = Date.now() + 60_000;
     for (;;) {
       try {
         const connection = await Connection.connect({ address, connectTimeout: 1000 });
