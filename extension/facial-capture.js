@@ -18,8 +18,13 @@ export function facialCapture({ store, record }) {
   let chain = Promise.resolve();
 
   const wanted = () => {
-    const { phase, signals, consent } = store.state;
-    return phase === 'recording' && signals?.recordFacial === true && consent.camera === 'granted';
+    const { phase, signals, consent, camera } = store.state;
+    return (
+      phase === 'recording' &&
+      signals?.recordFacial === true &&
+      consent.camera === 'granted' &&
+      camera !== 'unavailable'
+    );
   };
 
   const isOpen = async () =>
@@ -67,10 +72,16 @@ export function facialCapture({ store, record }) {
         return showIndicator();
       }
       if (message.type === 'facial-unavailable') {
+        const reason = String(message.reason);
+        // A refused permission is the tester's answer; anything else (a busy camera, the model)
+        // may pass: Pause and Resume try again.
+        const refusedByBrowser = reason === 'NotAllowedError' || reason === 'SecurityError';
         await store.update({
           camera: 'unavailable',
-          consent: { ...store.state.consent, camera: 'refused' },
-          message: `The camera could not be used (${String(message.reason)}): the session goes on with interaction events only.`,
+          ...(refusedByBrowser ? { consent: { ...store.state.consent, camera: 'refused' } } : {}),
+          message: refusedByBrowser
+            ? `The camera was refused (${reason}): the session goes on with interaction events only.`
+            : `The camera could not be used (${reason}): the session goes on with interaction events only; Pause and Resume try again.`,
         });
         return this.sync();
       }
@@ -87,6 +98,15 @@ export function facialCapture({ store, record }) {
       }
     },
   };
+}
+
+/** The snapshots route's `nextFrameIndex`: where this session's frames go on (0 when not said). @param {unknown} data */
+export function nextFrameIndexIn(data) {
+  const next =
+    data && typeof data === 'object'
+      ? /** @type {{ nextFrameIndex?: unknown }} */ (data).nextFrameIndex
+      : undefined;
+  return typeof next === 'number' && Number.isInteger(next) && next >= 0 ? next : 0;
 }
 
 /** The study's signal settings in an answer of the snapshots route, when it names them. @param {unknown} data */

@@ -53,6 +53,8 @@ function show(state) {
 function cameraText(state) {
   if (!state.signals?.recordFacial) return 'not used by this study';
   if (state.camera === 'recording') return 'on: expression scores only, never a picture';
+  if (state.camera === 'unavailable' && state.consent.camera === 'granted')
+    return 'not working: Pause and Resume to try again';
   if (state.consent.camera === 'refused') return 'not allowed: events only';
   if (state.consent.camera === null) return 'waiting for your answer';
   return 'off';

@@ -5,7 +5,7 @@
 // once every captured item has been accepted (the API takes no items after it).
 
 import { patchStatus, postBatch, statusIn } from './api-client.js';
-import { signalsIn } from './facial-capture.js';
+import { nextFrameIndexIn, signalsIn } from './facial-capture.js';
 import { initialState } from './session-state.js';
 
 /** @typedef {import('./api-client.js').Settings} Settings */
@@ -32,6 +32,21 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
     answer.outcome === 'ok' ||
     (answer.outcome === 'stop' && answer.status === 409 && /\(it is active\)/.test(answer.serverMessage));
 
+  /**
+   * An empty batch to the snapshots route: which signals the study records, and where this session's
+   * frames go on (never below what this browser already numbered). A camera that failed may retry.
+   * @param {Settings} settings @returns {Promise<Partial<import('./session-state.js').SessionState>>}
+   */
+  async function probeSignals(settings) {
+    const probe = await postBatch(settings, 'snapshots', []);
+    if (probe.outcome !== 'ok') return { camera: 'off' };
+    return {
+      camera: 'off',
+      signals: signalsIn(probe.data),
+      nextFrameIndex: Math.max(store.state.nextFrameIndex, nextFrameIndexIn(probe.data)),
+    };
+  }
+
   return {
     /** Starts (or, after a refusal, restarts with a new token) recording the session. @param {unknown} input */
     async start(input) {
@@ -46,15 +61,12 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
       // A session is created active, so this usually answers 409 "(it is active)"; it resumes a paused one.
       const answer = await patchStatus(settings, 'active');
       if (!isActive(answer)) return refused(answer, {});
-      // An empty batch to the snapshots route answers which signals the study records.
-      const probe = await postBatch(settings, 'snapshots', []);
-      const signals = probe.outcome === 'ok' ? signalsIn(probe.data) : store.state.signals;
       await store.update({
         phase: 'recording',
         sessionStatus: 'active',
         message: null,
         unsent: unsent(),
-        signals,
+        ...(await probeSignals(settings)),
       });
       for (const uploader of uploaders) uploader.kick();
     },
@@ -86,7 +98,13 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
       const settings = requireSettings(store);
       const answer = await patchStatus(settings, 'active');
       if (!isActive(answer)) return refused(answer, {});
-      await store.update({ phase: 'recording', sessionStatus: 'active', message: null });
+      await store.update({
+        phase: 'recording',
+        sessionStatus: 'active',
+        message: null,
+        // Asked again when Start could not learn them.
+        ...(store.state.signals ? { camera: 'off' } : await probeSignals(settings)),
+      });
     },
 
     async complete() {

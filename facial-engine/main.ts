@@ -21,6 +21,7 @@ const engine = await startFacialEngine(
     isUnreadable: (error) => error instanceof UnreadableImageError,
     token: config.facialEngine.token,
     ready,
+    onError: (error) => logger.error({ err: error }, 'analysis failed'),
   },
   config.facialEngine.listen,
 );

@@ -19,6 +19,8 @@ export interface FacialEngineOptions {
   readonly token: string | undefined;
   /** Resolves once the model is loaded; health answers 503 until then. */
   readonly ready: Promise<void>;
+  /** Told of every unexpected error (never of the image). */
+  readonly onError?: (error: unknown) => void;
 }
 
 const analyzeBody = z.object({ image: z.base64().min(1) });
@@ -42,19 +44,27 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES)
-    throw new HttpError(413, 'payload_too_large', `body: at most ${MAX_BODY_BYTES} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw new HttpError(413, 'payload_too_large', `body: at most ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+const tooLarge = () => new HttpError(413, 'payload_too_large', `body: at most ${MAX_BODY_BYTES} bytes`);
+
+/**
+ * The body, up to the limit. Past it, reading stops without destroying the request (throwing inside
+ * `for await` would reset the connection before the 413 could be answered).
+ */
+function readBody(request: IncomingMessage): Promise<string> {
+  if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      request.off('data', onData);
+      reject(tooLarge());
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.once('error', reject);
+  });
 }
 
 function authorised(request: IncomingMessage, token: string | undefined): boolean {

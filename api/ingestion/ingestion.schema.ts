@@ -57,5 +57,11 @@ export const snapshotsResponse = batchResponse.extend({
     .object({ recordFacial: z.boolean(), recordVoice: z.boolean(), requireThinkAloud: z.boolean() })
     .optional()
     .describe("the study's settings of the same names; an empty batch asks for them alone"),
+  nextFrameIndex: z
+    .number()
+    .int()
+    .describe(
+      'one past the highest frameIndex stored for the session, this batch included: where a recorder goes on',
+    ),
 });
 export type SnapshotsResponse = z.output<typeof snapshotsResponse>;

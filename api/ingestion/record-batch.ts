@@ -8,6 +8,7 @@ import {
   insertVoiceSegments,
   isRepeatedRow,
   recordingCheck,
+  nextFrameIndex,
   studySignals,
   type RecordingOutcome,
   type Repeats,
@@ -110,9 +111,12 @@ async function recordSnapshots(
   request: BatchRequest,
 ): Promise<SnapshotsResponse> {
   const { accepted, rejections } = checkBatch(snapshotRouteSchema, request.batch);
-  const signals = await asUser(deps.db, request.principal.claims, async (tx) => {
+  const { signals, storedNext } = await asUser(deps.db, request.principal.claims, async (tx) => {
     present(await recordingCheck(tx, request.sessionId), request.sessionId, 0, []);
-    return studySignals(tx, request.sessionId);
+    return {
+      signals: await studySignals(tx, request.sessionId),
+      storedNext: await nextFrameIndex(tx, request.sessionId),
+    };
   });
   const images = accepted.flatMap((entry) => (entry.kind === 'image' ? [entry.item.image] : []));
   const analyses = await deps.facialEngine.analyzeAll(images);
@@ -137,7 +141,12 @@ async function recordSnapshots(
   const outcome = await writeSkippingRepeats(deps, request, (tx, repeats) =>
     insertFacialSnapshots(tx, request.sessionId, rows, repeats),
   );
-  return { ...present(outcome, request.sessionId, accepted.length, rejections), ...(signals && { signals }) };
+  const next = Math.max(storedNext, ...accepted.map((entry) => entry.item.frameIndex + 1));
+  return {
+    ...present(outcome, request.sessionId, accepted.length, rejections),
+    ...(signals && { signals }),
+    nextFrameIndex: next,
+  };
 }
 
 /** The spec's answer, or the reason nothing could be recorded on the session. */

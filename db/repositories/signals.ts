@@ -246,6 +246,16 @@ export async function studySignals(tx: Tx, sessionId: string): Promise<StudySign
   );
 }
 
+/** One past the highest stored `frameIndex` of the session (0 for none): where a recorder goes on. */
+export async function nextFrameIndex(tx: Tx, sessionId: string): Promise<number> {
+  const row = await tx
+    .selectFrom('facial_snapshots')
+    .select((eb) => eb.fn.max('frame_index').as('last'))
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+}
+
 /** Voice segments an AI agent may read: those flagged as holding PII stay out until sanitised. */
 export function voiceSegmentsForAnalysis(tx: Tx, sessionId: string) {
   return tx

@@ -88,6 +88,22 @@ describe('the self-hosted facial engine (clients/facial/README.md protocol)', ()
   it('answers 413 over the body limit, 415 for another media type, 405 and 404 elsewhere', async () => {
     const large = await analyze({ image: 'A'.repeat(MAX_BODY_BYTES) });
     assert.equal(large.status, 413);
+    // Without a Content-Length (chunked), the limit is found while reading: still a 413, not a reset.
+    const chunk = new TextEncoder().encode('A'.repeat(256 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 16) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const chunked = await fetch(`${engine.url}/analyze`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Token ${TOKEN}` },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(chunked.status, 413);
     assert.equal((await analyze('image=x', { 'content-type': 'text/plain' })).status, 415);
     const get = await fetch(`${engine.url}/analyze`);
     assert.equal(get.status, 405);
@@ -95,10 +111,21 @@ describe('the self-hosted facial engine (clients/facial/README.md protocol)', ()
     assert.equal((await fetch(`${engine.url}/elsewhere`)).status, 404);
   });
 
-  it('reports healthy once the model is loaded', async () => {
+  it('reports healthy once the model is loaded, and 503 while it loads', async () => {
     const health = await fetch(`${engine.url}/health`);
     assert.equal(health.status, 200);
     assert.deepEqual(await health.json(), { status: 'ok' });
+    const loading = await startFacialEngine(
+      { observe: observeFaces, isUnreadable: () => false, token: undefined, ready: new Promise(() => {}) },
+      { host: '127.0.0.1', port: 0 },
+    );
+    try {
+      const answer = await fetch(`${loading.url}/health`);
+      assert.equal(answer.status, 503);
+      assert.deepEqual(await answer.json(), { status: 'loading' });
+    } finally {
+      await loading.stop();
+    }
   });
 });
 

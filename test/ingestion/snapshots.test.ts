@@ -87,6 +87,7 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       rejected: 0,
       rejections: [],
       signals: { recordFacial: false, recordVoice: false, requireThinkAloud: false },
+      nextFrameIndex: 2,
     });
     assert.ok(sent.every((item) => engine.images.includes(item.image)));
     assert.equal(engine.authorizations.at(-1), 'Token engine-secret');
@@ -241,6 +242,7 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       rejected: 0,
       rejections: [],
       signals: { recordFacial: false, recordVoice: false, requireThinkAloud: false },
+      nextFrameIndex: 2,
     });
     assert.equal(engine.images.length, before, 'a frame without an image went to the engine');
     const rows = await storedRows<SnapshotRow & { gaze_x: number | null }>('facial_snapshots', s.sessionId);
@@ -303,6 +305,24 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       rejected: 0,
       rejections: [],
       signals: { recordFacial: true, recordVoice: false, requireThinkAloud: true },
+      nextFrameIndex: 0,
     });
+  });
+
+  it('answers the next free frameIndex, from what is stored, so that a recorder never reuses one', async () => {
+    const s = await recordingSession();
+    const frame = (frameIndex: number) => ({
+      frameIndex,
+      timestamp: at(frameIndex),
+      faceDetected: false,
+      attentionScore: 0,
+    });
+    assert.equal(
+      ((await post(s.testToken, s.sessionId, [frame(4), frame(2)])).body.data as { nextFrameIndex: number })
+        .nextFrameIndex,
+      5,
+    );
+    const probe = await post(s.testToken, s.sessionId, []);
+    assert.equal((probe.body.data as { nextFrameIndex: number }).nextFrameIndex, 5);
   });
 });
