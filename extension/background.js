@@ -4,11 +4,10 @@
 // carries out the popup's commands. The browser may stop this worker whenever it is idle; every
 // piece of state is in storage (session-state.js, outbox.js), so a restarted worker carries on.
 //
-// Facial frames come from the offscreen document through facial-capture.js and go to `snapshots`
-// as scores only. The outbox and the uploader are generic over the three signal endpoints; voice
-// segments are not captured yet (extension/README.md).
+// Facial frames and voice segments come from the offscreen document through media-capture.js, as
+// scores and transcripts only, and go to `snapshots` and `voice`.
 
-import { facialCapture } from './facial-capture.js';
+import { mediaCapture } from './media-capture.js';
 import { Outbox } from './outbox.js';
 import { sessionCommands } from './session-commands.js';
 import { SessionStore } from './session-state.js';
@@ -17,7 +16,7 @@ import { Uploader } from './uploader.js';
 /** @typedef {import('./api-client.js').SignalKind} SignalKind */
 
 /** The kinds captured today. @type {SignalKind[]} */
-const SIGNAL_KINDS = ['events', 'snapshots'];
+const SIGNAL_KINDS = ['events', 'snapshots', 'voice'];
 /** Pending items are sealed into a batch this often (or sooner, at SEAL_AT items). */
 const FLUSH_INTERVAL_MS = 2_000;
 
@@ -60,8 +59,8 @@ function flush() {
 }
 
 const commands = sessionCommands({ store, outboxes: [...outboxes.values()], uploaders, flush });
-const camera = facialCapture({ store, record: (item) => record('snapshots', item) });
-store.onChange = () => void camera.sync();
+const media = mediaCapture({ store, record: (kind, item) => record(kind, item) });
+store.onChange = () => void media.sync();
 
 // Everything waits for the stored state: the browser may start this worker for a message or an alarm.
 const ready = (async () => {
@@ -69,7 +68,7 @@ const ready = (async () => {
   for (const outbox of outboxes.values()) await outbox.load();
   if (store.sendable) flush();
   if (store.sendable) for (const uploader of uploaders) uploader.kick();
-  await camera.sync();
+  await media.sync();
 })();
 
 /**
@@ -94,8 +93,8 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     void ready.then(() => record('events', item));
     return;
   }
-  if (sender.url === chrome.runtime.getURL('offscreen.html')) {
-    void ready.then(() => camera.received(/** @type {Record<string, unknown>} */ (message)));
+  if (sender.url?.startsWith(chrome.runtime.getURL('offscreen.html'))) {
+    void ready.then(() => media.received(/** @type {Record<string, unknown>} */ (message)));
     return;
   }
   if (type === 'command' && sender.url?.startsWith(chrome.runtime.getURL('popup.html'))) {

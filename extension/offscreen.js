@@ -1,6 +1,7 @@
 // @ts-check
 // The offscreen document (built into the packaged extension by scripts/build-extension.ts): holds
-// the camera while the session records facial frames, samples it once a second and runs face-api's
+// the camera and the microphone while the session records them (`?camera=1&microphone=1`). The
+// microphone's part is voice-listener.js. The camera is sampled once a second and runs face-api's
 // tiny face detector, landmarks and expression nets on TensorFlow.js's WebAssembly backend, weights
 // and .wasm files packaged with the extension. Only the scores leave this document, as the spec's
 // facial frame items; no pixel is ever posted, stored or sent. The background worker closes the
@@ -11,6 +12,7 @@ import * as faceapi from '@vladmandic/face-api';
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { faceScores, byProminence } from '../lib/facial/face-scores.ts';
+import { startVoiceListener } from './voice-listener.js';
 
 /** One analysed frame per second (the spec asks for at least one). */
 export const SAMPLE_INTERVAL_MS = 1_000;
@@ -54,7 +56,7 @@ async function analyse() {
   return { scores: faces[0] ? faceScores(faces[0]) : null, analysisMs: performance.now() - started };
 }
 
-async function run() {
+async function watchCamera() {
   /** @type {MediaStream} */
   let stream;
   try {
@@ -97,4 +99,6 @@ async function run() {
   }
 }
 
-void run();
+const wanted = new URLSearchParams(location.search);
+if (wanted.get('camera') === '1') void watchCamera();
+if (wanted.get('microphone') === '1') void startVoiceListener(tell);

@@ -36,12 +36,12 @@ function show(state) {
   element('unsent').textContent = String(state.unsent);
   element('message').textContent = state.message ?? '';
   const { phase, sessionStatus } = state;
-  element('camera').textContent = cameraText(state);
-  element('camera-consent').hidden = !(
-    state.signals?.recordFacial &&
-    state.consent.camera === null &&
-    (phase === 'recording' || phase === 'paused')
-  );
+  const live = phase === 'recording' || phase === 'paused';
+  element('camera').textContent = deviceText(state, 'camera', state.signals?.recordFacial === true);
+  element('camera-consent').hidden = !(live && state.signals?.recordFacial && state.consent.camera === null);
+  const voice = state.signals?.recordVoice === true || state.signals?.requireThinkAloud === true;
+  element('microphone').textContent = deviceText(state, 'microphone', voice);
+  element('microphone-consent').hidden = !(live && voice && state.consent.microphone === null);
   button('start').disabled = phase === 'recording' || phase === 'paused';
   // Pause stays offered when the API has not confirmed it (the request failed): press it again.
   button('pause').disabled = !(phase === 'recording' || (phase === 'paused' && sessionStatus === 'active'));
@@ -49,14 +49,18 @@ function show(state) {
   button('complete').disabled = !(phase === 'recording' || phase === 'paused');
 }
 
-/** @param {SessionState} state */
-function cameraText(state) {
-  if (!state.signals?.recordFacial) return 'not used by this study';
-  if (state.camera === 'recording') return 'on: expression scores only, never a picture';
-  if (state.camera === 'unavailable' && state.consent.camera === 'granted')
-    return 'not working: Pause and Resume to try again';
-  if (state.consent.camera === 'refused') return 'not allowed: events only';
-  if (state.consent.camera === null) return 'waiting for your answer';
+const DEVICE_ON = {
+  camera: 'on: expression scores only, never a picture',
+  microphone: 'on: transcripts only, never a sound',
+};
+
+/** @param {SessionState} state @param {'camera' | 'microphone'} device @param {boolean} asked */
+function deviceText(state, device, asked) {
+  if (!asked) return 'not used by this study';
+  if (state[device] === 'recording') return DEVICE_ON[device];
+  if (state.consent[device] === 'refused') return 'not allowed';
+  if (state.consent[device] === null) return 'waiting for your answer';
+  if (state[device] === 'unavailable') return 'not working: Pause and Resume to try again';
   return 'off';
 }
 
@@ -82,23 +86,30 @@ element('settings').addEventListener('submit', (event) => {
   });
 });
 
-// Asking here, in a page the tester sees, is what makes the browser show its camera prompt; the
-// offscreen document that records later uses the permission given now.
-button('allow-camera').addEventListener('click', () => void allowCamera());
-
-async function allowCamera() {
+// Asking here, in a page the tester sees, is what makes the browser show its prompt; the offscreen
+// document that records later uses the permission given now.
+/** @param {'camera' | 'microphone'} device */
+async function allow(device) {
   /** @type {MediaStream} */
   let stream;
   try {
-    stream = await navigator.mediaDevices.getUserMedia({ video: true });
+    stream = await navigator.mediaDevices.getUserMedia(
+      device === 'camera' ? { video: true } : { audio: true },
+    );
   } catch (error) {
     const reason = error instanceof Error ? error.name : String(error);
-    return send('consent', { consent: { camera: false, reason } });
+    return send('consent', { consent: { device, allowed: false, reason } });
   }
   for (const track of stream.getTracks()) track.stop();
-  await send('consent', { consent: { camera: true } });
+  await send('consent', { consent: { device, allowed: true } });
 }
-button('refuse-camera').addEventListener('click', () => void send('consent', { consent: { camera: false } }));
+for (const device of /** @type {const} */ (['camera', 'microphone'])) {
+  button(`allow-${device}`).addEventListener('click', () => void allow(device));
+  button(`refuse-${device}`).addEventListener(
+    'click',
+    () => void send('consent', { consent: { device, allowed: false } }),
+  );
+}
 for (const command of ['pause', 'resume', 'complete'])
   button(command).addEventListener('click', () => void send(command));
 

@@ -5,7 +5,7 @@
 // once every captured item has been accepted (the API takes no items after it).
 
 import { patchStatus, postBatch, statusIn } from './api-client.js';
-import { nextFrameIndexIn, signalsIn } from './facial-capture.js';
+import { indexIn, signalsIn } from './media-capture.js';
 import { initialState } from './session-state.js';
 
 /** @typedef {import('./api-client.js').Settings} Settings */
@@ -34,16 +34,20 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
 
   /**
    * An empty batch to the snapshots route: which signals the study records, and where this session's
-   * frames go on (never below what this browser already numbered). A camera that failed may retry.
+   * frames and segments go on (never below what this browser already numbered). A device that
+   * failed may try again.
    * @param {Settings} settings @returns {Promise<Partial<import('./session-state.js').SessionState>>}
    */
   async function probeSignals(settings) {
     const probe = await postBatch(settings, 'snapshots', []);
-    if (probe.outcome !== 'ok') return { camera: 'off' };
+    /** @type {Partial<import('./session-state.js').SessionState>} */
+    const retry = { camera: 'off', microphone: 'off' };
+    if (probe.outcome !== 'ok') return retry;
     return {
-      camera: 'off',
+      ...retry,
       signals: signalsIn(probe.data),
-      nextFrameIndex: Math.max(store.state.nextFrameIndex, nextFrameIndexIn(probe.data)),
+      nextFrameIndex: Math.max(store.state.nextFrameIndex, indexIn(probe.data, 'nextFrameIndex')),
+      nextSegmentIndex: Math.max(store.state.nextSegmentIndex, indexIn(probe.data, 'nextSegmentIndex')),
     };
   }
 
@@ -71,15 +75,18 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
       for (const uploader of uploaders) uploader.kick();
     },
 
-    /** The tester's answer to the camera question. @param {unknown} input */
+    /** The tester's answer to the camera or the microphone question. @param {unknown} input */
     async consent(input) {
-      const { camera, reason } = /** @type {{ camera?: unknown, reason?: unknown }} */ (input ?? {});
+      const answer = /** @type {Record<string, unknown>} */ (input && typeof input === 'object' ? input : {});
+      const device = answer.device === 'microphone' ? 'microphone' : 'camera';
+      const reason = typeof answer.reason === 'string' && answer.reason ? answer.reason : null;
+      const granted = answer.allowed === true;
       await store.update({
-        consent: { ...store.state.consent, camera: camera === true ? 'granted' : 'refused' },
-        message:
-          camera === true
-            ? null
-            : `Camera ${typeof reason === 'string' && reason ? `refused (${reason})` : 'not allowed'}: the session goes on with interaction events only.`,
+        consent: { ...store.state.consent, [device]: granted ? 'granted' : 'refused' },
+        [device]: 'off',
+        message: granted
+          ? null
+          : `${device === 'camera' ? 'Camera' : 'Microphone'} ${reason ? `refused (${reason})` : 'not allowed'}: the session goes on without it.`,
       });
     },
 
@@ -103,7 +110,7 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
         sessionStatus: 'active',
         message: null,
         // Asked again when Start could not learn them.
-        ...(store.state.signals ? { camera: 'off' } : await probeSignals(settings)),
+        ...(store.state.signals ? { camera: 'off', microphone: 'off' } : await probeSignals(settings)),
       });
     },
 

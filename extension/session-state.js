@@ -21,9 +21,12 @@
  * @property {number} unsent items captured and not yet accepted
  * @property {{ recordFacial: boolean, recordVoice: boolean, requireThinkAloud: boolean } | null} signals
  *   what the study records, as the snapshots route answered at Start; null before
- * @property {{ camera: 'granted' | 'refused' | null }} consent the tester's answer in the popup
+ * @property {{ camera: 'granted' | 'refused' | null, microphone: 'granted' | 'refused' | null }} consent
+ *   the tester's answers in the popup
  * @property {'off' | 'recording' | 'unavailable'} camera whether the camera is in use now
+ * @property {'off' | 'recording' | 'unavailable'} microphone whether the microphone is in use now
  * @property {number} nextFrameIndex the next facial frame's `frameIndex`
+ * @property {number} nextSegmentIndex the next voice segment's `segmentIndex`
  */
 
 /** @returns {SessionState} */
@@ -35,9 +38,11 @@ export const initialState = () => ({
   totals: { accepted: 0, rejected: 0 },
   unsent: 0,
   signals: null,
-  consent: { camera: null },
+  consent: { camera: null, microphone: null },
   camera: 'off',
+  microphone: 'off',
   nextFrameIndex: 0,
+  nextSegmentIndex: 0,
 });
 
 export class SessionStore {

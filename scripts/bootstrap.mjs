@@ -32,7 +32,13 @@ function ensureDependencies() {
   // `npm ci`: exactly what the lockfile says, and the lockfile is never written (`npm install`
   // would rewrite it, leaving the work tree changed).
   console.log('[setup] installing dependencies (npm ci)...');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  // onnxruntime-node (a dependency of a dependency of the extension's speech model package, unused
+  // here) would download CUDA libraries in its install script: nothing may download at install.
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL_CUDA: 'skip' },
+  });
   if (result.status !== 0) {
     console.error('[setup] npm ci failed');
     process.exit(result.status ?? 1);

@@ -63,5 +63,9 @@ export const snapshotsResponse = batchResponse.extend({
     .describe(
       'one past the highest frameIndex stored for the session, this batch included: where a recorder goes on',
     ),
+  nextSegmentIndex: z
+    .number()
+    .int()
+    .describe('one past the highest segmentIndex of the voice segments stored for the session'),
 });
 export type SnapshotsResponse = z.output<typeof snapshotsResponse>;

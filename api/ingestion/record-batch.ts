@@ -9,6 +9,7 @@ import {
   isRepeatedRow,
   recordingCheck,
   nextFrameIndex,
+  nextSegmentIndex,
   studySignals,
   type RecordingOutcome,
   type Repeats,
@@ -111,11 +112,12 @@ async function recordSnapshots(
   request: BatchRequest,
 ): Promise<SnapshotsResponse> {
   const { accepted, rejections } = checkBatch(snapshotRouteSchema, request.batch);
-  const { signals, storedNext } = await asUser(deps.db, request.principal.claims, async (tx) => {
+  const { signals, storedNext, nextSegment } = await asUser(deps.db, request.principal.claims, async (tx) => {
     present(await recordingCheck(tx, request.sessionId), request.sessionId, 0, []);
     return {
       signals: await studySignals(tx, request.sessionId),
       storedNext: await nextFrameIndex(tx, request.sessionId),
+      nextSegment: await nextSegmentIndex(tx, request.sessionId),
     };
   });
   const images = accepted.flatMap((entry) => (entry.kind === 'image' ? [entry.item.image] : []));
@@ -146,6 +148,7 @@ async function recordSnapshots(
     ...present(outcome, request.sessionId, accepted.length, rejections),
     ...(signals && { signals }),
     nextFrameIndex: next,
+    nextSegmentIndex: nextSegment,
   };
 }
 

@@ -256,6 +256,16 @@ export async function nextFrameIndex(tx: Tx, sessionId: string): Promise<number>
   return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
 }
 
+/** One past the highest stored `segmentIndex` of the session (0 for none). */
+export async function nextSegmentIndex(tx: Tx, sessionId: string): Promise<number> {
+  const row = await tx
+    .selectFrom('voice_segments')
+    .select((eb) => eb.fn.max('segment_index').as('last'))
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+}
+
 /** Voice segments an AI agent may read: those flagged as holding PII stay out until sanitised. */
 export function voiceSegmentsForAnalysis(tx: Tx, sessionId: string) {
   return tx

@@ -1,15 +1,15 @@
 // The packaged extension: extension/ as it is, plus the offscreen document's bundle (face-api and
-// TensorFlow.js with its WebAssembly backend) and the files it loads at run time, all from the
-// installed npm packages: the three nets' weights and the .wasm binaries. Nothing is downloaded.
+// TensorFlow.js with its WebAssembly backend; the voice-activity detector and the speech recogniser
+// on onnxruntime-web) and the files it loads at run time, all from the installed npm packages: the
+// face nets' weights, Silero VAD, Moonshine tiny and the .wasm binaries. Nothing is downloaded.
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import { PROJECT_ROOT } from './tools.ts';
 import { zipFolder } from './zip.ts';
 
-const require = createRequire(import.meta.url);
-const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+/** A package's folder (each is a direct dependency; some export no `package.json` to resolve). */
+const packageDir = (name: string) => join(PROJECT_ROOT, 'node_modules', name);
 
 const SOURCE = join(PROJECT_ROOT, 'extension');
 /** Loaded unpacked, or zipped for a store. */
@@ -18,15 +18,23 @@ export const BUILT_EXTENSION_ZIP = join(PROJECT_ROOT, 'dist', 'usability-session
 
 /** The extension's own files copied as they are (the offscreen script is bundled instead). */
 const COPIED = /\.(js|html|css|json)$/;
-const NOT_SHIPPED = new Set(['tsconfig.json', 'offscreen.js']);
+const NOT_SHIPPED = new Set(['tsconfig.json', 'offscreen.js', 'voice-listener.js', 'speech-recogniser.js']);
 /** The nets the offscreen document loads (the same three as the self-hosted engine). */
 const NETS = ['tiny_face_detector_model', 'face_landmark_68_tiny_model', 'face_expression_model'];
+
+/** onnxruntime-web's single WebAssembly build (SIMD; run with one thread). */
+const ORT_FILES = ['ort-wasm-simd-threaded.mjs', 'ort-wasm-simd-threaded.wasm'];
+/** Silero VAD v5 and the audio worklet that feeds it. */
+const VAD_FILES = ['silero_vad_v5.onnx', 'vad.worklet.bundle.min.js'];
+/** Moonshine tiny, quantised: the speech recogniser. */
+const MOONSHINE_FILES = ['encoder_model.onnx', 'decoder_model_merged.onnx'];
 
 /** Builds the loadable folder at `outDir` (emptied first); with `zip`, the archive too. */
 export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string): Promise<void> {
   await rm(outDir, { recursive: true, force: true });
   await mkdir(join(outDir, 'models'), { recursive: true });
-  await mkdir(join(outDir, 'wasm'), { recursive: true });
+  for (const folder of ['wasm', 'ort', 'vad', join('models', 'moonshine')])
+    await mkdir(join(outDir, folder), { recursive: true });
   for (const file of await readdir(SOURCE)) {
     if (COPIED.test(file) && !NOT_SHIPPED.has(file)) await copyFile(join(SOURCE, file), join(outDir, file));
   }
@@ -40,6 +48,8 @@ export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string)
     minify: true,
     legalComments: 'linked',
     logLevel: 'warning',
+    // The sentiment package loads languages other than English by name; only English is used.
+    logOverride: { 'empty-glob': 'silent' },
     // face-api's build that leaves TensorFlow.js to the bundle, so that one copy serves both.
     alias: {
       '@vladmandic/face-api': join(packageDir('@vladmandic/face-api'), 'dist/face-api.esm-nobundle.js'),
@@ -57,5 +67,13 @@ export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string)
   for (const file of await readdir(wasm)) {
     if (file.endsWith('.wasm')) await copyFile(join(wasm, file), join(outDir, 'wasm', file));
   }
+  // onnxruntime-web's WebAssembly build (the voice-activity detector and the speech model run on it).
+  const ort = join(packageDir('onnxruntime-web'), 'dist');
+  for (const file of ORT_FILES) await copyFile(join(ort, file), join(outDir, 'ort', file));
+  const vad = join(packageDir('@ricky0123/vad-web'), 'dist');
+  for (const file of VAD_FILES) await copyFile(join(vad, file), join(outDir, 'vad', file));
+  const moonshine = join(packageDir('@usefulsensors/moonshine-js'), 'dist', 'model', 'tiny', 'quantized');
+  for (const file of MOONSHINE_FILES)
+    await copyFile(join(moonshine, file), join(outDir, 'models', 'moonshine', file));
   if (zip) await zipFolder(outDir, zip);
 }

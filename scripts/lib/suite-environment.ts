@@ -1,6 +1,6 @@
 import { loadConfig } from '../../config/index.ts';
 import { dropDatabase, ensureDatabase, migrate } from '../../db/migrate.ts';
-import { chromium, temporalCli, temporalTestServer } from './tools.ts';
+import { chromium, espeakNg, temporalCli, temporalTestServer } from './tools.ts';
 
 export interface SuiteEnvironment {
   /** Variables the suite runs with: its own database and the installed Temporal binaries. */
@@ -21,6 +21,7 @@ export async function prepareSuiteEnvironment(kind: 'test' | 'bench'): Promise<S
   const cli = temporalCli();
   const testServer = temporalTestServer();
   chromium(config.audits.chromiumPath);
+  espeakNg();
   await ensureDatabase(databaseUrl);
   try {
     await migrate(databaseUrl);

@@ -60,13 +60,8 @@ export function temporalTestServer(): string {
   return onPath(TEMPORAL_TEST_SERVER.binary) ?? pipInstalled(TEMPORAL_TEST_SERVER);
 }
 
-/**
- * Debian's Chromium, which the audits drive through playwright (nothing downloads a browser).
- * Installed with apt when the configured path is missing; returns the path.
- */
-export function chromium(path = '/usr/bin/chromium'): string {
-  if (isExecutable(path)) return path;
-  console.log(`[setup] ${path} is missing; installing Debian's chromium with apt-get`);
+/** Installs a Debian package with apt-get (as root, or with sudo); whether it succeeded. */
+function aptInstall(pkg: string): boolean {
   const run = (args: string[]) => {
     const [command, ...rest] = process.getuid?.() === 0 ? args : ['sudo', ...args];
     return spawnSync(command!, rest, {
@@ -74,15 +69,32 @@ export function chromium(path = '/usr/bin/chromium'): string {
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
   };
-  let result = run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']);
+  let result = run(['apt-get', 'install', '-y', '--no-install-recommends', pkg]);
   if (result.status !== 0) {
     run(['apt-get', 'update']);
-    result = run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']);
+    result = run(['apt-get', 'install', '-y', '--no-install-recommends', pkg]);
   }
-  if (result.status !== 0 || !isExecutable(path)) {
-    throw new Error(
-      `Could not install chromium with apt-get (exit ${result.status ?? 'none'}); set CHROMIUM_PATH`,
-    );
-  }
+  return result.status === 0;
+}
+
+/**
+ * Debian's Chromium, which the audits drive through playwright (nothing downloads a browser).
+ * Installed with apt when the configured path is missing; returns the path.
+ */
+export function chromium(path = '/usr/bin/chromium'): string {
+  if (isExecutable(path)) return path;
+  console.log(`[setup] ${path} is missing; installing Debian's chromium with apt-get`);
+  if (!aptInstall('chromium') || !isExecutable(path))
+    throw new Error('Could not install chromium with apt-get; set CHROMIUM_PATH');
   return path;
+}
+
+/** Debian's espeak-ng, which speaks the extension tests' sentences into the fake microphone. */
+export function espeakNg(): string {
+  const path = onPath('espeak-ng');
+  if (path) return path;
+  console.log("[setup] espeak-ng is missing; installing Debian's espeak-ng with apt-get");
+  const installed = aptInstall('espeak-ng') ? onPath('espeak-ng') : undefined;
+  if (!installed) throw new Error('Could not install espeak-ng with apt-get');
+  return installed;
 }

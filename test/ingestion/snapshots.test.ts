@@ -88,6 +88,7 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       rejections: [],
       signals: { recordFacial: false, recordVoice: false, requireThinkAloud: false },
       nextFrameIndex: 2,
+      nextSegmentIndex: 0,
     });
     assert.ok(sent.every((item) => engine.images.includes(item.image)));
     assert.equal(engine.authorizations.at(-1), 'Token engine-secret');
@@ -243,6 +244,7 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       rejections: [],
       signals: { recordFacial: false, recordVoice: false, requireThinkAloud: false },
       nextFrameIndex: 2,
+      nextSegmentIndex: 0,
     });
     assert.equal(engine.images.length, before, 'a frame without an image went to the engine');
     const rows = await storedRows<SnapshotRow & { gaze_x: number | null }>('facial_snapshots', s.sessionId);
@@ -306,6 +308,7 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       rejections: [],
       signals: { recordFacial: true, recordVoice: false, requireThinkAloud: true },
       nextFrameIndex: 0,
+      nextSegmentIndex: 0,
     });
   });
 

@@ -11,8 +11,11 @@ export const EXTENSION_DIR = fileURLToPath(new URL('../../../.data/extension-und
 let built: Promise<void> | undefined;
 const builtExtension = () => (built ??= buildExtension(EXTENSION_DIR));
 
-/** Chromium's fake camera: a Y4M file it plays in a loop; `deny` refuses every permission prompt. */
-export type FakeCamera = { readonly video: string } | 'deny';
+/**
+ * Chromium's fake devices: a Y4M video and a WAV sound it plays in a loop (a device without a file
+ * plays Chromium's own pattern); `deny` refuses every permission prompt.
+ */
+export type FakeCamera = { readonly video?: string; readonly audio?: string } | 'deny';
 
 export interface ExtensionBrowser {
   readonly context: BrowserContext;
@@ -39,7 +42,8 @@ export async function launchExtensionBrowser(camera?: FakeCamera): Promise<Exten
         : [
             '--use-fake-device-for-media-stream',
             '--use-fake-ui-for-media-stream',
-            `--use-file-for-fake-video-capture=${camera.video}`,
+            ...(camera.video ? [`--use-file-for-fake-video-capture=${camera.video}`] : []),
+            ...(camera.audio ? [`--use-file-for-fake-audio-capture=${camera.audio}`] : []),
           ];
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: testConfig().audits.chromiumPath,

@@ -1,0 +1,80 @@
+// @ts-check
+// The microphone's side of the offscreen document: a voice-activity detector (Silero VAD through
+// @ricky0123/vad-web, its model packaged with the extension) cuts the microphone's sound into
+// spoken segments; each is transcribed on this computer (speech-recogniser.js) and measured
+// (lib/voice/segment-metrics.ts). Only the transcript and the numbers are posted to the background
+// worker; the sound stays in this document and is dropped once transcribed.
+
+import { MicVAD } from '@ricky0123/vad-web';
+import { segmentMetrics } from '../lib/voice/segment-metrics.ts';
+import { moonshineRecogniser, SAMPLE_RATE } from './speech-recogniser.js';
+
+/**
+ * Listens until the document is closed (which ends the microphone and the detector with it).
+ * @param {(message: Record<string, unknown>) => Promise<unknown>} tell
+ */
+export async function startVoiceListener(tell) {
+  /** @type {MediaStream} */
+  let stream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({
+      // The browser's voice processing (gain control above all) changes levels the model was not
+      // trained on; the recogniser gets the sound as the microphone gives it, scaled to a fixed peak.
+      audio: { channelCount: 1, echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+      video: false,
+    });
+  } catch (error) {
+    await tell({ type: 'voice-unavailable', reason: error instanceof Error ? error.name : String(error) });
+    return;
+  }
+  const endMicrophone = () => {
+    for (const track of stream.getTracks()) track.stop();
+  };
+  try {
+    const recogniser = await moonshineRecogniser({
+      modelBase: '/models/moonshine',
+      wasmBase: chrome.runtime.getURL('ort/'),
+    });
+    // Segments are transcribed one after another, in the order they were spoken.
+    let queue = Promise.resolve();
+    const vad = await MicVAD.new({
+      model: 'v5',
+      // At the model's rate, the browser resamples the microphone (well filtered); the detector's own
+      // resampler from 48 kHz leaves aliasing the recogniser stumbles on (sentences heard as nothing).
+      audioContext: new AudioContext({ sampleRate: SAMPLE_RATE }),
+      baseAssetPath: chrome.runtime.getURL('vad/'),
+      onnxWASMBasePath: chrome.runtime.getURL('ort/'),
+      getStream: () => Promise.resolve(stream),
+      pauseStream: () => Promise.resolve(),
+      resumeStream: () => Promise.resolve(stream),
+      onSpeechEnd: (audio) => {
+        const endMs = Date.now();
+        const startMs = endMs - (audio.length / SAMPLE_RATE) * 1000;
+        queue = queue.then(async () => {
+          const started = performance.now();
+          const transcript = await recogniser.transcribe(audio);
+          const computeMs = performance.now() - started;
+          if (!transcript) return;
+          await tell({
+            type: 'voice-segment',
+            startTime: new Date(startMs).toISOString(),
+            endTime: new Date(endMs).toISOString(),
+            transcript,
+            ...segmentMetrics(transcript, startMs, endMs),
+            computeMs,
+            audioMs: endMs - startMs,
+          });
+        });
+      },
+    });
+    await vad.start();
+    await tell({ type: 'voice-started', recogniser: recogniser.name });
+  } catch (error) {
+    endMicrophone();
+    await tell({
+      type: 'voice-unavailable',
+      reason: `model: ${error instanceof Error ? error.message : String(error)}`,
+    });
+    return async () => {};
+  }
+}

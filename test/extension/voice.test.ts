@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { asSystem } from '../../db/doors.ts';
+import { testDatabase } from '../support/database.ts';
+import { waitFor } from '../sessions/fixtures.ts';
+import { SPOKEN_SENTENCES, spokenSentences, wordErrorRate } from './support/fake-microphone.ts';
+import { answerPrompt, assertNoMediaSent, badgeText, mediaSuite } from './support/media.ts';
+import { clicked, popupShows, waitForEvents } from './support/session.ts';
+
+interface SegmentRow {
+  segment_index: number;
+  started_at: Date;
+  ended_at: Date;
+  transcript: string;
+  sentiment: string;
+  sentiment_score: number;
+  hesitation_count: number | null;
+  words_per_minute: number | null;
+}
+
+const segmentRows = (sessionId: string) =>
+  asSystem(testDatabase(), (tx) =>
+    sql<SegmentRow>`select segment_index, started_at, ended_at, transcript, sentiment, sentiment_score,
+                           hesitation_count, words_per_minute
+                    from voice_segments where session_id = ${sessionId} order by segment_index`.execute(tx),
+  ).then((result) => result.rows);
+
+/** The best match among the transcripts for a sentence that was said. */
+const bestWordErrorRate = (said: string, rows: SegmentRow[]) =>
+  Math.min(...rows.map((row) => wordErrorRate(said, row.transcript)));
+
+mediaSuite(
+  'Browser extension: voice segments from the microphone',
+  async (dir) => ({ audio: await spokenSentences(dir) }),
+  'voice',
+  (suite) => {
+    it('asks first, then sends what was said as text with its metrics, never a sound; pause stops listening', async () => {
+      const { session, popup } = await suite.startRecording();
+      await popupShows(popup, '#microphone', 'waiting for your answer');
+      await answerPrompt(popup, 'microphone', 'allow');
+      await popupShows(popup, '#microphone', /^on: transcripts only/);
+      await waitFor(async () => (await badgeText(suite)) === 'MIC').catch(() => assert.fail('no MIC badge'));
+
+      let rows: SegmentRow[] = [];
+      const heardAll = () => SPOKEN_SENTENCES.every((said) => bestWordErrorRate(said, rows) <= 0.35);
+      await waitFor(async () => {
+        rows = await segmentRows(session.sessionId);
+        return heardAll();
+      }, 1_800).catch(() => assert.fail(`transcripts: ${JSON.stringify(rows.map((row) => row.transcript))}`));
+      const rates = SPOKEN_SENTENCES.map((said) => bestWordErrorRate(said, rows));
+      console.log(`      word error rates: ${rates.map((rate) => rate.toFixed(2)).join(', ')}`);
+
+      const about = (words: string) => rows.find((row) => row.transcript.toLowerCase().includes(words));
+      assert.equal(about('like')?.sentiment, 'positive', JSON.stringify(rows));
+      assert.equal(about('confusing')?.sentiment, 'negative', JSON.stringify(rows));
+      for (const row of rows) {
+        assert.ok(row.ended_at.getTime() > row.started_at.getTime(), 'a segment ends after it starts');
+        assert.ok(
+          row.words_per_minute! > 60 && row.words_per_minute! < 400,
+          `${row.words_per_minute} words a minute`,
+        );
+        assert.equal(row.hesitation_count, 0);
+      }
+      assert.deepEqual(
+        rows.map((row) => row.segment_index),
+        rows.map((_, index) => index),
+      );
+
+      await popup.getByRole('button', { name: 'Pause' }).focus();
+      const pausedAt = Date.now();
+      await popup.keyboard.press('Enter');
+      await popupShows(popup, '#phase', /^paused/);
+      await waitFor(async () => (await badgeText(suite)) === '').catch(() =>
+        assert.fail('the MIC badge stayed'),
+      );
+      // Longer than a sentence and its pause: a listener still on would store another segment.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const late = (await segmentRows(session.sessionId)).filter(
+        (row) => row.ended_at.getTime() > pausedAt + 1_000,
+      );
+      assert.deepEqual(late, [], 'speech was transcribed after the pause');
+      assertNoMediaSent(suite.proxy);
+    });
+  },
+);
+
+mediaSuite(
+  'Browser extension: the microphone refused',
+  () => Promise.resolve('deny'),
+  'voice',
+  (suite) => {
+    it('says so and keeps sending events alone', async () => {
+      const { session, popup, page } = await suite.startRecording();
+      await answerPrompt(popup, 'microphone', 'allow');
+      await popupShows(
+        popup,
+        '#message',
+        /Microphone refused \(NotAllowedError\): the session goes on without it/,
+      );
+      await popupShows(popup, '#microphone', 'not allowed');
+      await page.click('#to-two');
+      await waitForEvents(session.sessionId, clicked('#to-two'));
+      assert.deepEqual(await segmentRows(session.sessionId), []);
+    });
+  },
+);
