@@ -2,7 +2,8 @@
 // Speech to text on the tester's machine. One interface, `transcribe(audio)` of a 16 kHz mono
 // segment, and the recogniser behind it: Moonshine tiny (Useful Sensors, MIT), an English model
 // whose quantised ONNX weights ship inside the npm package @usefulsensors/moonshine-js and are
-// packaged with the extension, run by onnxruntime-web's WebAssembly backend. The decoding loop is
+// packaged with the extension, run by onnxruntime-web's WebAssembly backend in a worker of its own
+// (speech-worker.js). The decoding loop is
 // Moonshine's own (encoder once, then the merged decoder token by token with its key/value cache).
 
 import * as ort from 'onnxruntime-web/wasm';
@@ -18,9 +19,9 @@ const END_TOKEN = 2;
 const TOKENS_PER_SECOND = 6;
 export const SAMPLE_RATE = 16_000;
 
-/** The index of the largest value, `skip` left out. @param {Float32Array} values @param {number} [skip] */
-function argMax(values, skip = -1) {
-  let best = skip === 0 ? 1 : 0;
+/** The index of the largest value. @param {Float32Array} values */
+function argMax(values) {
+  let best = 0;
   for (let i = 1; i < values.length; i++)
     if (/** @type {number} */ (values[i]) > /** @type {number} */ (values[best])) best = i;
   return best;
@@ -83,9 +84,7 @@ export async function moonshineRecogniser({ modelBase, wasmBase }) {
           ...cache,
         });
         const logits = /** @type {ort.Tensor} */ (output.logits);
-        // The detector heard speech: an end at the first step (which Moonshine tiny sometimes
-        // predicts on clear speech) is not taken, so the segment gets its words.
-        const next = argMax(/** @type {Float32Array} */ (logits.data), step === 0 ? END_TOKEN : -1);
+        const next = argMax(/** @type {Float32Array} */ (logits.data));
         if (next === END_TOKEN) break;
         tokens.push(next);
         // The encoder's cross-attention cache is computed at the first step and kept; the

@@ -7,7 +7,51 @@
 
 import { MicVAD } from '@ricky0123/vad-web';
 import { segmentMetrics } from '../lib/voice/segment-metrics.ts';
-import { moonshineRecogniser, SAMPLE_RATE } from './speech-recogniser.js';
+import { SAMPLE_RATE } from './speech-recogniser.js';
+
+/**
+ * The recogniser in its worker (speech-worker.js), behind the same interface.
+ * @returns {Promise<import('./speech-recogniser.js').Recogniser>}
+ */
+async function workerRecogniser() {
+  const worker = new Worker(chrome.runtime.getURL('speech-worker.js'), { type: 'module' });
+  /** @type {Map<number, { resolve: (value: { name?: string, text?: string }) => void, reject: (error: Error) => void }>} */
+  const waiting = new Map();
+  let nextId = 0;
+  worker.addEventListener('message', (event) => {
+    const { id, ok, error, ...answer } =
+      /** @type {{ id: number, ok: boolean, error?: string, name?: string, text?: string }} */ (event.data);
+    const pending = waiting.get(id);
+    waiting.delete(id);
+    if (ok) pending?.resolve(answer);
+    else pending?.reject(new Error(error));
+  });
+  /** @param {Record<string, unknown>} request @param {Transferable[]} [transfer] */
+  const ask = (request, transfer = []) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, ...request }, transfer);
+    });
+  const loaded = /** @type {{ name?: string }} */ (
+    await ask({
+      type: 'load',
+      modelBase: chrome.runtime.getURL('models/moonshine'),
+      wasmBase: chrome.runtime.getURL('ort/'),
+    })
+  );
+  return {
+    name: loaded.name ?? 'moonshine-tiny',
+    async transcribe(audio) {
+      // A copy goes to the worker: the segment's own buffer stays with the metrics' timing.
+      const copy = audio.slice();
+      const { text } = /** @type {{ text?: string }} */ (
+        await ask({ type: 'transcribe', audio: copy }, [copy.buffer])
+      );
+      return text ?? '';
+    },
+  };
+}
 
 /**
  * Listens until the document is closed (which ends the microphone and the detector with it).
@@ -31,10 +75,7 @@ export async function startVoiceListener(tell) {
     for (const track of stream.getTracks()) track.stop();
   };
   try {
-    const recogniser = await moonshineRecogniser({
-      modelBase: '/models/moonshine',
-      wasmBase: chrome.runtime.getURL('ort/'),
-    });
+    const recogniser = await workerRecogniser();
     // Segments are transcribed one after another, in the order they were spoken.
     let queue = Promise.resolve();
     const vad = await MicVAD.new({

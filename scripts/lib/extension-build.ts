@@ -18,7 +18,14 @@ export const BUILT_EXTENSION_ZIP = join(PROJECT_ROOT, 'dist', 'usability-session
 
 /** The extension's own files copied as they are (the offscreen script is bundled instead). */
 const COPIED = /\.(js|html|css|json)$/;
-const NOT_SHIPPED = new Set(['tsconfig.json', 'offscreen.js', 'voice-listener.js', 'speech-recogniser.js']);
+/** Bundled instead (the two entry points) or only imported by them. */
+const NOT_SHIPPED = new Set([
+  'tsconfig.json',
+  'offscreen.js',
+  'speech-worker.js',
+  'voice-listener.js',
+  'speech-recogniser.js',
+]);
 /** The nets the offscreen document loads (the same three as the self-hosted engine). */
 const NETS = ['tiny_face_detector_model', 'face_landmark_68_tiny_model', 'face_expression_model'];
 
@@ -39,8 +46,8 @@ export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string)
     if (COPIED.test(file) && !NOT_SHIPPED.has(file)) await copyFile(join(SOURCE, file), join(outDir, file));
   }
   await build({
-    entryPoints: [join(SOURCE, 'offscreen.js')],
-    outfile: join(outDir, 'offscreen.js'),
+    entryPoints: [join(SOURCE, 'offscreen.js'), join(SOURCE, 'speech-worker.js')],
+    outdir: outDir,
     bundle: true,
     format: 'esm',
     platform: 'browser',

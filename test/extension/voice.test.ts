@@ -49,6 +49,14 @@ mediaSuite(
       }, 1_800).catch(() => assert.fail(`transcripts: ${JSON.stringify(rows.map((row) => row.transcript))}`));
       const rates = SPOKEN_SENTENCES.map((said) => bestWordErrorRate(said, rows));
       console.log(`      word error rates: ${rates.map((rate) => rate.toFixed(2)).join(', ')}`);
+      // Every segment is one of the sentences, heard well: none garbled, none empty.
+      for (const row of rows) {
+        const rate = Math.min(...SPOKEN_SENTENCES.map((said) => wordErrorRate(said, row.transcript)));
+        assert.ok(
+          rate <= 0.35,
+          `"${row.transcript}" matches no sentence (word error rate ${rate.toFixed(2)})`,
+        );
+      }
 
       const about = (words: string) => rows.find((row) => row.transcript.toLowerCase().includes(words));
       assert.equal(about('like')?.sentiment, 'positive', JSON.stringify(rows));

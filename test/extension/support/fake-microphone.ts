@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /** What the fake microphone says, one sentence at a time (espeak-ng, American English). */
 export const SPOKEN_SENTENCES = [
-  'The checkout button is hard to find.',
+  'I cannot find the checkout button.',
   'I really like the new search page.',
   'This form is confusing and I cannot submit it.',
 ];
@@ -62,7 +62,8 @@ export async function spokenSentences(dir: string, sentences = SPOKEN_SENTENCES)
     parts.push(pcm.samples, Buffer.alloc(Math.round(PAUSE_SECONDS * rate) * 2));
   }
   const path = join(dir, 'spoken.wav');
-  await writeFile(path, wavOf(Buffer.concat([Buffer.alloc(rate * 2), ...parts]), rate));
+  // Two seconds of silence first: the models load while it plays, and the first sentence is heard whole.
+  await writeFile(path, wavOf(Buffer.concat([Buffer.alloc(rate * 2 * 2), ...parts]), rate));
   return path;
 }
 
