@@ -15,39 +15,38 @@ import { SAMPLE_RATE } from './speech-recogniser.js';
  */
 async function workerRecogniser() {
   const worker = new Worker(chrome.runtime.getURL('speech-worker.js'), { type: 'module' });
-  /** @type {Map<number, { resolve: (value: { name?: string, text?: string }) => void, reject: (error: Error) => void }>} */
+  /** @typedef {{ name?: string, text?: string }} Answer */
+  /** @type {Map<number, { resolve: (value: Answer) => void, reject: (error: Error) => void }>} */
   const waiting = new Map();
   let nextId = 0;
   worker.addEventListener('message', (event) => {
-    const { id, ok, error, ...answer } =
-      /** @type {{ id: number, ok: boolean, error?: string, name?: string, text?: string }} */ (event.data);
+    const data = /** @type {unknown} */ (event.data);
+    const { id, ok, error, ...answer } = /** @type {{ id: number, ok: boolean, error?: string } & Answer} */ (
+      data
+    );
     const pending = waiting.get(id);
     waiting.delete(id);
     if (ok) pending?.resolve(answer);
     else pending?.reject(new Error(error));
   });
-  /** @param {Record<string, unknown>} request @param {Transferable[]} [transfer] */
+  /** @param {Record<string, unknown>} request @param {Transferable[]} [transfer] @returns {Promise<Answer>} */
   const ask = (request, transfer = []) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       waiting.set(id, { resolve, reject });
       worker.postMessage({ id, ...request }, transfer);
     });
-  const loaded = /** @type {{ name?: string }} */ (
-    await ask({
-      type: 'load',
-      modelBase: chrome.runtime.getURL('models/moonshine'),
-      wasmBase: chrome.runtime.getURL('ort/'),
-    })
-  );
+  const loaded = await ask({
+    type: 'load',
+    modelBase: chrome.runtime.getURL('models/moonshine'),
+    wasmBase: chrome.runtime.getURL('ort/'),
+  });
   return {
     name: loaded.name ?? 'moonshine-tiny',
     async transcribe(audio) {
       // A copy goes to the worker: the segment's own buffer stays with the metrics' timing.
       const copy = audio.slice();
-      const { text } = /** @type {{ text?: string }} */ (
-        await ask({ type: 'transcribe', audio: copy }, [copy.buffer])
-      );
+      const { text } = await ask({ type: 'transcribe', audio: copy }, [copy.buffer]);
       return text ?? '';
     },
   };
