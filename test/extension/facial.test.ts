@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { asSystem } from '../../db/doors.ts';
 import { testDatabase } from '../support/database.ts';
-import { waitFor } from '../sessions/fixtures.ts';
+import { completedReportJob, waitFor, waitForSessionStatus } from '../sessions/fixtures.ts';
 import { blankVideo, smilingFaceVideo } from './support/fake-camera.ts';
 import { answerPrompt, assertNoMediaSent, badgeText, mediaSuite } from './support/media.ts';
 
@@ -79,6 +79,28 @@ mediaSuite(
         chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] }),
       );
       assert.equal(contexts.length, 0, 'the camera document is still open while paused');
+
+      // Completed from the popup: Agent 2, the tester's confirmation and Agent 3's report read the
+      // frames the extension sent, and the report's emotional profile is the smiling face's.
+      await popup.getByRole('button', { name: 'Complete' }).focus();
+      await popup.keyboard.press('Enter');
+      await popupShows(popup, '#phase', 'completed');
+      await waitForSessionStatus(suite.api, session.sessionId, suite.study.business, 'analyzed');
+      const confirmed = await suite.api.request('POST', `/api/sessions/${session.sessionId}/confirm`, {
+        body: { rating: 5, notes: [] },
+        token: session.testerToken,
+      });
+      assert.equal(confirmed.status, 200, confirmed.text);
+      const { reportId } = await completedReportJob(suite.api, session.sessionId, session.testerToken);
+      const report = await suite.api.request('GET', `/api/reports/${reportId}`, {
+        token: session.testerToken,
+      });
+      assert.equal(report.status, 200, report.text);
+      const { emotionalProfile } = (
+        report.body.data as { report: { emotionalProfile: { avgPositive: number; avgFrustration: number } } }
+      ).report;
+      assert.ok(emotionalProfile.avgPositive > 0.5, JSON.stringify(emotionalProfile));
+      assert.ok(emotionalProfile.avgFrustration < 0.2, JSON.stringify(emotionalProfile));
       assertNoMediaSent(suite.proxy);
     });
   },

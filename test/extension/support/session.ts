@@ -8,6 +8,8 @@ import { startSession, waitFor } from '../../sessions/fixtures.ts';
 export interface RecordableSession {
   readonly sessionId: string;
   readonly testToken: string;
+  /** The tester's own session JWT (to confirm the findings after the session). */
+  readonly testerToken: string;
 }
 
 /** A fresh active session on the study, and a test token the business issued for it. */
@@ -16,8 +18,8 @@ export async function recordableSession(
   business: string,
   jobId: string,
 ): Promise<RecordableSession> {
-  const { sessionId } = await startSession(api, business, jobId);
-  return { sessionId, testToken: await issueTestToken(api, business, sessionId) };
+  const { sessionId, testerToken } = await startSession(api, business, jobId);
+  return { sessionId, testerToken, testToken: await issueTestToken(api, business, sessionId) };
 }
 
 /** `POST /api/sessions/:id/test-token` as the business: a new token, the previous one revoked. */
