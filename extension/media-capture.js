@@ -12,6 +12,16 @@
 /** @typedef {{ emotions: Record<string, number>, attentionScore: number, gazeX: number, gazeY: number }} Scores */
 
 const OFFSCREEN_PATH = 'offscreen.html';
+/** The voice segment item's fields the offscreen document computes (the index is given here). */
+const SEGMENT_FIELDS = [
+  'startTime',
+  'endTime',
+  'transcript',
+  'sentiment',
+  'sentimentScore',
+  'hesitationCount',
+  'wordsPerMinute',
+];
 /** Refusals that are the browser's (or the tester's) "no", not a device that may work later. */
 const REFUSALS = new Set(['NotAllowedError', 'SecurityError']);
 
@@ -52,35 +62,38 @@ function documentFor(state) {
  * @param {{ store: SessionStore, record: (kind: SignalKind, item: unknown) => void }} deps
  */
 export function mediaCapture({ store, record }) {
-  /** The path of the open document, as this worker opened it (checked against the browser's). */
-  /** @type {string | null} */
-  let opened = null;
   /** Serialises opening and closing, so that a quick pause after a start never leaves a device on. */
   let chain = Promise.resolve();
 
-  const isOpen = async () =>
-    (await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).length > 0;
+  /**
+   * The open document's URL, as the browser knows it: a worker the browser restarted finds the
+   * document it left open, and does not reopen it (which would reload the models).
+   */
+  const openUrl = async () => {
+    const [context] = await chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] });
+    return context ? (/** @type {{ documentUrl?: string }} */ (context).documentUrl ?? '') : null;
+  };
 
   async function apply() {
-    const wanted = documentFor(store.state);
-    const open = await isOpen();
-    if (open && (wanted === null || wanted !== opened)) {
+    const path = documentFor(store.state);
+    const wanted = path === null ? null : chrome.runtime.getURL(path);
+    const opened = await openUrl();
+    const open = opened !== null;
+    if (open && wanted !== opened) {
       await chrome.offscreen.closeDocument();
-      opened = null;
       /** @type {Partial<SessionState>} */
       const off = {};
       if (store.state.camera === 'recording') off.camera = 'off';
       if (store.state.microphone === 'recording') off.microphone = 'off';
       if (Object.keys(off).length) await store.update(off);
     }
-    if (wanted !== null && (!open || wanted !== opened)) {
+    if (path !== null && wanted !== opened) {
       await chrome.offscreen.createDocument({
-        url: wanted,
+        url: path,
         reasons: ['USER_MEDIA'],
         justification:
           'Expression scores and transcripts for the usability session, computed on this computer',
       });
-      opened = wanted;
     }
     await showIndicator();
   }
@@ -156,25 +169,10 @@ export function mediaCapture({ store, record }) {
           if (!wantsMicrophone(store.state)) return;
           const segmentIndex = store.state.nextSegmentIndex;
           await store.update({ nextSegmentIndex: segmentIndex + 1 });
-          const {
-            startTime,
-            endTime,
-            transcript,
-            sentiment,
-            sentimentScore,
-            hesitationCount,
-            wordsPerMinute,
-          } = message;
           // Exactly the spec's voice segment fields: the timings of the analysis stay here.
           record('voice', {
             segmentIndex,
-            startTime,
-            endTime,
-            transcript,
-            sentiment,
-            sentimentScore,
-            hesitationCount,
-            wordsPerMinute,
+            ...Object.fromEntries(SEGMENT_FIELDS.map((field) => [field, message[field]])),
           });
           return;
         }

@@ -9,6 +9,10 @@ import { MicVAD } from '@ricky0123/vad-web';
 import { segmentMetrics } from '../lib/voice/segment-metrics.ts';
 import { SAMPLE_RATE } from './speech-recogniser.js';
 
+/** Sound kept before the speech starts, and silence that ends a segment (the detector's settings). */
+const PRE_SPEECH_PAD_MS = 500;
+const REDEMPTION_MS = 1_000;
+
 /**
  * The recogniser in its worker (speech-worker.js), behind the same interface.
  * @returns {Promise<import('./speech-recogniser.js').Recogniser>}
@@ -28,6 +32,12 @@ async function workerRecogniser() {
     waiting.delete(id);
     if (ok) pending?.resolve(answer);
     else pending?.reject(new Error(error));
+  });
+  // A worker that fails (it did not load, or ran out of memory) fails everything it was asked.
+  worker.addEventListener('error', (event) => {
+    for (const pending of waiting.values())
+      pending.reject(new Error(event.message || 'the speech worker failed'));
+    waiting.clear();
   });
   /** @param {Record<string, unknown>} request @param {Transferable[]} [transfer] @returns {Promise<Answer>} */
   const ask = (request, transfer = []) =>
@@ -84,12 +94,18 @@ export async function startVoiceListener(tell) {
       audioContext: new AudioContext({ sampleRate: SAMPLE_RATE }),
       baseAssetPath: chrome.runtime.getURL('vad/'),
       onnxWASMBasePath: chrome.runtime.getURL('ort/'),
+      preSpeechPadMs: PRE_SPEECH_PAD_MS,
+      redemptionMs: REDEMPTION_MS,
       getStream: () => Promise.resolve(stream),
       pauseStream: () => Promise.resolve(),
       resumeStream: () => Promise.resolve(stream),
       onSpeechEnd: (audio) => {
-        const endMs = Date.now();
-        const startMs = endMs - (audio.length / SAMPLE_RATE) * 1000;
+        // The segment's sound holds the padding before the speech and the silence that ended it;
+        // its times (and so words per minute) are the speech's own.
+        const heardUntil = Date.now();
+        const heardFrom = heardUntil - (audio.length / SAMPLE_RATE) * 1000;
+        const endMs = Math.max(heardFrom + 1, heardUntil - REDEMPTION_MS);
+        const startMs = Math.min(endMs - 1, heardFrom + PRE_SPEECH_PAD_MS);
         queue = queue.then(async () => {
           const started = performance.now();
           const transcript = await recogniser.transcribe(audio);
@@ -102,9 +118,11 @@ export async function startVoiceListener(tell) {
             transcript,
             ...segmentMetrics(transcript, startMs, endMs),
             computeMs,
-            audioMs: endMs - startMs,
+            audioMs: heardUntil - heardFrom,
           });
         });
+        // One segment that fails to transcribe is lost alone; the next ones still go.
+        queue = queue.catch((error) => console.warn('a speech segment was not transcribed', error));
       },
     });
     await vad.start();

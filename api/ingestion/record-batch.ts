@@ -8,9 +8,7 @@ import {
   insertVoiceSegments,
   isRepeatedRow,
   recordingCheck,
-  nextFrameIndex,
-  nextSegmentIndex,
-  studySignals,
+  recorderView,
   type RecordingOutcome,
   type Repeats,
 } from '../../db/repositories/signals.ts';
@@ -112,13 +110,9 @@ async function recordSnapshots(
   request: BatchRequest,
 ): Promise<SnapshotsResponse> {
   const { accepted, rejections } = checkBatch(snapshotRouteSchema, request.batch);
-  const { signals, storedNext, nextSegment } = await asUser(deps.db, request.principal.claims, async (tx) => {
+  const recorder = await asUser(deps.db, request.principal.claims, async (tx) => {
     present(await recordingCheck(tx, request.sessionId), request.sessionId, 0, []);
-    return {
-      signals: await studySignals(tx, request.sessionId),
-      storedNext: await nextFrameIndex(tx, request.sessionId),
-      nextSegment: await nextSegmentIndex(tx, request.sessionId),
-    };
+    return recorderView(tx, request.sessionId);
   });
   const images = accepted.flatMap((entry) => (entry.kind === 'image' ? [entry.item.image] : []));
   const analyses = await deps.facialEngine.analyzeAll(images);
@@ -143,12 +137,17 @@ async function recordSnapshots(
   const outcome = await writeSkippingRepeats(deps, request, (tx, repeats) =>
     insertFacialSnapshots(tx, request.sessionId, rows, repeats),
   );
-  const next = Math.max(storedNext, ...accepted.map((entry) => entry.item.frameIndex + 1));
+  const answer = present(outcome, request.sessionId, accepted.length, rejections);
+  // The session was checked above, so the recorder's view exists.
+  if (!recorder) return { ...answer, nextFrameIndex: 0, nextSegmentIndex: 0 };
   return {
-    ...present(outcome, request.sessionId, accepted.length, rejections),
-    ...(signals && { signals }),
-    nextFrameIndex: next,
-    nextSegmentIndex: nextSegment,
+    ...answer,
+    signals: recorder.signals,
+    nextFrameIndex: accepted.reduce(
+      (next, entry) => Math.max(next, entry.item.frameIndex + 1),
+      recorder.nextFrameIndex,
+    ),
+    nextSegmentIndex: recorder.nextSegmentIndex,
   };
 }
 

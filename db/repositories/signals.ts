@@ -229,41 +229,41 @@ export interface StudySignals {
   readonly requireThinkAloud: boolean;
 }
 
-/** The study's signal settings, as the session's recorder sees them (RLS: a recording tester sees the study). */
-export async function studySignals(tx: Tx, sessionId: string): Promise<StudySignals | undefined> {
-  const row = await tx
-    .selectFrom('sessions')
-    .innerJoin('studies', 'studies.id', 'sessions.study_id')
-    .select(['studies.record_facial', 'studies.record_voice', 'studies.require_think_aloud'])
-    .where('sessions.id', '=', sessionId)
-    .executeTakeFirst();
+/** What a recorder of the session needs to go on: the study's signals and the next free indexes. */
+export interface RecorderView {
+  readonly signals: StudySignals;
+  /** One past the highest stored `frameIndex` (0 for none). */
+  readonly nextFrameIndex: number;
+  /** One past the highest stored `segmentIndex` (0 for none). */
+  readonly nextSegmentIndex: number;
+}
+
+/** The recorder's view in one statement (RLS: a recording tester sees the study and its own rows). */
+export async function recorderView(tx: Tx, sessionId: string): Promise<RecorderView | undefined> {
+  const { rows } = await sql<{
+    record_facial: boolean;
+    record_voice: boolean;
+    require_think_aloud: boolean;
+    next_frame: number;
+    next_segment: number;
+  }>`
+    select st.record_facial, st.record_voice, st.require_think_aloud,
+           coalesce((select max(frame_index) + 1 from facial_snapshots where session_id = s.id), 0)::int as next_frame,
+           coalesce((select max(segment_index) + 1 from voice_segments where session_id = s.id), 0)::int as next_segment
+    from sessions s join studies st on st.id = s.study_id
+    where s.id = ${sessionId}`.execute(tx);
+  const row = rows[0];
   return (
     row && {
-      recordFacial: row.record_facial,
-      recordVoice: row.record_voice,
-      requireThinkAloud: row.require_think_aloud,
+      signals: {
+        recordFacial: row.record_facial,
+        recordVoice: row.record_voice,
+        requireThinkAloud: row.require_think_aloud,
+      },
+      nextFrameIndex: row.next_frame,
+      nextSegmentIndex: row.next_segment,
     }
   );
-}
-
-/** One past the highest stored `frameIndex` of the session (0 for none): where a recorder goes on. */
-export async function nextFrameIndex(tx: Tx, sessionId: string): Promise<number> {
-  const row = await tx
-    .selectFrom('facial_snapshots')
-    .select((eb) => eb.fn.max('frame_index').as('last'))
-    .where('session_id', '=', sessionId)
-    .executeTakeFirst();
-  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
-}
-
-/** One past the highest stored `segmentIndex` of the session (0 for none). */
-export async function nextSegmentIndex(tx: Tx, sessionId: string): Promise<number> {
-  const row = await tx
-    .selectFrom('voice_segments')
-    .select((eb) => eb.fn.max('segment_index').as('last'))
-    .where('session_id', '=', sessionId)
-    .executeTakeFirst();
-  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
 }
 
 /** Voice segments an AI agent may read: those flagged as holding PII stay out until sanitised. */

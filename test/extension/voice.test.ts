@@ -7,6 +7,9 @@ import { SPOKEN_SENTENCES, spokenSentences, wordErrorRate } from './support/fake
 import { answerPrompt, assertNoMediaSent, badgeText, mediaSuite } from './support/media.ts';
 import { clicked, popupShows, waitForEvents } from './support/session.ts';
 
+/** The extension API as the worker's evaluated functions see it. */
+declare const chrome: { runtime: { getContexts(filter: { contextTypes: string[] }): Promise<unknown[]> } };
+
 interface SegmentRow {
   segment_index: number;
   started_at: Date;
@@ -87,6 +90,10 @@ mediaSuite(
         (row) => row.ended_at.getTime() > pausedAt + 1_000,
       );
       assert.deepEqual(late, [], 'speech was transcribed after the pause');
+      const contexts = await suite.browser.worker.evaluate(() =>
+        chrome.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] }),
+      );
+      assert.equal(contexts.length, 0, 'the microphone document is still open while paused');
       assertNoMediaSent(suite.proxy);
     });
   },

@@ -14,18 +14,22 @@ import { blankImage, smilingFaces } from './images.ts';
 
 const TOKEN = 'engine-test-token';
 
+/** The engine as facial-engine/main.ts runs it, on a free port. */
+const startRealEngine = () =>
+  startFacialEngine(
+    {
+      observe: observeFaces,
+      isUnreadable: (error) => error instanceof UnreadableImageError,
+      token: TOKEN,
+      ready: loadFaceModel(),
+    },
+    { host: '127.0.0.1', port: 0 },
+  );
+
 describe('the self-hosted facial engine (clients/facial/README.md protocol)', () => {
   let engine: RunningEngine;
   before(async () => {
-    engine = await startFacialEngine(
-      {
-        observe: observeFaces,
-        isUnreadable: (error) => error instanceof UnreadableImageError,
-        token: TOKEN,
-        ready: loadFaceModel(),
-      },
-      { host: '127.0.0.1', port: 0 },
-    );
+    engine = await startRealEngine();
   });
   after(() => engine.stop());
 
@@ -134,15 +138,7 @@ describe("POST /api/sessions/:id/snapshots with the project's own engine", () =>
   let api: Api;
   let url: string;
   before(async () => {
-    engine = await startFacialEngine(
-      {
-        observe: observeFaces,
-        isUnreadable: (error) => error instanceof UnreadableImageError,
-        token: TOKEN,
-        ready: loadFaceModel(),
-      },
-      { host: '127.0.0.1', port: 0 },
-    );
+    engine = await startRealEngine();
     api = createApi({
       config: testConfig({ FACIAL_ENGINE_URL: engine.url, FACIAL_ENGINE_TOKEN: TOKEN }),
       db: serviceDatabase(),

@@ -327,5 +327,25 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
     );
     const probe = await post(s.testToken, s.sessionId, []);
     assert.equal((probe.body.data as { nextFrameIndex: number }).nextFrameIndex, 5);
+    // The voice segments' next index too, from the segments stored through /voice.
+    const voice = await fetch(`${url}/api/sessions/${s.sessionId}/voice`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Test-Token': s.testToken },
+      body: JSON.stringify({
+        batch: [
+          {
+            segmentIndex: 6,
+            startTime: at(0),
+            endTime: at(1),
+            transcript: 'ok',
+            sentiment: 'neutral',
+            sentimentScore: 0,
+          },
+        ],
+      }),
+    });
+    assert.equal(voice.status, 200, await voice.text());
+    const after = await post(s.testToken, s.sessionId, []);
+    assert.equal((after.body.data as { nextSegmentIndex: number }).nextSegmentIndex, 7);
   });
 });
