@@ -97,9 +97,12 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     void ready.then(() => media.received(/** @type {Record<string, unknown>} */ (message)));
     return;
   }
-  if (type === 'command' && sender.url?.startsWith(chrome.runtime.getURL('popup.html'))) {
-    const { command, settings, consent } =
-      /** @type {{ command?: unknown, settings?: unknown, consent?: unknown }} */ (message);
+  const fromPopup = sender.url?.startsWith(chrome.runtime.getURL('popup.html')) === true;
+  // The permission tab (permission.html) gives the tester's answer to the browser's prompt only.
+  const fromPermissionTab = sender.url?.startsWith(chrome.runtime.getURL('permission.html')) === true;
+  const { command, settings, consent } =
+    /** @type {{ command?: unknown, settings?: unknown, consent?: unknown }} */ (message);
+  if (type === 'command' && (fromPopup || (fromPermissionTab && command === 'consent'))) {
     const run = async () => {
       await ready;
       if (command === 'start') await commands.start(settings);

@@ -86,22 +86,18 @@ element('settings').addEventListener('submit', (event) => {
   });
 });
 
-// Asking here, in a page the tester sees, is what makes the browser show its prompt; the offscreen
-// document that records later uses the permission given now.
+// Chrome shows its camera and microphone prompt only in a tab: asked here, in the popup, it refuses
+// without asking. So unless the extension already holds the permission, Allow opens
+// permission.html in a tab, which asks and gives the answer to the background worker.
 /** @param {'camera' | 'microphone'} device */
 async function allow(device) {
-  /** @type {MediaStream} */
-  let stream;
-  try {
-    stream = await navigator.mediaDevices.getUserMedia(
-      device === 'camera' ? { video: true } : { audio: true },
-    );
-  } catch (error) {
-    const reason = error instanceof Error ? error.name : String(error);
-    return send('consent', { consent: { device, allowed: false, reason } });
-  }
-  for (const track of stream.getTracks()) track.stop();
-  await send('consent', { consent: { device, allowed: true } });
+  const status = await navigator.permissions
+    .query({ name: /** @type {PermissionName} */ (device) })
+    .catch(() => null);
+  if (status?.state === 'granted') return send('consent', { consent: { device, allowed: true } });
+  element('message').textContent =
+    `Answer the browser's question about the ${device} in the tab that opened.`;
+  await chrome.tabs.create({ url: chrome.runtime.getURL(`permission.html?device=${device}`) });
 }
 for (const device of /** @type {const} */ (['camera', 'microphone'])) {
   button(`allow-${device}`).addEventListener('click', () => void allow(device));

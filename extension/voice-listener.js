@@ -7,7 +7,9 @@
 
 import { MicVAD } from '@ricky0123/vad-web';
 import { segmentMetrics } from '../lib/voice/segment-metrics.ts';
+import { speechPieces, withinTranscriptLimit } from '../lib/voice/speech-pieces.ts';
 import { SAMPLE_RATE } from './speech-recogniser.js';
+import { chooseRecogniser, onDeviceWebSpeech } from './web-speech-recogniser.js';
 
 /** Sound kept before the speech starts, and silence that ends a segment (the detector's settings). */
 const PRE_SPEECH_PAD_MS = 500;
@@ -84,7 +86,10 @@ export async function startVoiceListener(tell) {
     for (const track of stream.getTracks()) track.stop();
   };
   try {
-    const recogniser = await workerRecogniser();
+    const recogniser = await chooseRecogniser({
+      onDevice: () => onDeviceWebSpeech({ sampleRate: SAMPLE_RATE }),
+      bundled: workerRecogniser,
+    });
     // Segments are transcribed one after another, in the order they were spoken.
     let queue = Promise.resolve();
     const vad = await MicVAD.new({
@@ -104,25 +109,32 @@ export async function startVoiceListener(tell) {
         // its times (and so words per minute) are the speech's own.
         const heardUntil = Date.now();
         const heardFrom = heardUntil - (audio.length / SAMPLE_RATE) * 1000;
-        const endMs = Math.max(heardFrom + 1, heardUntil - REDEMPTION_MS);
-        const startMs = Math.min(endMs - 1, heardFrom + PRE_SPEECH_PAD_MS);
-        queue = queue.then(async () => {
-          const started = performance.now();
-          const transcript = await recogniser.transcribe(audio);
-          const computeMs = performance.now() - started;
-          if (!transcript) return;
-          await tell({
-            type: 'voice-segment',
-            startTime: new Date(startMs).toISOString(),
-            endTime: new Date(endMs).toISOString(),
-            transcript,
-            ...segmentMetrics(transcript, startMs, endMs),
-            computeMs,
-            audioMs: heardUntil - heardFrom,
+        const speechUntil = Math.max(heardFrom + 1, heardUntil - REDEMPTION_MS);
+        const speechFrom = Math.min(speechUntil - 1, heardFrom + PRE_SPEECH_PAD_MS);
+        // Long speech is transcribed, and sent, piece by piece (lib/voice/speech-pieces.ts).
+        for (const piece of speechPieces(audio, SAMPLE_RATE)) {
+          const at = (/** @type {number} */ offset) => heardFrom + (offset / SAMPLE_RATE) * 1000;
+          const endMs = Math.min(speechUntil, at(piece.end));
+          const startMs = Math.min(endMs - 1, Math.max(speechFrom, at(piece.start)));
+          const sound = audio.subarray(piece.start, piece.end);
+          queue = queue.then(async () => {
+            const started = performance.now();
+            const transcript = withinTranscriptLimit(await recogniser.transcribe(sound));
+            const computeMs = performance.now() - started;
+            if (!transcript) return;
+            await tell({
+              type: 'voice-segment',
+              startTime: new Date(startMs).toISOString(),
+              endTime: new Date(endMs).toISOString(),
+              transcript,
+              ...segmentMetrics(transcript, startMs, endMs),
+              computeMs,
+              audioMs: (sound.length / SAMPLE_RATE) * 1000,
+            });
           });
-        });
-        // One segment that fails to transcribe is lost alone; the next ones still go.
-        queue = queue.catch((error) => console.warn('a speech segment was not transcribed', error));
+          // One piece that fails to transcribe is lost alone; the next ones still go.
+          queue = queue.catch((error) => console.warn('a speech segment was not transcribed', error));
+        }
       },
     });
     await vad.start();

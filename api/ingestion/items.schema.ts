@@ -1,4 +1,5 @@
 import { z, type ZodType } from 'zod';
+import { MAX_TRANSCRIPT_CHARS } from '../../lib/voice/speech-pieces.ts';
 import { float4, float8, int4, isoTimestamp, storableText } from '../validation/storable.ts';
 
 // The spec's ingestion item tables ("Ingestion items"), one schema per kind. Each item of a batch
@@ -97,7 +98,7 @@ export const voiceItem = z
     segmentIndex: count,
     startTime: timestamp,
     endTime: timestamp,
-    transcript: storableText(10_000),
+    transcript: storableText(MAX_TRANSCRIPT_CHARS),
     sentiment: z.enum(SENTIMENTS),
     sentimentScore: float4(-1, 1),
     hesitationCount: count.optional(),

@@ -61,4 +61,13 @@ declare namespace chrome {
     function setBadgeBackgroundColor(details: { color: string }): Promise<void>;
     function setTitle(details: { title: string }): Promise<void>;
   }
+
+  namespace tabs {
+    interface Tab {
+      readonly id?: number;
+    }
+    function create(properties: { url: string; active?: boolean }): Promise<Tab>;
+    function getCurrent(): Promise<Tab | undefined>;
+    function remove(tabId: number): Promise<void>;
+  }
 }

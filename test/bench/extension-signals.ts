@@ -39,6 +39,7 @@ export async function run(): Promise<BenchResult> {
     audio: await spokenSentences(dir),
   });
   try {
+    await browser.context.grantPermissions(['camera', 'microphone']);
     await browser.worker.evaluate(() => {
       const heard = { frames: [] as number[], speech: [] as { computeMs: number; audioMs: number }[] };
       (globalThis as unknown as { heard: typeof heard }).heard = heard;

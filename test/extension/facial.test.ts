@@ -4,7 +4,14 @@ import { asSystem } from '../../db/doors.ts';
 import { testDatabase } from '../support/database.ts';
 import { completedReportJob, waitFor, waitForSessionStatus } from '../sessions/fixtures.ts';
 import { blankVideo, smilingFaceVideo } from './support/fake-camera.ts';
-import { answerPrompt, assertNoMediaSent, badgeText, mediaSuite } from './support/media.ts';
+import {
+  allowDevice,
+  answerPrompt,
+  assertNoMediaSent,
+  badgeText,
+  mediaSuite,
+  refusedInTab,
+} from './support/media.ts';
 
 /** The extension API as the worker's evaluated functions see it. */
 declare const chrome: { runtime: { getContexts(filter: { contextTypes: string[] }): Promise<unknown[]> } };
@@ -41,7 +48,7 @@ mediaSuite(
     it('asks first, then sends scores of the face once a second, never a picture; pause stops the camera', async () => {
       const { session, popup } = await suite.startRecording();
       await popupShows(popup, '#camera', 'waiting for your answer');
-      await answerPrompt(popup, 'camera', 'allow');
+      await allowDevice(popup, 'camera');
       await popupShows(popup, '#camera', /^on: expression scores only/);
       await waitFor(async () => (await badgeText(suite)) === 'CAM').catch(() => assert.fail('no CAM badge'));
 
@@ -113,7 +120,13 @@ mediaSuite(
   (suite) => {
     it('sends frames without a face, stored with face_detected = false', async () => {
       const { session, popup } = await suite.startRecording();
+      // The extension already holds the camera (allowed in an earlier session): no tab is opened.
+      await suite.browser.context.grantPermissions(['camera']);
+      const tabs: string[] = [];
+      suite.browser.context.on('page', (tab) => tabs.push(tab.url()));
       await answerPrompt(popup, 'camera', 'allow');
+      await popupShows(popup, '#camera', /^on: expression scores only/);
+      assert.deepEqual(tabs, [], 'a permission tab opened although the camera was allowed');
       const rows = await waitForFrames(session.sessionId, (stored) => stored.length >= 2);
       assert.ok(
         rows.every((row) => !row.face_detected && row.emotion === null),
@@ -142,9 +155,11 @@ mediaSuite(
   () => Promise.resolve('deny'),
   'facial',
   (suite) => {
-    it('says so and keeps sending events alone', async () => {
+    it('says so in the permission tab and the popup, and keeps sending events alone', async () => {
       const { session, popup, page } = await suite.startRecording();
-      await answerPrompt(popup, 'camera', 'allow');
+      const tab = await answerPrompt(popup, 'camera', 'allow');
+      assert.ok(tab, 'no permission tab opened');
+      await refusedInTab(tab, 'camera');
       await popupShows(popup, '#message', /goes on without it/);
       await popupShows(popup, '#camera', 'not allowed');
       await page.click('#to-two');

@@ -4,7 +4,14 @@ import { asSystem } from '../../db/doors.ts';
 import { testDatabase } from '../support/database.ts';
 import { waitFor } from '../sessions/fixtures.ts';
 import { SPOKEN_SENTENCES, spokenSentences, wordErrorRate } from './support/fake-microphone.ts';
-import { answerPrompt, assertNoMediaSent, badgeText, mediaSuite } from './support/media.ts';
+import {
+  allowDevice,
+  answerPrompt,
+  assertNoMediaSent,
+  badgeText,
+  mediaSuite,
+  refusedInTab,
+} from './support/media.ts';
 import { clicked, popupShows, waitForEvents } from './support/session.ts';
 
 /** The extension API as the worker's evaluated functions see it. */
@@ -40,7 +47,7 @@ mediaSuite(
     it('asks first, then sends what was said as text with its metrics, never a sound; pause stops listening', async () => {
       const { session, popup } = await suite.startRecording();
       await popupShows(popup, '#microphone', 'waiting for your answer');
-      await answerPrompt(popup, 'microphone', 'allow');
+      await allowDevice(popup, 'microphone');
       await popupShows(popup, '#microphone', /^on: transcripts only/);
       await waitFor(async () => (await badgeText(suite)) === 'MIC').catch(() => assert.fail('no MIC badge'));
 
@@ -106,7 +113,9 @@ mediaSuite(
   (suite) => {
     it('says so and keeps sending events alone', async () => {
       const { session, popup, page } = await suite.startRecording();
-      await answerPrompt(popup, 'microphone', 'allow');
+      const tab = await answerPrompt(popup, 'microphone', 'allow');
+      assert.ok(tab, 'no permission tab opened');
+      await refusedInTab(tab, 'microphone');
       await popupShows(
         popup,
         '#message',

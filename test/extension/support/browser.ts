@@ -13,7 +13,9 @@ const builtExtension = () => (built ??= buildExtension(EXTENSION_DIR));
 
 /**
  * Chromium's fake devices: a Y4M video and a WAV sound it plays in a loop (a device without a file
- * plays Chromium's own pattern); `deny` refuses every permission prompt.
+ * plays Chromium's own pattern); `deny` refuses every permission prompt. Permissions start as
+ * `prompt`, as in a new profile: a test allows a device as the tester would answer the browser's
+ * prompt, with `context.grantPermissions` (headless Chromium shows no prompt).
  */
 export type FakeCamera = { readonly video?: string; readonly audio?: string } | 'deny';
 
@@ -41,7 +43,6 @@ export async function launchExtensionBrowser(camera?: FakeCamera): Promise<Exten
         ? ['--use-fake-device-for-media-stream', '--deny-permission-prompts']
         : [
             '--use-fake-device-for-media-stream',
-            '--use-fake-ui-for-media-stream',
             ...(camera.video ? [`--use-file-for-fake-video-capture=${camera.video}`] : []),
             ...(camera.audio ? [`--use-file-for-fake-audio-capture=${camera.audio}`] : []),
           ];

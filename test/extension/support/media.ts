@@ -69,14 +69,72 @@ export async function studyRecords(jobId: string, signals: 'facial' | 'voice'): 
   );
 }
 
-/** The tester answers the popup's camera or microphone question with the keyboard. */
-export async function answerPrompt(popup: Page, device: 'camera' | 'microphone', answer: 'allow' | 'refuse') {
+/**
+ * The tester answers the popup's camera or microphone question with the keyboard. Allow opens the
+ * extension's permission tab (Chrome shows its prompt only in a tab), which is returned; null when
+ * the extension already held the permission and opened none.
+ */
+export async function answerPrompt(
+  popup: Page,
+  device: 'camera' | 'microphone',
+  answer: 'allow' | 'refuse',
+): Promise<Page | null> {
   const section = popup.locator(`#${device}-consent`);
   await section
     .getByRole('heading', { name: `This study asks for your ${device}` })
     .waitFor({ timeout: 20_000 });
+  const opened = popup
+    .context()
+    .waitForEvent('page', { predicate: (tab) => tab.url().includes('/permission.html'), timeout: 20_000 });
+  opened.catch(() => undefined);
   await section.getByRole('button', { name: answer === 'allow' ? `Allow ${device}` : 'Not now' }).focus();
   await popup.keyboard.press('Enter');
+  if (answer === 'refuse') return null;
+  // The answer is recorded at once when the extension already holds the permission; otherwise only
+  // after the tab has opened.
+  const answered = section.waitFor({ state: 'hidden', timeout: 20_000 }).then(() => null);
+  return Promise.race([opened, answered]);
+}
+
+/** The permission tab's button, which has the focus when the tab opens; Enter asks the browser. */
+async function askTheBrowser(tab: Page, label: string): Promise<void> {
+  await tab.getByRole('button', { name: label }).waitFor();
+  assert.equal(await tab.evaluate(() => document.activeElement?.textContent), label);
+  await tab.keyboard.press('Enter');
+}
+
+/**
+ * Allow in the popup, then in the permission tab: the tester presses Ask the browser and allows the
+ * browser's prompt (headless Chromium shows none: the test grants what the tester would), and the
+ * tab closes itself.
+ */
+export async function allowDevice(popup: Page, device: 'camera' | 'microphone'): Promise<void> {
+  const tab = await answerPrompt(popup, device, 'allow');
+  assert.ok(tab, "Allow asked in a tab of its own (a popup cannot show the browser's prompt)");
+  await tab.getByRole('heading', { name: `Allow the ${device} for the usability session` }).waitFor();
+  await popup.context().grantPermissions([device]);
+  const closed = tab.waitForEvent('close');
+  await askTheBrowser(tab, 'Ask the browser');
+  await closed;
+}
+
+/**
+ * The permission tab when the browser says no: it says so and how to change it, offers to ask again
+ * and closes from the keyboard.
+ */
+export async function refusedInTab(tab: Page, device: 'camera' | 'microphone'): Promise<void> {
+  const refused = new RegExp(`The ${device} was not allowed \\(NotAllowedError\\): the session goes on`);
+  await askTheBrowser(tab, 'Ask the browser');
+  await tab.getByRole('status').filter({ hasText: refused }).waitFor({ timeout: 20_000 });
+  await tab.getByText('To allow it later').waitFor();
+  await askTheBrowser(tab, 'Ask again');
+  await tab.getByRole('status').filter({ hasText: refused }).waitFor({ timeout: 20_000 });
+  await tab.keyboard.press('Tab');
+  assert.equal(await tab.evaluate(() => document.activeElement?.textContent), 'Close this tab');
+  const closed = tab.waitForEvent('close');
+  // The tab is gone before the key press returns.
+  await tab.keyboard.press('Enter').catch(() => undefined);
+  await closed;
 }
 
 /** The extension API as the worker's evaluated functions see it (the Node project has no chrome types). */
