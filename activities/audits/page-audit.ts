@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { errors as playwrightErrors, type Page, type Request } from 'playwright-core';
-import { axeFindings, axeOptions } from './axe-check.ts';
+import { axeFindings, axeOptions, categoryOf } from './axe-check.ts';
 import { axeViolations, topAxeScript, type TopAxeRun } from './axe-run.ts';
 import type { EgressProxy } from './egress-proxy.ts';
+import { withoutGeneratedNames } from './generated-names.ts';
 import { keyboardChecks, type RawFinding, type SkipLink, type WalkPreparation } from './keyboard-check.ts';
 import { OWN_RULES, type OwnRuleId } from './own-rules.ts';
 import { AUDIT_INIT_SCRIPT } from './page-script.ts';
@@ -51,7 +52,10 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   const fixes: Record<string, string> = {};
 
   // axe ran only the rules of the chosen categories (axeOptions), so every finding is wanted.
-  const violations = await axeViolations(page, inspection.axe, axe, options.walkDeadline - WALK_RESERVE_MS);
+  const { violations, namedByCss } = await withoutGeneratedNames(
+    page,
+    await axeViolations(page, inspection.axe, axe, options.walkDeadline - WALK_RESERVE_MS),
+  );
   for (const finding of axeFindings(violations)) {
     issues.push(
       toIssue(
@@ -64,6 +68,20 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
       ),
     );
     fixes[finding.ruleId] = finding.fix;
+  }
+  for (const { selector, ruleId, tags } of namedByCss) {
+    const rule = OWN_RULES['name-from-css'];
+    issues.push(
+      toIssue(
+        'name-from-css',
+        categoryOf(ruleId, tags),
+        rule.severity,
+        selector,
+        'Its name is text inserted by CSS (::before or ::after): it is lost when styles are turned off or replaced',
+        rule.wcag,
+      ),
+    );
+    fixes['name-from-css'] = rule.fix;
   }
   const own = [...inspection.findings];
   // Last: the Tab walk moves focus and may open menus that change the DOM the other checks read.

@@ -556,4 +556,32 @@ export const CASES: readonly ConformanceCase[] = [
     expected: 'failed',
     what: 'bold large paragraphs used as section headings without heading markup',
   },
+  {
+    page: 'css-button-name-ok.html',
+    category: 'aria',
+    criteria: ['4.1.2'],
+    expected: 'passed',
+    what: 'a button named by ::before text (accname includes CSS content; axe does not, axe-core#3767; F87 is 1.3.1)',
+  },
+  {
+    page: 'css-link-name-ok.html',
+    category: 'aria',
+    criteria: ['2.4.4', '4.1.2'],
+    expected: 'passed',
+    what: 'a link named by ::after attr() text',
+  },
+  {
+    page: 'css-label-ok.html',
+    category: 'forms',
+    criteria: ['4.1.2'],
+    expected: 'passed',
+    what: 'a field whose label shows its text from ::before',
+  },
+  {
+    page: 'css-button-decorative-only.html',
+    category: 'aria',
+    criteria: ['4.1.2'],
+    expected: 'failed',
+    what: 'a button whose only CSS content has empty alternative text (a star marked decorative)',
+  },
 ];
