@@ -9,7 +9,11 @@
 import * as ort from 'onnxruntime-web/wasm';
 import llamaTokenizer from 'llama-tokenizer-js';
 
-/** @typedef {{ readonly name: string, transcribe(audio: Float32Array): Promise<string> }} Recogniser */
+/**
+ * A speech recogniser: `transcribe` a 16 kHz mono segment; `backlog` is how many segments wait
+ * behind it (a recogniser that is slower than real time may hand it on).
+ * @typedef {{ readonly name: string, transcribe(audio: Float32Array, backlog?: number): Promise<string> }} Recogniser
+ */
 
 /** Moonshine tiny's decoder: 6 layers of 8 key/value heads of 36 values. */
 const SHAPE = { layers: 6, heads: 8, headDim: 36 };

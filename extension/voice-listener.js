@@ -92,6 +92,8 @@ export async function startVoiceListener(tell) {
     });
     // Segments are transcribed one after another, in the order they were spoken.
     let queue = Promise.resolve();
+    /** Pieces queued and not yet begun. */
+    let waiting = 0;
     const vad = await MicVAD.new({
       model: 'v5',
       // At the model's rate, the browser resamples the microphone (well filtered); the detector's own
@@ -106,20 +108,26 @@ export async function startVoiceListener(tell) {
       resumeStream: () => Promise.resolve(stream),
       onSpeechEnd: (audio) => {
         // The segment's sound holds the padding before the speech and the silence that ended it;
-        // its times (and so words per minute) are the speech's own.
+        // its times (and so words per minute) are the speech's own. The recogniser hears it all.
         const heardUntil = Date.now();
         const heardFrom = heardUntil - (audio.length / SAMPLE_RATE) * 1000;
         const speechUntil = Math.max(heardFrom + 1, heardUntil - REDEMPTION_MS);
         const speechFrom = Math.min(speechUntil - 1, heardFrom + PRE_SPEECH_PAD_MS);
-        // Long speech is transcribed, and sent, piece by piece (lib/voice/speech-pieces.ts).
-        for (const piece of speechPieces(audio, SAMPLE_RATE)) {
+        // Long speech is transcribed, and sent, piece by piece (lib/voice/speech-pieces.ts). The
+        // cuts are made in the speech, never in the closing silence, which stays with the last piece.
+        const silence = Math.round((REDEMPTION_MS / 1000) * SAMPLE_RATE);
+        const pieces = speechPieces(audio.subarray(0, Math.max(1, audio.length - silence)), SAMPLE_RATE);
+        for (const [i, piece] of pieces.entries()) {
+          const end = i === pieces.length - 1 ? audio.length : piece.end;
           const at = (/** @type {number} */ offset) => heardFrom + (offset / SAMPLE_RATE) * 1000;
-          const endMs = Math.min(speechUntil, at(piece.end));
+          const endMs = Math.min(speechUntil, at(end));
           const startMs = Math.min(endMs - 1, Math.max(speechFrom, at(piece.start)));
-          const sound = audio.subarray(piece.start, piece.end);
+          const sound = audio.subarray(piece.start, end);
+          waiting++;
           queue = queue.then(async () => {
+            waiting--;
             const started = performance.now();
-            const transcript = withinTranscriptLimit(await recogniser.transcribe(sound));
+            const transcript = withinTranscriptLimit(await recogniser.transcribe(sound, waiting));
             const computeMs = performance.now() - started;
             if (!transcript) return;
             await tell({

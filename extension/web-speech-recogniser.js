@@ -11,11 +11,19 @@
 /** The language of the transcripts (the bundled recogniser and the sentiment word list are English). */
 export const SPEECH_LANGUAGE = 'en-US';
 /** After the segment has been played: time for the last words' results. */
-const TAIL_MS = 1_500;
+const TAIL_MS = 800;
 /** The longest wait for the recogniser to say it listens before the segment is played anyway. */
 const START_WAIT_MS = 1_000;
 /** A recognition that has not ended this long after its segment has hung. */
 const HANG_MS = 15_000;
+/** After aborting a hung recognition: how long its end event is waited for. */
+const ABORT_GRACE_MS = 1_000;
+/**
+ * Segments waiting behind this one beyond which the bundled recogniser takes it: the on-device
+ * recogniser hears a segment in real time (plus its start and tail), so steady talk would leave it
+ * further and further behind.
+ */
+export const MAX_REAL_TIME_BACKLOG = 2;
 
 /**
  * The Web Speech recognition interface as far as it is used here (not in TypeScript's DOM types).
@@ -61,6 +69,8 @@ export async function onDeviceWebSpeech({ sampleRate }) {
     async transcribe(segment) {
       const context = new AudioContext({ sampleRate });
       try {
+        // An offscreen document may start its audio contexts suspended.
+        await context.resume();
         const buffer = context.createBuffer(1, segment.length, sampleRate);
         buffer.getChannelData(0).set(segment);
         const source = context.createBufferSource();
@@ -94,12 +104,25 @@ function recognise(recognition, track, source, durationMs) {
     const heard = [];
     /** @type {Error | null} */
     let failure = null;
+    let settled = false;
+    /** Settles once: at the recogniser's end, or when it never comes. */
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(hung);
+      track.stop();
+      if (failure) reject(failure);
+      else resolve(heard.filter(Boolean).join(' '));
+    };
+    // A recogniser that hangs must not hold up every later segment: abort it, and give up on it
+    // even if it never reports its end.
     const hung = setTimeout(
       () => {
         failure = new Error('the on-device recogniser did not finish');
         recognition.abort();
+        setTimeout(finish, ABORT_GRACE_MS);
       },
-      durationMs + TAIL_MS + HANG_MS,
+      durationMs + START_WAIT_MS + TAIL_MS + HANG_MS,
     );
     recognition.onresult = (event) => {
       for (let i = event.resultIndex; i < event.results.length; i++) {
@@ -110,17 +133,12 @@ function recognise(recognition, track, source, durationMs) {
     recognition.onerror = (event) => {
       if (!NOTHING_HEARD.has(event.error)) failure ??= new Error(`on-device recognition: ${event.error}`);
     };
-    recognition.onend = () => {
-      clearTimeout(hung);
-      track.stop();
-      if (failure) reject(failure);
-      else resolve(heard.filter(Boolean).join(' '));
-    };
+    recognition.onend = finish;
     source.onended = () => setTimeout(() => recognition.stop(), TAIL_MS);
     // The segment is played once the recogniser listens, so that its first words are heard.
     let playing = false;
     const play = () => {
-      if (playing) return;
+      if (playing || settled) return;
       playing = true;
       source.start();
     };
@@ -128,9 +146,8 @@ function recognise(recognition, track, source, durationMs) {
     try {
       recognition.start(track);
     } catch (error) {
-      clearTimeout(hung);
-      track.stop();
-      reject(error instanceof Error ? error : new Error(String(error)));
+      failure = error instanceof Error ? error : new Error(String(error));
+      finish();
       return;
     }
     // A recogniser that never says it started still gets the segment.
@@ -140,8 +157,9 @@ function recognise(recognition, track, source, durationMs) {
 
 /**
  * The on-device recogniser where the browser has one, the bundled one otherwise. The bundled one is
- * loaded only when needed: at once without an on-device recogniser, or when the on-device one
- * first fails (that segment and all later ones go to it).
+ * loaded only when needed: at once without an on-device recogniser; when the on-device one first
+ * fails (that segment and all later ones go to it); or for a segment with more than
+ * MAX_REAL_TIME_BACKLOG others waiting behind it.
  * @param {{ onDevice: () => Promise<Recogniser | null>, bundled: () => Promise<Recogniser> }} choices
  * @returns {Promise<Recogniser>}
  */
@@ -149,25 +167,31 @@ export async function chooseRecogniser({ onDevice, bundled }) {
   const local = await onDevice().catch(() => null);
   if (!local) return bundled();
   /** @type {Promise<Recogniser> | null} */
-  let fallback = null;
+  let loaded = null;
+  // A load that failed is tried again at the next segment that needs it.
+  const bundledOne = () =>
+    (loaded ??= bundled().catch((error) => {
+      loaded = null;
+      throw error;
+    }));
+  let localFailed = false;
   let name = local.name;
   return {
     get name() {
       return name;
     },
-    async transcribe(audio) {
-      if (!fallback) {
+    async transcribe(audio, backlog = 0) {
+      if (!localFailed && backlog <= MAX_REAL_TIME_BACKLOG) {
         try {
           return await local.transcribe(audio);
         } catch (error) {
           console.warn('on-device speech recognition failed; the bundled recogniser takes over', error);
-          fallback = bundled().then((recogniser) => {
-            name = recogniser.name;
-            return recogniser;
-          });
+          localFailed = true;
         }
       }
-      return (await fallback).transcribe(audio);
+      const recogniser = await bundledOne();
+      if (localFailed) name = recogniser.name;
+      return recogniser.transcribe(audio);
     },
   };
 }

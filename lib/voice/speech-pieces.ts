@@ -11,6 +11,8 @@ export const MAX_PIECE_SECONDS = 20;
 const SEARCH_SECONDS = 5;
 /** The cut is the middle of the quietest window of this length. */
 const WINDOW_SECONDS = 0.1;
+/** The shortest piece a cut leaves at the end (a sliver of sound is no utterance). */
+const MIN_LAST_PIECE_SECONDS = 1;
 /** The longest transcript the API stores (`api/ingestion/items.schema.ts`). */
 export const MAX_TRANSCRIPT_CHARS = 10_000;
 
@@ -35,7 +37,7 @@ export function speechPieces(audio: Float32Array, sampleRate: number): SpeechPie
   const pieces: SpeechPiece[] = [];
   let start = 0;
   while (audio.length - start > longest) {
-    const limit = start + longest;
+    const limit = Math.min(start + longest, audio.length - Math.round(MIN_LAST_PIECE_SECONDS * sampleRate));
     let cut = limit;
     let quietest = Infinity;
     for (let from = limit - Math.round(SEARCH_SECONDS * sampleRate); from + window <= limit; from += step) {

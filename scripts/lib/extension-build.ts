@@ -25,6 +25,7 @@ const NOT_SHIPPED = new Set([
   'speech-worker.js',
   'voice-listener.js',
   'speech-recogniser.js',
+  'web-speech-recogniser.js',
 ]);
 /** The nets the offscreen document loads (the same three as the self-hosted engine). */
 const NETS = ['tiny_face_detector_model', 'face_landmark_68_tiny_model', 'face_expression_model'];

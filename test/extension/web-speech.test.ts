@@ -59,7 +59,7 @@ window.SpeechRecognition = FakeRecognition;
 `;
 
 /** Runs in the page: the recogniser chosen, and its answers for tone segments of the given seconds. */
-const TRANSCRIBE = `async ({ seconds, errors }) => {
+const TRANSCRIBE = `async ({ seconds, errors, backlogs }) => {
   const { chooseRecogniser, onDeviceWebSpeech } = await import('/web-speech-recogniser.js');
   const rate = 16000;
   let bundledLoads = 0;
@@ -77,7 +77,7 @@ const TRANSCRIBE = `async ({ seconds, errors }) => {
     // Half a second of silence, then a loud tone to the end.
     const audio = new Float32Array(Math.round(length * rate));
     for (let s = rate / 2; s < audio.length; s++) audio[s] = 0.5 * Math.sin((2 * Math.PI * 220 * s) / rate);
-    transcripts.push(await recogniser.transcribe(audio));
+    transcripts.push(await recogniser.transcribe(audio, backlogs[i] ?? 0));
     names.push(recogniser.name);
   }
   return { names, transcripts, bundledLoads, asked: window.speechTest.availableAsked, started: window.speechTest.started };
@@ -119,8 +119,8 @@ describe('Browser extension: the on-device Web Speech recogniser', function () {
   }
   afterEach(() => page?.close());
 
-  const transcribe = (seconds: number[], errors: (string | null)[] = []) =>
-    page.evaluate<Outcome>(`(${TRANSCRIBE})(${JSON.stringify({ seconds, errors })})`);
+  const transcribe = (seconds: number[], errors: (string | null)[] = [], backlogs: number[] = []) =>
+    page.evaluate<Outcome>(`(${TRANSCRIBE})(${JSON.stringify({ seconds, errors, backlogs })})`);
 
   it('is chosen where the browser has an English model on this computer, and hears each segment whole', async () => {
     await open();
@@ -170,6 +170,15 @@ describe('Browser extension: the on-device Web Speech recogniser', function () {
       assert.deepEqual(outcome.started, []);
     });
   }
+
+  it('leaves a segment with more than two waiting behind it to the bundled recogniser, which keeps up', async () => {
+    await open();
+    const outcome = await transcribe([1, 1, 1], [], [3, 2, 0]);
+    assert.deepEqual(outcome.transcripts.slice(0, 1), ['bundled heard 1 seconds']);
+    assert.match(outcome.transcripts[1] ?? '', /^heard /);
+    assert.match(outcome.transcripts[2] ?? '', /^heard /);
+    assert.equal(outcome.started.length, 2, 'the on-device recogniser heard the segments with a short queue');
+  });
 
   it('hands over to the bundled recogniser when it fails, from that segment on; silence is no failure', async () => {
     await open();

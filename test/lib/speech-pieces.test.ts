@@ -47,6 +47,16 @@ describe('long speech cut into pieces (lib/voice/speech-pieces.ts)', () => {
     assert.equal(pieces.at(-1)?.end, audio.length);
   });
 
+  it('never leaves a sliver at the end: the last piece holds at least a second', () => {
+    // 20.5 s of speech with a pause at 20.3 s: cutting there would leave 0.2 s.
+    const audio = speech(20.5, [20.3]);
+    const pieces = speechPieces(audio, RATE);
+    assert.equal(pieces.length, 2);
+    const last = pieces.at(-1)!;
+    assert.ok(last.end - last.start >= RATE, `the last piece is ${(last.end - last.start) / RATE} s`);
+    assert.ok(pieces[0]!.end - pieces[0]!.start <= MAX_PIECE_SECONDS * RATE);
+  });
+
   it('keeps a transcript within the API limit, cut after a whole word', () => {
     assert.equal(withinTranscriptLimit('short and sweet'), 'short and sweet');
     const long = 'word '.repeat(2_500).trim(); // 12,499 characters

@@ -92,7 +92,10 @@ export async function answerPrompt(
   if (answer === 'refuse') return null;
   // The answer is recorded at once when the extension already holds the permission; otherwise only
   // after the tab has opened.
-  const answered = section.waitFor({ state: 'hidden', timeout: 20_000 }).then(() => null);
+  const answered = section
+    .waitFor({ state: 'hidden', timeout: 20_000 })
+    .then(() => null)
+    .catch(() => null);
   return Promise.race([opened, answered]);
 }
 
@@ -126,7 +129,7 @@ export async function refusedInTab(tab: Page, device: 'camera' | 'microphone'): 
   const refused = new RegExp(`The ${device} was not allowed \\(NotAllowedError\\): the session goes on`);
   await askTheBrowser(tab, 'Ask the browser');
   await tab.getByRole('status').filter({ hasText: refused }).waitFor({ timeout: 20_000 });
-  await tab.getByText('To allow it later').waitFor();
+  await tab.getByText('To allow it now').waitFor();
   await askTheBrowser(tab, 'Ask again');
   await tab.getByRole('status').filter({ hasText: refused }).waitFor({ timeout: 20_000 });
   await tab.keyboard.press('Tab');
