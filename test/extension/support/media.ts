@@ -157,7 +157,7 @@ export function mediaSuite(
   body: (suite: ExtensionSuite) => void,
 ) {
   describe(name, function () {
-    this.timeout(120_000);
+    this.timeout(240_000);
     let dir = '';
     before(async () => (dir = await mkdtemp(join(tmpdir(), 'usability-media-'))));
     after(() => rm(dir, { recursive: true, force: true }));
