@@ -55,16 +55,24 @@ const SHOWS_GENERATED_TEXT = `(selectors) => selectors.map((selector) => {
   return nodes.some((node) => textOf(node, '::before') !== '' || textOf(node, '::after') !== '');
 })`;
 
-/** The name Chromium's accessibility tree gives the top document's element at `selector`. */
-async function browserName(page: Page, selector: string): Promise<string> {
+/**
+ * The names Chromium's accessibility tree gives the top document's elements at `selectors`, read
+ * through one DevTools session and one look at the document.
+ */
+async function browserNames(page: Page, selectors: readonly string[]): Promise<string[]> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
-    if (!nodeId) return '';
-    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
-    const value: unknown = nodes[0]?.name?.value;
-    return typeof value === 'string' ? value.trim() : '';
+    const names: string[] = [];
+    for (const selector of selectors) {
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+      const { nodes } = nodeId
+        ? await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false })
+        : { nodes: [] };
+      const value: unknown = nodes[0]?.name?.value;
+      names.push(typeof value === 'string' ? value.trim() : '');
+    }
+    return names;
   } finally {
     await cdp.detach().catch(() => undefined);
   }
@@ -100,9 +108,9 @@ export async function withoutGeneratedNames(
   const named = new Set<string>();
   try {
     const shows = await page.evaluate<boolean[]>(`(${SHOWS_GENERATED_TEXT})(${JSON.stringify(candidates)})`);
-    for (const [i, selector] of candidates.entries()) {
-      if (shows[i] && (await browserName(page, selector)) !== '') named.add(selector);
-    }
+    const showing = candidates.filter((_, i) => shows[i]);
+    const names = showing.length ? await browserNames(page, showing) : [];
+    for (const [i, selector] of showing.entries()) if (names[i]) named.add(selector);
   } catch {
     // The page moved on or the browser did not answer: axe's findings stand as they are.
     return { violations: [...violations], namedByCss: [] };
