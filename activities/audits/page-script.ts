@@ -36,5 +36,7 @@ const PAGE_SCRIPT = pageSource('page-script.js', {
  * axe and the kit, for the warm contexts' init script: Chromium runs it at the start of every
  * top-level document, so an audit neither ships 650 kB of axe over the protocol nor compiles it
  * through an evaluate call (measured: about 150 ms less per audit). Frames are left alone, as before.
+ * It runs in the warm page's about:blank too, on purpose: the audited document then finds axe
+ * already compiled in the renderer's V8 (skipping about:blank made it parse in about 150 ms more).
  */
 export const AUDIT_INIT_SCRIPT = `if (window === window.top) {\n${AXE_SOURCE}\n;${PAGE_SCRIPT}\n}`;

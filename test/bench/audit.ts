@@ -4,6 +4,12 @@
 // every defect pa11y reports as an error also found by the audit, compared per WCAG criterion and
 // element (both selectors resolved to the same node of the page), except those a named exception
 // of test/audits/pa11y-parity.ts excuses (listed in the figures with their count).
+//
+// Latency is measured as a caller sees it on an otherwise idle service: each timed run starts
+// after a pause (SETTLE_MS) in which the other tool's leftover work ends (the audit pool's refill,
+// which runs after an audit has answered; pa11y's page closing), so neither is timed while the
+// other's background work takes a core. `backToBackP50Ms` is the audit with no pause at all, its
+// refill running beside the next audit: what a steady stream of requests on one worker sees.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import puppeteer from 'puppeteer-core';
@@ -53,6 +59,9 @@ const PAGES = [
   'bench/blog.html',
 ];
 const ROUNDS = 5;
+/** Enough for the pool to close the last audit's context and open its replacement (about 250 ms). */
+const SETTLE_MS = 750;
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 const TARGETS = { p50Ms: 2000, speedupVsPa11y: 2, instantLimitMs: 10_000 } as const;
 
 export async function run() {
@@ -64,6 +73,8 @@ export async function run() {
   });
   const ours: number[] = [];
   const theirs: number[] = [];
+  // Every page once more, one audit straight after the other (no pause).
+  const backToBack: number[] = [];
   // A page that never answers: the audit gives up with the documented 422, inside the spec's 10 s.
   const timeouts: number[] = [];
   // "page: criterion at selector", over every round.
@@ -76,10 +87,12 @@ export async function run() {
     for (let round_ = 0; round_ < ROUNDS; round_++) {
       for (const page of PAGES) {
         const url = `${harness.fixtures.url}/${page}`;
+        await settle();
         let t0 = performance.now();
         const response = await client.request({ url });
         ours.push(performance.now() - t0);
         assert.equal(response.status, 200, response.text);
+        await settle();
         t0 = performance.now();
         const result = await pa11y(url, { browser, standard: 'WCAG2AA', timeout: 30_000 });
         theirs.push(performance.now() - t0);
@@ -111,10 +124,18 @@ export async function run() {
           excused.add(`${page}: ${defect.criterion} at ${defect.selector} (${defect.exception})`);
         }
       }
+      await settle();
       const t0 = performance.now();
       const gaveUp = await client.request({ url: `${harness.fixtures.url}/never-responds` });
       timeouts.push(performance.now() - t0);
       assert.equal(gaveUp.status, 422, gaveUp.text);
+    }
+    await settle();
+    for (const page of PAGES) {
+      const t0 = performance.now();
+      const response = await client.request({ url: `${harness.fixtures.url}/${page}` });
+      backToBack.push(performance.now() - t0);
+      assert.equal(response.status, 200, response.text);
     }
   } finally {
     await browser.close();
@@ -131,16 +152,17 @@ export async function run() {
     p50Under2s: p50Ms < TARGETS.p50Ms,
     atLeastTwiceAsFastAsPa11y: speedupVsPa11y >= TARGETS.speedupVsPa11y,
     findsEveryPa11yDefect: missedPa11yDefects.length === 0,
-    everyAnswerUnder10s: Math.max(...ours, ...timeouts) < TARGETS.instantLimitMs,
+    everyAnswerUnder10s: Math.max(...ours, ...backToBack, ...timeouts) < TARGETS.instantLimitMs,
   };
   return {
     figures: {
       pages: PAGES.length,
       p50Ms: round(p50Ms),
       p95Ms: round(percentile(ours, 95)),
+      backToBackP50Ms: round(median(backToBack)),
       pa11yP50Ms: round(pa11yP50Ms),
       pa11yP95Ms: round(percentile(theirs, 95)),
-      slowestMs: round(Math.max(...ours)),
+      slowestMs: round(Math.max(...ours, ...backToBack)),
       neverRespondingPageMaxMs: round(Math.max(...timeouts)),
       speedupVsPa11y: round(speedupVsPa11y, 2),
       pa11yDefects: pa11yDefects.size,
