@@ -30,10 +30,12 @@ const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
 /**
  * One Chromium per worker and a few warm contexts: creating a context and its first page costs
  * more than a small page's audit, so they are made ahead. Every audit gets a fresh context (no
- * cookies or storage shared between audits), closed after it has answered. The pool is refilled
- * then too, not while the audit runs: opening a context (a renderer process, and axe's 650 kB run
- * in its blank page) takes about 0.5 s of CPU, and beside an audit on two cores it took a small
- * page's audit from about 530 to 980 ms (measured through the API).
+ * cookies or storage shared between audits), closed once its page work is done. A lone audit
+ * refills the pool then too, not while it runs: opening a context (a renderer process, and axe's
+ * 650 kB run in its blank page) takes about 0.5 s of CPU, and beside an audit on two cores it took
+ * a small page's audit from about 530 to 980 ms (measured through the API). When other audits run
+ * too (full-audit pages beside instant audits) or the audit took the last warm context, the pool
+ * refills at once, so the next audit, an instant one with seconds to answer, finds one warm.
  * Each context carries axe and the audit kit as an init script (see AUDIT_INIT_SCRIPT), and
  * reaches the network only through its own egress proxy (see egress-proxy.ts).
  */
@@ -42,6 +44,8 @@ export class BrowserPool {
   private readonly warm: Promise<WarmPage>[] = [];
   /** Contexts of finished audits being closed, and the pool's refill after each. */
   private readonly recycling = new Set<Promise<void>>();
+  /** Audits between acquire and recycle. */
+  private running = 0;
   private closed = false;
 
   constructor(private readonly settings: BrowserPoolSettings) {}
@@ -128,8 +132,9 @@ export class BrowserPool {
     return this.browser;
   }
 
-  /** Closes a finished audit's context after the audit has answered, then refills the pool. */
+  /** Closes a finished audit's context, then refills the pool. */
   private recycle(context: BrowserContext, egress: EgressProxy): void {
+    this.running--;
     const done = (async () => {
       await context.close().catch(() => undefined);
       await egress.close().catch(() => undefined);
@@ -139,9 +144,23 @@ export class BrowserPool {
     void done.finally(() => this.recycling.delete(done));
   }
 
-  /** A warm context, or one opened now when none is left (more audits at once than the pool holds). */
+  /**
+   * A warm context, or one opened now when none is left (more audits at once than the pool holds).
+   * Counted as running until recycle(), or until it fails to open.
+   */
   private async acquire(): Promise<WarmPage> {
     const next = this.warm.shift();
+    this.running++;
+    if (this.running > 1 || this.warm.length === 0) this.refill();
+    try {
+      return await this.warmOrNew(next);
+    } catch (error) {
+      this.running--;
+      throw error;
+    }
+  }
+
+  private async warmOrNew(next: Promise<WarmPage> | undefined): Promise<WarmPage> {
     if (next) {
       try {
         const entry = await next;
@@ -163,6 +182,8 @@ export class BrowserPool {
   }
 
   private async open(): Promise<WarmPage> {
+    // A refill or an acquire racing close() must not launch a browser nobody will close.
+    if (this.closed) throw new Error('The browser pool is closed');
     const browser = await this.launch();
     const egress = await startEgressProxy(this.settings.egress);
     try {

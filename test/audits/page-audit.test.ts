@@ -45,32 +45,50 @@ describe('page audit in the browser pool', function () {
     );
   });
 
-  it('opens no context while an audit runs: the used one is closed and replaced after the audit answers', async () => {
-    const own = new BrowserPool({
-      executablePath: testConfig().audits.chromiumPath,
-      size: 1,
-      egress: { allowPrivate: false, allowedHosts: [fixtures.hostPort] },
-    });
-    try {
+  describe('refilling the pool', () => {
+    let own: BrowserPool;
+    const options = { viewport: { width: 1280, height: 800 }, timeoutMs: 30_000 };
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Long enough for a refill started with an audit to have opened its contexts.
+    const REFILL_MS = 1_500;
+
+    beforeEach(async () => {
+      own = new BrowserPool({
+        executablePath: testConfig().audits.chromiumPath,
+        size: 2,
+        egress: { allowPrivate: false, allowedHosts: [fixtures.hostPort] },
+      });
       await own.start();
+    });
+    afterEach(() => own.close());
+
+    it('a lone audit that leaves a warm context opens none while it runs; its own is replaced after', async () => {
       let used: BrowserContext | undefined;
-      await own.withPage({ viewport: { width: 1280, height: 800 }, timeoutMs: 30_000 }, async (page) => {
+      await own.withPage(options, async (page) => {
         used = page.context();
         await page.goto(`${fixtures.url}/clean.html`);
-        // Long enough for a refill started with the audit to have opened its context.
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-        assert.deepEqual(used.browser()!.contexts(), [used], "only the audit's own context is open");
+        await pause(REFILL_MS);
+        const open = used.browser()!.contexts();
+        assert.equal(open.length, 2, "the audit's context and the one still warm, nothing opening");
       });
       const browser = used!.browser()!;
-      for (let tries = 0; tries < 200 && !replaced(browser.contexts(), used!); tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      assert.ok(replaced(browser.contexts(), used!), 'the used context is closed and one warm context waits');
-    } finally {
-      await own.close();
-    }
+      const settled = () => browser.contexts().length === 2 && !browser.contexts().includes(used!);
+      for (let tries = 0; tries < 200 && !settled(); tries++) await pause(50);
+      assert.ok(settled(), 'the used context is closed and two warm contexts wait again');
+    });
+
+    it('audits at once refill the pool while they run, so the next one finds a warm context', async () => {
+      let inBoth = 0;
+      const audit = () =>
+        own.withPage(options, async (page) => {
+          inBoth++;
+          while (inBoth < 2) await pause(20);
+          const browser = page.context().browser()!;
+          for (let tries = 0; tries < 200 && browser.contexts().length < 4; tries++) await pause(50);
+          return browser.contexts().length;
+        });
+      const open = await Promise.all([audit(), audit()]);
+      assert.deepEqual(open, [4, 4], "both audits' contexts and two warm ones opened meanwhile");
+    });
   });
 });
-
-const replaced = (contexts: readonly BrowserContext[], used: BrowserContext) =>
-  contexts.length === 1 && contexts[0] !== used;
