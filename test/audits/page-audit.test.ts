@@ -5,6 +5,7 @@ import { annotatedScreenshots, auditPage } from '../../activities/audits/page-au
 import { AUDIT_CATEGORIES } from '../../lib/audits.ts';
 import { testConfig } from '../support/config.ts';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { eventually } from './polling.ts';
 
 describe('page audit in the browser pool', function () {
   this.timeout(60_000);
@@ -73,8 +74,10 @@ describe('page audit in the browser pool', function () {
       });
       const browser = used!.browser()!;
       const settled = () => browser.contexts().length === 2 && !browser.contexts().includes(used!);
-      for (let tries = 0; tries < 200 && !settled(); tries++) await pause(50);
-      assert.ok(settled(), 'the used context is closed and two warm contexts wait again');
+      assert.ok(
+        await eventually(settled, 10_000),
+        'the used context is closed and two warm contexts wait again',
+      );
     });
 
     it('audits at once refill the pool while they run, so the next one finds a warm context', async () => {
@@ -82,9 +85,9 @@ describe('page audit in the browser pool', function () {
       const audit = () =>
         own.withPage(options, async (page) => {
           inBoth++;
-          while (inBoth < 2) await pause(20);
+          await eventually(() => inBoth === 2);
           const browser = page.context().browser()!;
-          for (let tries = 0; tries < 200 && browser.contexts().length < 4; tries++) await pause(50);
+          await eventually(() => browser.contexts().length >= 4, 10_000);
           return browser.contexts().length;
         });
       const open = await Promise.all([audit(), audit()]);

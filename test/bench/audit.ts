@@ -7,7 +7,7 @@
 //
 // Latency is measured as a caller sees it on an otherwise idle service: each timed run starts
 // after a pause (SETTLE_MS) in which the other tool's leftover work ends (the audit pool's refill,
-// which runs after an audit has answered; pa11y's page closing), so neither is timed while the
+// which a lone audit leaves until its page work is done; pa11y's page closing), so neither is timed while the
 // other's background work takes a core. `backToBackP50Ms` is the audit with no pause at all, its
 // refill running beside the next audit: what a steady stream of requests on one worker sees.
 import assert from 'node:assert/strict';
