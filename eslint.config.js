@@ -8,6 +8,7 @@ const FOLDERS = [
   'activities',
   'api',
   'clients',
+  'commands',
   'config',
   'db',
   'facial-engine',
@@ -18,14 +19,15 @@ const FOLDERS = [
   'workflows',
 ];
 const LAYERS = {
-  lib: { may: [], types: ['db'] },
+  lib: { may: [] },
   config: { may: ['lib'] },
   db: { may: ['config', 'lib'] },
   clients: { may: ['config', 'db', 'lib', 'workflows'] },
-  activities: { may: ['clients', 'config', 'db', 'lib', 'workflows'] },
-  api: { may: ['clients', 'config', 'db', 'lib', 'workflows'] },
+  commands: { may: ['clients', 'config', 'db', 'lib', 'workflows'] },
+  activities: { may: ['clients', 'commands', 'config', 'db', 'lib', 'workflows'] },
+  api: { may: ['clients', 'commands', 'config', 'db', 'lib', 'workflows'] },
   'facial-engine': { may: ['clients', 'config', 'lib'] },
-  workers: { may: ['activities', 'clients', 'config', 'db', 'lib', 'workflows'] },
+  workers: { may: ['activities', 'clients', 'commands', 'config', 'db', 'lib', 'workflows'] },
   workflows: {
     may: ['lib'],
     types: ['activities', 'clients'],

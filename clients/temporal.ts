@@ -3,20 +3,20 @@
 // (with the worker's own client) and by tests.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { isLiveStudyStatus, type RecordedSession, type RecordedStudy } from '../db/repositories/lifecycle.ts';
-import { notificationWorkflow, notificationWorkflowId } from '../workflows/notification.ts';
-import { sessionWorkflow, sessionWorkflowId } from '../workflows/session.ts';
+import { communityStatsRefreshWorkflow } from '../workflows/community-stats.ts';
+import { FIRST_COMMUNITY_STATS_WORKFLOW_ID } from '../workflows/messages/community-stats.ts';
+import { notificationWorkflowId } from '../workflows/messages/notification.ts';
+import { capacityDecidedSignal, outreachRejectedSignal } from '../workflows/messages/recruitment.ts';
+import { sessionWorkflowId } from '../workflows/messages/session.ts';
 import {
   paymentConfirmedSignal,
   sessionConfirmedSignal,
   sessionReportedSignal,
-  studyWorkflow,
   studyWorkflowId,
-} from '../workflows/study.ts';
-import { capacityDecidedSignal, outreachRejectedSignal } from '../workflows/recruitment.ts';
-import {
-  communityStatsRefreshWorkflow,
-  FIRST_COMMUNITY_STATS_WORKFLOW_ID,
-} from '../workflows/community-stats.ts';
+} from '../workflows/messages/study.ts';
+import { notificationWorkflow } from '../workflows/notification.ts';
+import { sessionWorkflow } from '../workflows/session.ts';
+import { studyWorkflow } from '../workflows/study.ts';
 
 /** What reaches a study's workflow from outside: the payment, and each session's confirmation and report. */
 export type StudySignal =

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from './connection.ts';
-import type { Database, UserRole } from './schema.ts';
+import type { Database } from './schema.ts';
+import type { UserRole } from '../lib/domain.ts';
 
 /** The JWT claims that drive row-level security. */
 export interface Claims {

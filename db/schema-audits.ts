@@ -1,11 +1,9 @@
 // Kysely types of the audits tables (db/migrations/0010_audits.sql); merged into `Database` in db/schema.ts.
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+import type { AuditGrade, AuditJobStatus } from '../lib/domain.ts';
 
 type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-
-export type AuditGrade = 'A' | 'B' | 'C' | 'D' | 'F';
-export type AuditJobStatus = 'queued' | 'running' | 'complete' | 'failed';
 
 export interface AuditsTable {
   id: Generated<string>;

@@ -1,14 +1,11 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ApiTokenScope, OneTimeTokenPurpose } from '../lib/domain.ts';
 
 // Kysely types of the auth tables (db/migrations/0011_auth.sql); merged into `Database` in db/schema.ts.
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-
-export type ApiTokenScope = 'read' | 'read_write' | 'admin';
-/** `messaging_link`: the code a tester sends to the messaging bot to link their chat (0027). */
-export type OneTimeTokenPurpose = 'magic_link' | 'password_reset' | 'messaging_link';
 
 export interface RefreshTokensTable {
   id: Generated<string>;

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { Channel, Device, NotificationStatus, PointSignal } from '../lib/domain.ts';
 import type {
   Defaulted,
   Identity,
@@ -10,11 +11,6 @@ import type {
 } from './schema.ts';
 
 // Kysely types of db/migrations/0009_engagement.sql; listed in `Database` in db/schema.ts.
-
-export type PointSignal =
-  'session_completed' | 'business_rating' | 'think_aloud' | 'on_time' | 'streak_bonus' | 'adjustment';
-export type NotificationChannel = 'email' | 'messaging';
-export type NotificationStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 export interface BadgesTable {
   id: Generated<string>;
@@ -51,7 +47,7 @@ export interface CommunityStatsSnapshotsTable {
   total_sessions_completed: number;
   avg_session_rating: Numeric | null;
   top_countries: DefaultedJsonArray<{ country: string; testerCount: number }>;
-  device_breakdown: DefaultedJsonObject<Partial<Record<'desktop' | 'mobile' | 'tablet', number>>>;
+  device_breakdown: DefaultedJsonObject<Partial<Record<Device, number>>>;
   avg_compensation_currency: string | null;
   avg_compensation_amount: Numeric | null;
   cached_at: GeneratedTimestamp;
@@ -60,7 +56,7 @@ export interface CommunityStatsSnapshotsTable {
 
 export interface NotificationOutboxTable {
   id: Generated<string>;
-  channel: NotificationChannel;
+  channel: Channel;
   recipient: string;
   user_id: string | null;
   kind: string;

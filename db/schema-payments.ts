@@ -1,11 +1,14 @@
 import type { ColumnType, Generated } from 'kysely';
+import type {
+  BookingStatus,
+  CheckoutProvider,
+  CheckoutStatus,
+  EventProvider,
+  PaymentStatus,
+} from '../lib/domain.ts';
 import type { Defaulted, GeneratedTimestamp, JsonObject, Numeric, Timestamp } from './schema.ts';
 
 // Kysely types of db/migrations/0008_payments.sql and 0019_payments.sql; listed in `Database` in db/schema.ts.
-
-export type PaymentStatus = 'queued' | 'processing' | 'paid' | 'failed';
-export type EventProvider = 'payments' | 'scheduling' | 'messaging';
-export type BookingStatus = 'booked' | 'cancelled';
 
 export interface PaymentsTable {
   id: Generated<string>;
@@ -59,9 +62,6 @@ export interface ReviewCallBookingsTable {
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }
-
-export type CheckoutProvider = 'stripe' | 'local';
-export type CheckoutStatus = 'open' | 'complete' | 'expired';
 
 export interface CheckoutSessionsTable {
   /** The provider's checkout session id. */

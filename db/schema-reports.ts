@@ -1,14 +1,16 @@
 import type { Generated } from 'kysely';
-import type { Defaulted, GeneratedTimestamp, JsonObject, Numeric, Timestamp, ToneProfile } from './schema.ts';
+import type {
+  CapacityReviewStatus,
+  Channel,
+  OfferStatus,
+  OutreachStatus,
+  ProposalStatus,
+  ReportFormat,
+  ToneProfile,
+} from '../lib/domain.ts';
+import type { Defaulted, GeneratedTimestamp, JsonObject, Numeric, Timestamp } from './schema.ts';
 
 // Kysely types of db/migrations/0007_reports_outreach.sql; listed in `Database` in db/schema.ts.
-
-export type ReportFormat = 'structured' | 'narrative';
-export type ProposalStatus = 'pending' | 'accepted' | 'skipped';
-export type OutreachChannel = 'email' | 'messaging';
-export type OutreachStatus = 'pending' | 'approved' | 'rejected';
-export type OfferStatus = 'open' | 'accepted' | 'declined' | 'expired' | 'withdrawn';
-export type CapacityReviewStatus = 'pending' | 'approved' | 'rejected';
 
 export interface ReportsTable {
   id: Generated<string>;
@@ -63,7 +65,7 @@ export interface OutreachMessagesTable {
   tester_id: string;
   proposal_id: string | null;
   recipient_email: string;
-  channel: OutreachChannel;
+  channel: Channel;
   subject: string | null;
   body: string;
   status: Defaulted<OutreachStatus>;

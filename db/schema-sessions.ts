@@ -1,7 +1,19 @@
 import type { Generated } from 'kysely';
 import type {
-  Defaulted,
+  AgentJobStatus,
+  AgentKind,
   Device,
+  EventType,
+  FindingSeverity,
+  NoteAuthorKind,
+  NoteDecision,
+  QueuedAiWorkStatus,
+  Sentiment,
+  SessionStatus,
+  WcagLevel,
+} from '../lib/domain.ts';
+import type {
+  Defaulted,
   Identity,
   DefaultedJsonObject,
   GeneratedTimestamp,
@@ -11,18 +23,6 @@ import type {
 
 // Kysely types of db/migrations/0005_sessions.sql and 0006_session_signals.sql; listed in
 // `Database` in db/schema.ts.
-
-export type SessionStatus =
-  'active' | 'paused' | 'completed' | 'analyzing' | 'analyzed' | 'confirmed' | 'cancelled';
-export type EventType = 'click' | 'scroll' | 'input' | 'focus' | 'blur' | 'navigation' | 'error';
-export type Sentiment = 'positive' | 'neutral' | 'negative';
-export type AgentKind = 'agent1' | 'agent2' | 'agent3' | 'agent4';
-export type AgentJobStatus = 'queued' | 'complete' | 'failed';
-export type NoteAuthorKind = 'agent' | 'human';
-export type NoteDecision = 'confirmed' | 'rejected';
-export type FindingSeverity = 'critical' | 'high' | 'medium' | 'low';
-export type WcagLevel = 'A' | 'AA' | 'AAA';
-export type QueuedAiWorkStatus = 'queued' | 'processing' | 'done' | 'failed';
 
 export interface SessionsTable {
   id: Generated<string>;

@@ -1,29 +1,14 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { Defaulted, Device, GeneratedTimestamp, Timestamp } from './schema.ts';
+import type {
+  AccessNeed,
+  AssistiveTechnology,
+  Device,
+  PayoutAccountStatus,
+  TesterStatus,
+} from '../lib/domain.ts';
+import type { Defaulted, GeneratedTimestamp, Timestamp } from './schema.ts';
 
 // Kysely types of db/migrations/0004_testers.sql; listed in `Database` in db/schema.ts.
-
-export type TesterStatus = 'active' | 'suspended' | 'pending';
-export type AssistiveTechnology =
-  | 'screen_reader'
-  | 'screen_magnifier'
-  | 'voice_control'
-  | 'switch_access'
-  | 'braille_display'
-  | 'eye_tracking'
-  | 'captions'
-  | 'other';
-export type AccessNeed =
-  | 'keyboard_only'
-  | 'low_vision'
-  | 'blind'
-  | 'color_vision_deficiency'
-  | 'deaf_or_hard_of_hearing'
-  | 'motor'
-  | 'cognitive'
-  | 'photosensitivity'
-  | 'other';
-export type PayoutAccountStatus = 'onboarding' | 'verified' | 'restricted';
 
 export interface QuizzesTable {
   id: Generated<string>;

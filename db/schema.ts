@@ -1,4 +1,14 @@
 import type { ColumnType, Generated } from 'kysely';
+import type {
+  Device,
+  MemberRole,
+  Plan,
+  PrototypeType,
+  StudyStatus,
+  TesterStatus,
+  ToneProfile,
+  UserRole,
+} from '../lib/domain.ts';
 import type { AuditTables } from './schema-audits.ts';
 import type { AuthTables } from './schema-auth.ts';
 import type {
@@ -62,13 +72,6 @@ export type DefaultedJsonObject<T = Record<string, unknown>> = ColumnType<
 export type JsonArray<T> = ColumnType<T[], string, string>;
 export type DefaultedJsonArray<T> = ColumnType<T[], string | undefined, string>;
 
-export type Plan = 'free' | 'pro';
-export type UserRole = 'business' | 'tester' | 'admin';
-export type StudyStatus = 'draft' | 'active' | 'paused' | 'completed' | 'archived';
-export type PrototypeType = 'design_tool_1' | 'design_tool_2' | 'design_tool_3' | 'url';
-export type Device = 'desktop' | 'mobile' | 'tablet';
-export type ToneProfile = 'standard' | 'supportive' | 'moderate' | 'restorative';
-
 export interface OrganizationsTable {
   id: Generated<string>;
   name: string;
@@ -83,14 +86,14 @@ export interface UsersTable {
   display_name: string | null;
   password_hash: string | null;
   /** Added by 0011_auth.sql: a suspended user cannot log in. */
-  status: ColumnType<'active' | 'suspended' | 'pending', 'active' | 'suspended' | 'pending' | undefined>;
+  status: ColumnType<TesterStatus, TesterStatus | undefined>;
   created_at: GeneratedTimestamp;
 }
 
 export interface OrganizationMembershipsTable {
   organization_id: string;
   user_id: string;
-  member_role: ColumnType<'owner' | 'member', 'owner' | 'member' | undefined, 'owner' | 'member'>;
+  member_role: ColumnType<MemberRole, MemberRole | undefined, MemberRole>;
   created_at: GeneratedTimestamp;
 }
 

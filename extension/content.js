@@ -12,7 +12,7 @@
 // A content script is a classic script (no modules), hence one function scope.
 (() => {
   const SCROLL_THROTTLE_MS = 250;
-  /** The API's bound on targetSelector (docs/decisions.md, Ingestion: bounds). */
+  /** The API's bound on targetSelector (docs/decisions/ingestion.md, "Bounds not in the spec"). */
   const MAX_SELECTOR_LENGTH = 1000;
   /** A click on anything inside one of these counts as a click on it (the element the tester meant). */
   const CLICKABLE =

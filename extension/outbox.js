@@ -12,7 +12,7 @@
 
 /** A batch is sealed and sent at once when it holds this many items. */
 export const SEAL_AT = 200;
-/** The API's limit per request (docs/decisions.md, Ingestion: batch limits); SEAL_AT stays below it. */
+/** The API's limit per request (docs/decisions/ingestion.md, "Batch limits"); SEAL_AT stays below it. */
 export const MAX_BATCH_ITEMS = 1000;
 
 export class Outbox {

@@ -1,6 +1,6 @@
 // @ts-check
 // The popup's four buttons, each a `PATCH /api/sessions/{id}` with `{status}` and the test token
-// (docs/decisions.md, Sessions: PATCH /api/sessions/:id), plus what the extension does around it:
+// (docs/decisions/sessions.md, "`PATCH /api/sessions/:id` answer"), plus what the extension does around it:
 // capture stops before a pause or a completion is asked for, and a completion is asked for only
 // once every captured item has been accepted (the API takes no items after it).
 

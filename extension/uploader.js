@@ -2,8 +2,8 @@
 // Sends one outbox's sealed batches to its endpoint, one request at a time and oldest first, so
 // the API receives the items in the order they were captured. A batch leaves the outbox only once
 // the API answered it; a failure is retried with backoff (a batch the API stored but whose answer
-// was lost is safe to send again: the API skips items it already holds, docs/decisions.md,
-// Ingestion: retries). A refusal that no retry can fix (401, 403, 404, 409) stops the uploader
+// was lost is safe to send again: the API skips items it already holds, docs/decisions/ingestion.md,
+// "Retries"). A refusal that no retry can fix (401, 403, 404, 409) stops the uploader
 // and keeps the batches for when the tester starts again with a valid token.
 
 import { countsIn, postBatch } from './api-client.js';

@@ -1,3 +1,5 @@
+import type { AuditGrade } from './domain.ts';
+
 /** The spec's check categories. */
 export const AUDIT_CATEGORIES = ['contrast', 'keyboard', 'aria', 'images', 'forms', 'headings'] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
@@ -42,15 +44,13 @@ export interface Viewport {
 export interface PageAuditResult {
   readonly url: string;
   readonly score: number;
-  readonly grade: Grade;
+  readonly grade: AuditGrade;
   readonly issueCounts: IssueCounts;
   /** Every issue, most severe first. */
   readonly issues: readonly AuditIssue[];
   /** Same-origin links found on the page (for crawling). */
   readonly links: readonly string[];
 }
-
-export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
 
 /** Between a shadow host's selector and a selector inside its shadow root. */
 export const SHADOW_SEPARATOR = ' >>> ';
@@ -59,7 +59,7 @@ export const FRAME_SEPARATOR = ' |> ';
 
 /**
  * What the API answers (422 naming url) when an instant audit runs out of time: loading, checking,
- * or waiting for a browser slot within the 10 seconds the request has (see docs/decisions.md, Audits).
+ * or waiting for a browser slot within the 10 seconds the request has (see docs/decisions/audits.md, "Instant audit deadline").
  */
 export const INSTANT_TIMEOUT_MESSAGE =
   'url: The audit did not finish within the instant audit limit of 10 seconds (the page may be too slow or not responding)';

@@ -1,4 +1,5 @@
 // The community statistics' rules that the snapshot, its Schedule and the endpoint share.
+import { DEVICES, type Device } from './domain.ts';
 
 const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -28,8 +29,7 @@ export function nextCommunityStatsRefresh(at: Date): Date {
   return new Date(intervals * COMMUNITY_STATS_REFRESH_MS + COMMUNITY_STATS_REFRESH_OFFSET_MS);
 }
 
-export const DEVICES = ['desktop', 'mobile', 'tablet'] as const;
-export type DeviceShares = Record<(typeof DEVICES)[number], number>;
+export type DeviceShares = Record<Device, number>;
 
 /**
  * Each device's share of the counted sessions to four decimals, summing to exactly 1 (the largest

@@ -2,7 +2,7 @@
 // provider defines it, which is not always ISO 4217's. Studies store decimal strings with two
 // places ('25.00'); arithmetic here stays in integers throughout.
 //
-// The provider's rules (its "Supported currencies" page, docs/decisions.md, Payments):
+// The provider's rules (its "Supported currencies" page, docs/decisions/payments.md, "Checkout amount"):
 // - zero-decimal currencies: the amount is whole units (BIF, CLP, DJF, GNF, JPY, KMF, KRW, MGA,
 //   PYG, RWF, VND, VUV, XAF, XOF, XPF);
 // - three-decimal currencies: thousandths, and the last digit must be 0 (BHD, JOD, KWD, OMR, TND);

@@ -9,7 +9,7 @@ export interface OfferLinkSettings {
   readonly secret: string;
 }
 
-// The signed answer links of an offer sent by email (docs/decisions.md, "Offers"). One-time by
+// The signed answer links of an offer sent by email (docs/decisions/recruitment-and-offers.md, "Answering an offer"). One-time by
 // the offer itself: once answered, expired or withdrawn, a link changes nothing.
 
 /** The key of the email links, derived from the service's signing secret for this one use. */

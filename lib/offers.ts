@@ -1,4 +1,4 @@
-// The study offer (docs/decisions.md, "Offers"): how long it stays open, when its tester is
+// The study offer (docs/decisions/recruitment-and-offers.md, "Offers"): how long it stays open, when its tester is
 // reminded, when an accepted offer's test is due, and how its answers read.
 
 /** An offer is open this long after it is sent; then its place goes to the next candidate. */

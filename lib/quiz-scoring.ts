@@ -1,7 +1,7 @@
 // Scoring a tester's quiz attempt, a pure function: the share of the quiz's points earned by
 // correct answers, rounded to a whole percentage.
 
-/** After a failed attempt the tester may try again this much later (docs/decisions.md, "Testers"). */
+/** After a failed attempt the tester may try again this much later (docs/decisions/testers.md, "Cool-down"). */
 export const QUIZ_RETRY_COOLDOWN_MS = 24 * 60 * 60 * 1000;
 
 export interface ScoredQuestion {

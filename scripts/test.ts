@@ -1,30 +1,109 @@
-// `npm test`: a fresh database of its own and the Temporal binaries (scripts/lib/suite-environment.ts),
-// then mocha over test/**/*.test.ts, or over the spec files given as arguments (`npm test -- test/api/x.test.ts`).
-// Other arguments go to mocha as they are. Exits with mocha's status.
+// `npm test`: the whole suite in two shards at once, each a mocha process with a fresh database of
+// its own and its own Temporal server (scripts/lib/suite-environment.ts, test/support/temporal.ts),
+// or mocha over the spec files given as arguments (`npm test -- test/api/x.test.ts`) in one
+// process. Other arguments go to mocha as they are. Exits non-zero when any shard fails.
+//
+// Most of the suite's time is spent waiting (on browsers, workflows, servers restarting), so two
+// processes on two cores take about half the time of one; more would slow the browser suites.
 import { spawn } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { prepareSuiteEnvironment } from './lib/suite-environment.ts';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { prepareSuiteEnvironment, type SuiteEnvironment } from './lib/suite-environment.ts';
+import { planShards, specFiles } from './lib/test-shards.ts';
 import { PROJECT_ROOT } from './lib/tools.ts';
+
+const SHARDS = 2;
+const TIMES_FILE = '.data/test-times.json';
+
+interface ShardTimes {
+  readonly totalMs: number;
+  readonly passes: number;
+  readonly failures: number;
+  readonly pending: number;
+  readonly files: readonly { file: string; ms: number }[];
+}
 
 const args = process.argv.slice(2);
 // The spec list lives here rather than in .mocharc.json, because mocha adds the config's list to the
 // command line's instead of replacing it.
 const namesSpecFiles = args.some((arg) => arg.endsWith('.ts') && !arg.startsWith('-'));
-const mochaArgs = namesSpecFiles ? args : [...args, 'test/**/*.test.ts'];
+const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
 
-const suite = await prepareSuiteEnvironment('test');
-let status: number;
-try {
-  const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
-  status = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [mocha, ...mochaArgs], {
-      cwd: PROJECT_ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, ...suite.env },
+/** Runs mocha in `suite`'s environment; `label` prefixes its output when shards share the console. */
+async function runShard(
+  suite: SuiteEnvironment,
+  mochaArgs: readonly string[],
+  label: string | undefined,
+  timesFile: string,
+) {
+  try {
+    return await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, [mocha, ...mochaArgs], {
+        cwd: PROJECT_ROOT,
+        stdio: label ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+        env: { ...process.env, ...suite.env, TEST_TIMES_FILE: timesFile },
+      });
+      if (label) {
+        for (const [stream, out] of [
+          [child.stdout!, process.stdout],
+          [child.stderr!, process.stderr],
+        ] as const) {
+          createInterface({ input: stream }).on('line', (line) => out.write(`${label} ${line}\n`));
+        }
+      }
+      child.once('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     });
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-} finally {
-  await suite.dispose();
+  } finally {
+    await suite.dispose();
+  }
 }
-process.exit(status);
+
+async function readTimes(file: string): Promise<ShardTimes | undefined> {
+  try {
+    return JSON.parse(await readFile(join(PROJECT_ROOT, file), 'utf8')) as ShardTimes;
+  } catch {
+    return undefined;
+  }
+}
+
+if (namesSpecFiles) {
+  process.exit(await runShard(await prepareSuiteEnvironment('test'), args, undefined, TIMES_FILE));
+}
+
+const started = Date.now();
+const shards = planShards(specFiles(PROJECT_ROOT), SHARDS);
+const shardTimesFile = (index: number) => `.data/test-times-shard-${index + 1}.json`;
+// One after the other: the first installs what is missing (Temporal's binaries, Chromium), which
+// two at once would do twice over each other.
+const environments: SuiteEnvironment[] = [];
+for (const _ of shards) environments.push(await prepareSuiteEnvironment('test'));
+const statuses = await Promise.all(
+  shards.map((files, index) =>
+    runShard(environments[index]!, [...args, ...files], `[${index + 1}]`, shardTimesFile(index)),
+  ),
+);
+
+// One table of file times and one closing line, in the form a single run prints them.
+const times = await Promise.all(shards.map((_, index) => readTimes(shardTimesFile(index))));
+const sum = (pick: (t: ShardTimes) => number) => times.reduce((total, t) => total + (t ? pick(t) : 0), 0);
+const merged = {
+  totalMs: Date.now() - started,
+  shardMs: times.map((t) => t?.totalMs ?? null),
+  passes: sum((t) => t.passes),
+  failures: sum((t) => t.failures),
+  pending: sum((t) => t.pending),
+  files: times.flatMap((t) => t?.files ?? []).sort((a, b) => b.ms - a.ms),
+};
+await mkdir(join(PROJECT_ROOT, '.data'), { recursive: true });
+await writeFile(join(PROJECT_ROOT, TIMES_FILE), `${JSON.stringify(merged, null, 2)}\n`);
+await Promise.all(shards.map((_, index) => rm(join(PROJECT_ROOT, shardTimesFile(index)), { force: true })));
+
+const failedShards = statuses.filter((status) => status !== 0).length;
+if (failedShards && !merged.failures) console.log(`\n${failedShards} shard(s) exited with an error`);
+console.log(
+  `\n${shards.length} shards in ${Math.round(merged.totalMs / 1000)} s; file times in ${TIMES_FILE}`,
+);
+console.log(`${merged.passes} passed, ${merged.failures} failed, ${merged.pending} skipped`);
+process.exit(failedShards ? 1 : 0);

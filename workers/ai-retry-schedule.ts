@@ -1,5 +1,6 @@
 import type { Client, ScheduleSpec } from '@temporalio/client';
-import { AI_RETRY_INTERVAL, AI_RETRY_SCHEDULE_ID, aiRetryWorkflow } from '../workflows/ai-retry.ts';
+import { AI_RETRY_INTERVAL, aiRetryWorkflow } from '../workflows/ai-retry.ts';
+import { AI_RETRY_SCHEDULE_ID } from '../workflows/messages/ai-retry.ts';
 import { ensureSchedule } from './ensure-schedule.ts';
 
 export const AI_RETRY_SCHEDULE_SPEC: ScheduleSpec = { intervals: [{ every: AI_RETRY_INTERVAL }] };

@@ -3,7 +3,7 @@ import { createAuditActivities, type InstantAuditInput } from '../activities/aud
 import { BrowserPool } from '../activities/audits/browser-pool.ts';
 import { createEmailSender, type EmailSettings } from '../clients/email.ts';
 import type { Db } from '../db/connection.ts';
-import { instantAuditTaskQueue } from '../workflows/audit.ts';
+import { instantAuditTaskQueue } from '../workflows/messages/audit.ts';
 import { WORKFLOWS_PATH } from './service-worker.ts';
 
 export interface AuditWorkerOptions {

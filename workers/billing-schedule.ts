@@ -1,5 +1,6 @@
 import type { Client, ScheduleSpec } from '@temporalio/client';
-import { BILLING_SCHEDULE_ID, billingPeriodWorkflow } from '../workflows/billing-period.ts';
+import { billingPeriodWorkflow } from '../workflows/billing-period.ts';
+import { BILLING_SCHEDULE_ID } from '../workflows/messages/billing-period.ts';
 import { ensureSchedule } from './ensure-schedule.ts';
 
 /** The end of each billing period: 00:00 UTC on the first day of every month. */

@@ -3,7 +3,8 @@ import type { Db } from '../db/connection.ts';
 import { asSystem } from '../db/doors.ts';
 import { latestCommunityStatsSnapshot } from '../db/repositories/community-stats.ts';
 import { COMMUNITY_STATS_REFRESH_MS, COMMUNITY_STATS_REFRESH_OFFSET_MS } from '../lib/community-stats.ts';
-import { COMMUNITY_STATS_SCHEDULE_ID, communityStatsRefreshWorkflow } from '../workflows/community-stats.ts';
+import { communityStatsRefreshWorkflow } from '../workflows/community-stats.ts';
+import { COMMUNITY_STATS_SCHEDULE_ID } from '../workflows/messages/community-stats.ts';
 import { ensureSchedule } from './ensure-schedule.ts';
 
 /** Every 7 days, Mondays at 03:00 UTC; `nextCommunityStatsRefresh` (lib/community-stats.ts) names the same times. */

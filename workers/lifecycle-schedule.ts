@@ -1,9 +1,6 @@
 import type { Client, ScheduleSpec } from '@temporalio/client';
-import {
-  LIFECYCLE_INTERVAL,
-  LIFECYCLE_SCHEDULE_ID,
-  lifecycleReconcileWorkflow,
-} from '../workflows/reconcile.ts';
+import { LIFECYCLE_SCHEDULE_ID } from '../workflows/messages/reconcile.ts';
+import { LIFECYCLE_INTERVAL, lifecycleReconcileWorkflow } from '../workflows/reconcile.ts';
 import { ensureSchedule } from './ensure-schedule.ts';
 
 export const LIFECYCLE_SCHEDULE_SPEC: ScheduleSpec = { intervals: [{ every: LIFECYCLE_INTERVAL }] };

@@ -2,14 +2,8 @@ import { ApplicationFailure, patched, proxyActivities } from '@temporalio/workfl
 import type { AgentJobOutcome, AiActivities } from '../activities/ai/ai-activities.ts';
 import type { MilestoneActivities } from '../activities/notify/milestone-activities.ts';
 import { runAgentJob } from './agent-steps.ts';
+import type { AgentJobInput } from './messages/agents.ts';
 import { deliverAll } from './notification.ts';
-
-export const agent1WorkflowId = (analysisJobId: string): string => `agent1:${analysisJobId}`;
-export const agent4WorkflowId = (aggregateJobId: string): string => `agent4:${aggregateJobId}`;
-
-export interface AgentJobInput {
-  readonly jobId: string;
-}
 
 const records = proxyActivities<AiActivities & MilestoneActivities>({
   startToCloseTimeout: '30 seconds',

@@ -6,16 +6,12 @@ import {
   proxyActivities,
   startChild,
 } from '@temporalio/workflow';
-import type {
-  AiActivities,
-  ClaimedAiWork,
-  QueuedWorkOutcome,
-  StrandedAgentJob,
-} from '../activities/ai/ai-activities.ts';
-import { agent1Workflow, agent1WorkflowId, agent4Workflow, agent4WorkflowId } from './agents.ts';
+import type { AiActivities, QueuedWorkOutcome, StrandedAgentJob } from '../activities/ai/ai-activities.ts';
+import { agent1Workflow, agent4Workflow } from './agents.ts';
+import { agent1WorkflowId, agent4WorkflowId } from './messages/agents.ts';
+import type { AiWorkCompletion } from './messages/session.ts';
 
-/** The Temporal Schedule that starts the retry (spec: "AI retry job every 15 minutes"). */
-export const AI_RETRY_SCHEDULE_ID = 'ai-retry';
+/** How often the retry schedule (messages/ai-retry.ts: AI_RETRY_SCHEDULE_ID) starts a run. */
 export const AI_RETRY_INTERVAL = '15 minutes';
 /** Items one run claims at a time; a run keeps claiming until nothing is due. */
 export const AI_RETRY_BATCH = 25;
@@ -35,13 +31,6 @@ const work = proxyActivities<AiActivities>({
 
 /** Per outcome, the items of one run; `restarted`: API jobs whose workflow was started again. */
 export type AiRetrySummary = Readonly<Record<QueuedWorkOutcome | 'restarted', number>>;
-
-/** What a workflow that asked to be told (`payload.notify`) receives once its queued step settles. */
-export interface AiWorkCompletion {
-  readonly agentJobId: string;
-  readonly step: ClaimedAiWork['step'];
-  readonly status: 'complete' | 'failed';
-}
 
 /**
  * One run of the retry schedule: claims the queued AI work that is due, runs each item's agent

@@ -10,25 +10,9 @@ import type {
   InstantAuditInput,
   InstantAuditOutput,
 } from '../activities/audits/audit-activities.ts';
-import { INSTANT_TIMEOUT_MESSAGE, type Viewport } from '../lib/audits.ts';
+import { INSTANT_TIMEOUT_MESSAGE } from '../lib/audits.ts';
 import { AUDIT_FAILURES } from '../lib/failures.ts';
-
-export const fullAuditWorkflowId = (auditJobId: string): string => `audit:${auditJobId}`;
-
-/**
- * Instant audits have a task queue of their own, polled by the same audit worker process with its
- * own activity slots: a full audit's pages (up to 60 s each) never hold the slot an instant audit
- * waits for.
- */
-export const instantAuditTaskQueue = (auditTaskQueue: string): string => `${auditTaskQueue}-instant`;
-
-export interface FullAuditInput {
-  readonly auditJobId: string;
-  readonly url: string;
-  readonly crawl: boolean;
-  readonly maxPages: number;
-  readonly viewport: Viewport;
-}
+import type { FullAuditInput } from './messages/audit.ts';
 
 // The HTTP caller waits for an instant audit. The API starts the workflow with what is left of the
 // request's 10 seconds as its execution timeout; the activity gets one attempt and what is left of

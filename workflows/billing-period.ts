@@ -1,9 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { PaymentActivities } from '../activities/payments/payment-activities.ts';
 
-/** The Temporal Schedule that starts billingPeriodWorkflow (workers/billing-schedule.ts). */
-export const BILLING_SCHEDULE_ID = 'billing-period-invoices';
-
 const { sendPeriodInvoices } = proxyActivities<PaymentActivities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '10 seconds', maximumInterval: '10 minutes' },

@@ -1,19 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import {
-  condition,
-  defineSignal,
-  ParentClosePolicy,
-  proxyActivities,
-  setHandler,
-  startChild,
-} from '@temporalio/workflow';
+import { condition, ParentClosePolicy, proxyActivities, setHandler, startChild } from '@temporalio/workflow';
 import type { GamificationActivities } from '../activities/gamification/gamification-activities.ts';
+import { gamificationWorkflowId, sessionRatedSignal } from './messages/gamification.ts';
 import { deliverAll } from './notification.ts';
-
-export const gamificationWorkflowId = (sessionId: string): string => `gamification:${sessionId}`;
-
-/** Sent by the API once the organization rated the session: the evaluation need not wait longer. */
-export const sessionRatedSignal = defineSignal<[]>('sessionRated');
 
 /** How long a confirmed session waits for the organization's rating before it is evaluated without one. */
 export const RATING_WAIT = '7 days';

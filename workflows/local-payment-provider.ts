@@ -1,14 +1,6 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { LocalProviderActivities } from '../activities/payments/local-provider-activities.ts';
-import type { ProviderEvent } from '../clients/payments/provider-events.ts';
-
-export interface LocalProviderEventInput {
-  readonly event: ProviderEvent;
-  /** How long the local provider takes before the event happens (a payout's arrival). */
-  readonly delaySeconds: number;
-}
-
-export const localProviderEventWorkflowId = (eventId: string): string => `local-provider-event:${eventId}`;
+import type { LocalProviderEventInput } from './messages/local-payment-provider.ts';
 
 // Like the provider's own deliveries: retried with backoff until the webhook route answers 200,
 // for up to three days.

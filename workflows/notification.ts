@@ -7,13 +7,7 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { NotificationActivities } from '../activities/notify/notification-activities.ts';
-
-export interface NotificationWorkflowInput {
-  /** The notification_outbox row to deliver. */
-  readonly notificationId: string;
-}
-
-export const notificationWorkflowId = (notificationId: string): string => `notification:${notificationId}`;
+import { notificationWorkflowId, type NotificationWorkflowInput } from './messages/notification.ts';
 
 /** Retries with backoff for up to 12 hours: a test token is worth delivering for most of its 24. */
 const { deliverNotification } = proxyActivities<NotificationActivities>({

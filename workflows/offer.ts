@@ -1,9 +1,6 @@
 import {
   allHandlersFinished,
   condition,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   getExternalWorkflowHandle,
   log,
   ParentClosePolicy,
@@ -15,51 +12,24 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { Mutex } from 'async-mutex';
-import type { AcceptedSession, OfferActivities } from '../activities/outreach/offer-activities.ts';
+import type { OfferActivities } from '../activities/outreach/offer-activities.ts';
 import type { TestReminderActivities } from '../activities/outreach/test-reminder-activities.ts';
 import type { TestReminderKind } from '../lib/offer-messages.ts';
+import { OFFER_EXPIRY_REMINDER_MS, OFFER_WINDOW_MS, type OfferOutcome } from '../lib/offers.ts';
 import {
-  OFFER_EXPIRY_REMINDER_MS,
-  OFFER_WINDOW_MS,
-  type OfferAnswer,
-  type OfferOutcome,
-} from '../lib/offers.ts';
+  answerOfferUpdate,
+  offerQuery,
+  offerWorkflowId,
+  resumeOfferSignal,
+  withdrawOfferSignal,
+  type AcceptedSession,
+  type OfferState,
+  type OfferWorkflowInput,
+} from './messages/offer.ts';
+import { offerClosedSignal, offerHeldSignal, type ApprovedOffer } from './messages/recruitment.ts';
+import { sessionWorkflowId } from './messages/session.ts';
 import { deliverAll } from './notification.ts';
-import { type ApprovedOffer, offerClosedSignal, offerHeldSignal } from './recruitment.ts';
-import { sessionWorkflow, sessionWorkflowId } from './session.ts';
-
-export interface OfferWorkflowInput {
-  readonly outreachId: string;
-  readonly studyId: string;
-  /** ISO 8601: when the approved message is sent (its `scheduledSendAt`). */
-  readonly scheduledSendAt: string;
-}
-
-/** Where the offer stands, for the Temporal Web UI and operators. */
-export interface OfferState {
-  /** `held`: not sent, the study was paused meanwhile; it goes out on the study's `resume`. */
-  stage: 'scheduled' | 'open' | 'answered' | 'closed' | 'held';
-  expiresAt: string | null;
-  outcome: OfferOutcome | null;
-  /** After acceptance: the session, and the reminders still to come before its test. */
-  session: AcceptedSession | null;
-  remindersDue: { kind: TestReminderKind; at: string }[];
-}
-
-export interface OfferAnswerReply {
-  readonly outcome: OfferOutcome;
-  readonly sessionId?: string;
-}
-
-export const offerWorkflowId = (outreachId: string): string => `offer:${outreachId}`;
-
-/** The tester's answer (a chat button, a signed email link); replies with what it did. */
-export const answerOfferUpdate = defineUpdate<OfferAnswerReply, [OfferAnswer]>('answer');
-export const offerQuery = defineQuery<OfferState>('offer');
-/** Sent by the study's workflow when the study is archived: an offer not yet answered is withdrawn. */
-export const withdrawOfferSignal = defineSignal<[]>('withdraw');
-/** Sent by the study's workflow once active again to an offer held by a pause: it goes out now. */
-export const resumeOfferSignal = defineSignal<[]>('resume');
+import { sessionWorkflow } from './session.ts';
 
 const offers = proxyActivities<OfferActivities & TestReminderActivities>({
   startToCloseTimeout: '30 seconds',

@@ -1,28 +1,10 @@
 import { getExternalWorkflowHandle, log, proxyActivities } from '@temporalio/workflow';
 import type { PaymentActivities } from '../activities/payments/payment-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
+import type { PaymentEventInput } from './messages/payment-events.ts';
+import { payoutAccountReadySignal, payoutSettledSignal, payoutWorkflowId } from './messages/payout.ts';
 import { startDelivery } from './notification.ts';
-import {
-  payoutAccountReadySignal,
-  payoutSettledSignal,
-  payoutWorkflowId,
-  startPayoutChild,
-  type PayoutSettlement,
-} from './payout.ts';
-
-/** What remains to be done once a payment event's database effects are committed. */
-export type PaymentFollowUp =
-  | { readonly kind: 'study_paid'; readonly studyId: string }
-  | { readonly kind: 'payout_settled'; readonly paymentId: string; readonly settlement: PayoutSettlement }
-  | { readonly kind: 'payout_account_ready'; readonly testerId: string };
-
-export interface PaymentEventInput {
-  readonly eventId: string;
-  readonly followUp: PaymentFollowUp;
-}
-
-/** One per provider event: a repeated delivery finds it started and adds nothing. */
-export const paymentEventWorkflowId = (eventId: string): string => `payment-event:${eventId}`;
+import { startPayoutChild } from './payout.ts';
 
 const { sendStudyCommissionedEmail, notifyTesterOfPayout, paymentsAwaitingAccount, signalStudy } =
   proxyActivities<PaymentActivities & StudyActivities>({

@@ -1,6 +1,5 @@
 import {
   condition,
-  defineSignal,
   ParentClosePolicy,
   proxyActivities,
   setHandler,
@@ -9,8 +8,14 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PaymentActivities } from '../activities/payments/payment-activities.ts';
-
-export const payoutWorkflowId = (paymentId: string): string => `payout:${paymentId}`;
+import {
+  payoutAccountReadySignal,
+  payoutSettledSignal,
+  payoutWorkflowId,
+  type PayoutInput,
+  type PayoutOutcome,
+  type PayoutSettlement,
+} from './messages/payout.ts';
 
 /** Attempts one payout workflow makes before it gives up and leaves the payment to an admin. */
 export const MAX_PAYOUT_ATTEMPTS = 5;
@@ -20,28 +25,6 @@ export const payoutRetryDelayMs = (failures: number): number => 60 * 60 * 1000 *
 const ACCOUNT_RECHECK_MS = 24 * 60 * 60 * 1000;
 /** After this many rechecks the workflow stops waiting; POST /api/billing/payout starts it again. */
 const MAX_ACCOUNT_RECHECKS = 30;
-
-export interface PayoutInput {
-  readonly paymentId: string;
-  /**
-   * A payout of this payment the provider reported failed while no payout workflow was running
-   * (a `payout.failed` after `payout.paid`): this run starts from that failure, alerting the
-   * admins and waiting its backoff before the next attempt.
-   */
-  readonly failedPayoutId?: string;
-}
-
-export type PayoutOutcome = 'paid' | 'gave_up' | 'account_not_ready';
-
-export interface PayoutSettlement {
-  readonly payoutId: string;
-  readonly outcome: 'paid' | 'failed';
-}
-
-/** Sent by the payment webhook's follow-up when a payout event arrives. */
-export const payoutSettledSignal = defineSignal<[PayoutSettlement]>('payoutSettled');
-/** Sent when the tester's payout account becomes able to receive payouts. */
-export const payoutAccountReadySignal = defineSignal<[]>('payoutAccountReady');
 
 const { preparePayout, recordPayoutRetry, alertAdminsOfFailedPayout } = proxyActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',
@@ -67,7 +50,7 @@ const { sendPayout } = proxyActivities<PaymentActivities>({
  * payout still processing when the workflow starts is waited for instead of being made again.
  */
 export async function payoutWorkflow({ paymentId, failedPayoutId }: PayoutInput): Promise<PayoutOutcome> {
-  const settlements = new Map<string, 'paid' | 'failed'>();
+  const settlements = new Map<string, PayoutSettlement['outcome']>();
   let accountReady = false;
   setHandler(payoutSettledSignal, ({ payoutId, outcome }) => {
     settlements.set(payoutId, outcome);

@@ -1,8 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ReconcileActivities, ReconcileBatch } from '../activities/studies/reconcile-activities.ts';
 
-/** The Temporal Schedule that repairs lost workflow starts (workers/lifecycle-schedule.ts). */
-export const LIFECYCLE_SCHEDULE_ID = 'lifecycle-reconcile';
+/** How often the lifecycle schedule (messages/reconcile.ts: LIFECYCLE_SCHEDULE_ID) starts a run. */
 export const LIFECYCLE_INTERVAL = '5 minutes';
 /** Rows one activity call looks at. */
 export const RECONCILE_BATCH = 100;

@@ -1,19 +1,15 @@
 // The session's state machine as pure functions: the workflow judges every change with them, and
 // the API judges the recorded status with the same ones to answer 409 before reaching the workflow.
+import type { SessionStatus } from '../lib/domain.ts';
 
-export type SessionWorkflowStatus =
-  'active' | 'paused' | 'completed' | 'analyzing' | 'analyzed' | 'confirmed';
+/** What a session's workflow moves through; the database may also hold `cancelled` (withdrawn outside it). */
+export type SessionWorkflowStatus = Exclude<SessionStatus, 'cancelled'>;
 export type SessionStatusAction = 'pause' | 'resume' | 'complete';
-/** What the database may also hold: a session withdrawn outside the workflow's life. */
-export type RecordedSessionStatus = SessionWorkflowStatus | 'cancelled';
 
 export type SessionTransition = { readonly next: SessionWorkflowStatus } | { readonly refusal: string };
 
 /** Where an action leads from the current status, or a refusal naming the state it requires. */
-export function nextSessionStatus(
-  current: RecordedSessionStatus,
-  action: SessionStatusAction,
-): SessionTransition {
+export function nextSessionStatus(current: SessionStatus, action: SessionStatusAction): SessionTransition {
   if (action === 'pause') {
     return current === 'active'
       ? { next: 'paused' }
@@ -30,12 +26,12 @@ export function nextSessionStatus(
 }
 
 /** Analyze needs a completed session; a run already under way or done is answered, not refused. */
-export function analyzeRefusal(current: RecordedSessionStatus): string | undefined {
+export function analyzeRefusal(current: SessionStatus): string | undefined {
   return ['completed', 'analyzing', 'analyzed'].includes(current)
     ? undefined
     : `Session must be completed to analyze (it is ${current})`;
 }
 
-export function confirmRefusal(current: RecordedSessionStatus): string | undefined {
+export function confirmRefusal(current: SessionStatus): string | undefined {
   return current === 'analyzed' ? undefined : `Session must be analyzed to confirm (it is ${current})`;
 }

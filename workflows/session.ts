@@ -2,9 +2,6 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   log,
   patched,
   proxyActivities,
@@ -15,10 +12,9 @@ import { Mutex } from 'async-mutex';
 import type { AiActivities } from '../activities/ai/ai-activities.ts';
 import type { MilestoneActivities } from '../activities/notify/milestone-activities.ts';
 import type { PrivacyActivities } from '../activities/privacy/privacy-activities.ts';
-import type { Confirmation, SessionActivities } from '../activities/sessions/session-activities.ts';
+import type { SessionActivities } from '../activities/sessions/session-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
 import { INVALID_SESSION_TRANSITION } from '../lib/failures.ts';
-import type { AiWorkCompletion } from './ai-retry.ts';
 import {
   buildReport,
   failureMessage,
@@ -27,6 +23,20 @@ import {
   type AgentNotice,
 } from './agent-steps.ts';
 import { startGamificationChild } from './gamification.ts';
+import {
+  aiWorkCompletedSignal,
+  analyzeSessionUpdate,
+  changeSessionStatusUpdate,
+  confirmSessionUpdate,
+  sessionStatusQuery,
+  sessionWorkflowId,
+  type AiWorkCompletion,
+  type Confirmation,
+  type ConfirmationResult,
+  type SessionState,
+  type SessionStatusChange,
+  type SessionWorkflowInput,
+} from './messages/session.ts';
 import { deliverAll } from './notification.ts';
 import { startPayoutChild } from './payout.ts';
 import {
@@ -36,67 +46,6 @@ import {
   type SessionWorkflowStatus,
   type SessionStatusAction,
 } from './session-transitions.ts';
-
-export type {
-  RecordedSessionStatus,
-  SessionStatusAction,
-  SessionTransition,
-  SessionWorkflowStatus,
-} from './session-transitions.ts';
-export { analyzeRefusal, confirmRefusal, nextSessionStatus } from './session-transitions.ts';
-export { REPORT_RETRY_FIRST_MS } from './agent-steps.ts';
-export type { Confirmation };
-
-export interface SessionWorkflowInput {
-  readonly sessionId: string;
-  readonly studyId: string;
-  /** ISO timestamp; the time limit counts from here, pauses included. */
-  readonly startedAt: string;
-  readonly maxDurationMinutes: number;
-  /**
-   * ISO timestamp; for a session an accepted offer created, when its test is due: the time limit
-   * then counts from here instead (the tester may start any time before it).
-   */
-  readonly dueAt?: string;
-  /**
-   * Where the session stands when the workflow starts: active for a new session; the recorded
-   * status (active or paused) for a session whose workflow is started late (lifecycle reconciler).
-   */
-  readonly status?: 'active' | 'paused';
-}
-
-export interface SessionStatusChange {
-  readonly action: SessionStatusAction;
-  /** For `complete`: when the tester finished; the API defaults it to the server's time. */
-  readonly completedAt?: string;
-}
-
-/** What the updates answer: the session as the database now holds it. */
-export interface SessionState {
-  readonly status: SessionWorkflowStatus;
-  readonly completedAt: string | null;
-}
-
-export interface ConfirmationResult {
-  readonly status: SessionWorkflowStatus;
-  readonly confirmedAt: string;
-  readonly payoutQueued: boolean;
-}
-
-export const sessionWorkflowId = (sessionId: string): string => `session:${sessionId}`;
-
-/** Pause, resume or complete; answers once the database holds the new status. */
-export const changeSessionStatusUpdate = defineUpdate<SessionState, [SessionStatusChange]>('changeStatus');
-/** Starts Agent 2 on a completed session; answers once the session is analyzing (or already past it). */
-export const analyzeSessionUpdate = defineUpdate<SessionState, []>('analyze');
-/** The tester's confirmation: the human-in-the-loop gate. Answers once the payout is queued. */
-export const confirmSessionUpdate = defineUpdate<ConfirmationResult, [Confirmation]>('confirm');
-export const sessionStatusQuery = defineQuery<SessionWorkflowStatus>('status');
-/**
- * From the AI retry schedule: an agent step this workflow queued while every provider was down
- * has settled (its job is complete or failed).
- */
-export const aiWorkCompletedSignal = defineSignal<[AiWorkCompletion]>('aiWorkCompleted');
 
 const {
   recordSessionStatus,

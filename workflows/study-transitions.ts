@@ -1,13 +1,13 @@
 // The study's status changes as a pure function: the workflow judges every change with it, and
 // the API judges the recorded status with the same one to answer 409 before reaching the workflow.
+import type { StudyStatus } from '../lib/domain.ts';
 
-export type StudyWorkflowStatus = 'draft' | 'active' | 'paused' | 'completed' | 'archived';
 export type StudyStatusAction = 'pause' | 'resume' | 'archive';
 
-export type StudyTransition = { readonly next: StudyWorkflowStatus } | { readonly refusal: string };
+export type StudyTransition = { readonly next: StudyStatus } | { readonly refusal: string };
 
 /** Where an action leads from the current status, or a refusal naming the state it requires. */
-export function nextStudyStatus(current: StudyWorkflowStatus, action: StudyStatusAction): StudyTransition {
+export function nextStudyStatus(current: StudyStatus, action: StudyStatusAction): StudyTransition {
   if (action === 'archive') {
     return current === 'archived' ? { refusal: 'Study is already archived' } : { next: 'archived' };
   }

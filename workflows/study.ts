@@ -2,9 +2,6 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   log,
   ParentClosePolicy,
   proxyActivities,
@@ -17,39 +14,27 @@ import { Mutex } from 'async-mutex';
 import type { AiActivities } from '../activities/ai/ai-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
 import { AGENT_INPUT_ERROR, INVALID_STUDY_TRANSITION } from '../lib/failures.ts';
-import { agent4Workflow, agent4WorkflowId } from './agents.ts';
-import { payoutWorkflow, payoutWorkflowId } from './payout.ts';
+import type { StudyStatus } from '../lib/domain.ts';
+import { agent4Workflow } from './agents.ts';
+import { agent4WorkflowId } from './messages/agents.ts';
+import { payoutWorkflowId } from './messages/payout.ts';
+import type { ApprovedOffer } from './messages/recruitment.ts';
+import {
+  changeStudyStatusUpdate,
+  paymentConfirmedSignal,
+  sessionConfirmedSignal,
+  sessionReportedSignal,
+  studyStatusQuery,
+  type StudyWorkflowInput,
+} from './messages/study.ts';
+import { payoutWorkflow } from './payout.ts';
 import { sendApprovedOffers } from './offer.ts';
-import { type ApprovedOffer, handleReviewDecisions, recruit } from './recruitment.ts';
-import { nextStudyStatus, type StudyStatusAction, type StudyWorkflowStatus } from './study-transitions.ts';
-
-export type { StudyStatusAction, StudyTransition, StudyWorkflowStatus } from './study-transitions.ts';
-export { nextStudyStatus } from './study-transitions.ts';
-
-export interface StudyWorkflowInput {
-  readonly studyId: string;
-  /**
-   * Where the study's life stands when the workflow starts: draft for a new study; the recorded
-   * status for a study stored without a workflow (the seeded demo study), started on its first change.
-   */
-  readonly status?: StudyWorkflowStatus;
-}
-
-export const studyWorkflowId = (studyId: string): string => `study:${studyId}`;
-
-/** Sent by the payment webhook when the provider confirms the study's checkout. */
-export const paymentConfirmedSignal = defineSignal<[]>('paymentConfirmed');
-/** Pause, resume or archive; answers with the recorded status once the database holds it. */
-export const changeStudyStatusUpdate = defineUpdate<StudyWorkflowStatus, [StudyStatusAction]>('changeStatus');
-export const studyStatusQuery = defineQuery<StudyWorkflowStatus>('status');
-/** Sent by a session workflow once its tester has confirmed (the session's id). */
-export const sessionConfirmedSignal = defineSignal<[string]>('sessionConfirmed');
-/** Sent by a session workflow once its tester report (Agent 3) is settled (the session's id). */
-export const sessionReportedSignal = defineSignal<[string]>('sessionReported');
+import { handleReviewDecisions, recruit } from './recruitment.ts';
+import { nextStudyStatus, type StudyStatusAction } from './study-transitions.ts';
 
 /** Everything a study's workflow knows; its status changes only while holding the workflow's lock. */
 interface StudyWorkflowState {
-  status: StudyWorkflowStatus;
+  status: StudyStatus;
   /** How many settled tester reports the sessions have told of: a reason to look again. */
   reportsSettled: number;
   /** Matching should run (activation, a freed place, a resume) once the study is active. */
@@ -91,7 +76,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
   const running = () => state.status === 'active' || state.status === 'paused';
 
   /** Records the next status; only called while holding the lock. */
-  async function moveTo(next: StudyWorkflowStatus): Promise<StudyWorkflowStatus> {
+  async function moveTo(next: StudyStatus): Promise<StudyStatus> {
     await recordStudyStatus({ studyId, status: next });
     state.status = next;
     return next;

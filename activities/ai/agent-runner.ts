@@ -1,5 +1,5 @@
 import { z, type ZodType } from 'zod';
-import type { AgentKind } from '../../db/schema-sessions.ts';
+import type { AgentKind } from '../../lib/domain.ts';
 import { ProviderOutputError } from './errors.ts';
 import { askInOrder, silentLogger, type AgentLogger } from './failover.ts';
 import { LOCAL_ANALYST, type AiProvider } from '../../clients/ai/types.ts';

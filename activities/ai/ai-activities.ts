@@ -14,7 +14,7 @@ import {
   finishAiWork,
   requeueAiWork,
 } from '../../db/repositories/queued-ai-work.ts';
-import type { AgentJobStatus, AgentKind } from '../../db/schema-sessions.ts';
+import type { AgentJobStatus, AgentKind } from '../../lib/domain.ts';
 import type { Agents } from './agents.ts';
 import { AGENT_INPUT_ERROR } from '../../lib/failures.ts';
 import { AllProvidersUnavailableError } from './errors.ts';

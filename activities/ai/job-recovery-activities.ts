@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { findAgentJob, strandedApiJobs } from '../../db/repositories/agent-jobs.ts';
-import type { AgentJobStatus } from '../../db/schema-sessions.ts';
+import type { AgentJobStatus } from '../../lib/domain.ts';
 
 /** A job queued this long ago with no workflow at work on it is taken to have lost its start. */
 export const STRANDED_AFTER_MS = 5 * 60_000;

@@ -7,8 +7,7 @@ import { insertStudyReport, upsertReport } from '../../db/repositories/reports.t
 import { confirmedNotes, replaceAgentFindings } from '../../db/repositories/session-notes.ts';
 import { findSession } from '../../db/repositories/sessions.ts';
 import { toneProfileOf } from '../../db/repositories/studies.ts';
-import type { ReportFormat } from '../../db/schema-reports.ts';
-import type { SignalKind } from '../../lib/analysis/timeline.ts';
+import type { ReportFormat, SignalKind } from '../../lib/domain.ts';
 import type { Agents } from './agents.ts';
 import { AGENT_INPUT_ERROR } from '../../lib/failures.ts';
 import { loadAgentFrames, loadAgentSignals, loadStudyReports } from './load-agent-inputs.ts';

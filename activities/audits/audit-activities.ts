@@ -20,10 +20,10 @@ import {
   INSTANT_TIMEOUT_MESSAGE,
   type AuditCategory,
   type AuditIssue,
-  type Grade,
   type IssueCounts,
   type Viewport,
 } from '../../lib/audits.ts';
+import type { AuditGrade } from '../../lib/domain.ts';
 import { assertAuditableUrl, BlockedUrlError, type UrlPolicy } from '../../lib/url-guard.ts';
 import { AUDIT_FAILURES, AUDIT_JOB_MISSING } from '../../lib/failures.ts';
 
@@ -44,7 +44,7 @@ export interface InstantAuditInput {
 export interface InstantAuditOutput {
   readonly url: string;
   readonly score: number;
-  readonly grade: Grade;
+  readonly grade: AuditGrade;
   readonly issueCounts: IssueCounts;
   readonly issues: readonly AuditIssue[];
 }

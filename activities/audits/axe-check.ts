@@ -35,7 +35,7 @@ export interface AxeViolation {
 const REPLACED_RULES = ['heading-order', 'page-has-heading-one', 'region'];
 // The spec's audit covers WCAG 2.1 A and AA: every axe rule of those levels, and its best
 // practices. 2.2's one rule (target-size, 2.5.8) is left out: it is not part of the contract, and
-// it would regrade every page whose links are stacked closer than 24 px (docs/decisions.md).
+// it would regrade every page whose links are stacked closer than 24 px (docs/decisions/audits.md, "WCAG 2.2").
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 const HEADING_RULES = new Set(['empty-heading', 'heading-order', 'page-has-heading-one', 'p-as-heading']);
 /**

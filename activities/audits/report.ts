@@ -1,18 +1,13 @@
 import { outcomesOf } from './page-audit.ts';
 import { bySeverity, checkPenalty, gradeOf } from './score.ts';
-import {
-  AUDIT_CATEGORIES,
-  SEVERITIES,
-  type AuditIssue,
-  type Grade,
-  type IssueCounts,
-} from '../../lib/audits.ts';
+import { AUDIT_CATEGORIES, SEVERITIES, type AuditIssue, type IssueCounts } from '../../lib/audits.ts';
+import type { AuditGrade } from '../../lib/domain.ts';
 
 export interface ReportPage {
   readonly position: number;
   readonly url: string;
   readonly score: number;
-  readonly grade: Grade;
+  readonly grade: AuditGrade;
   readonly issueCounts: IssueCounts;
   readonly issues: readonly AuditIssue[];
   readonly fixes: Readonly<Record<string, string>>;
@@ -28,9 +23,9 @@ export interface Remediation {
 
 export interface AuditSummary {
   readonly score: number;
-  readonly grade: Grade;
+  readonly grade: AuditGrade;
   readonly issueCounts: IssueCounts;
-  readonly pages: { url: string; score: number; grade: Grade; issueCounts: IssueCounts }[];
+  readonly pages: { url: string; score: number; grade: AuditGrade; issueCounts: IssueCounts }[];
   readonly remediation: Remediation[];
 }
 

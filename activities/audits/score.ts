@@ -1,4 +1,5 @@
-import type { AuditIssue, CheckOutcome, Grade, IssueCounts, Severity } from '../../lib/audits.ts';
+import type { AuditIssue, CheckOutcome, IssueCounts, Severity } from '../../lib/audits.ts';
+import type { AuditGrade } from '../../lib/domain.ts';
 import { SEVERITIES } from '../../lib/audits.ts';
 
 /**
@@ -34,7 +35,7 @@ export function scoreOf(outcomes: readonly CheckOutcome[]): number {
 }
 
 /** The spec's grade bands. */
-export function gradeOf(score: number): Grade {
+export function gradeOf(score: number): AuditGrade {
   if (score >= 90) return 'A';
   if (score >= 80) return 'B';
   if (score >= 70) return 'C';

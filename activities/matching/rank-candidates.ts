@@ -1,5 +1,4 @@
-import type { Device } from '../../db/schema.ts';
-import type { AccessNeed, AssistiveTechnology } from '../../db/schema-testers.ts';
+import type { AccessNeed, AssistiveTechnology, Device } from '../../lib/domain.ts';
 
 // Matching's ranking, a pure function over the testers the eligibility query found
 // (db/repositories/matching.ts): every candidate there already fits the study's countries, ages,

@@ -3,8 +3,7 @@
 // the tester count; one with fewer testers than its share is short and gets a capacity review,
 // whose decision fixes what the segment holds (approved: its adjusted count, rejected: none). The
 // places a decision leaves over go to the segments nobody reviewed, in the same even shares.
-
-export type ReviewStatus = 'pending' | 'approved' | 'rejected';
+import type { CapacityReviewStatus } from '../../lib/domain.ts';
 
 export interface SegmentInput {
   readonly country: string;
@@ -14,7 +13,7 @@ export interface SegmentInput {
   readonly held: number;
   /** The segment's review, when it has one. */
   readonly review?: {
-    readonly status: ReviewStatus;
+    readonly status: CapacityReviewStatus;
     readonly requestedCount: number;
     readonly adjustedCount: number | null;
   };

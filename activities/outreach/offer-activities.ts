@@ -10,18 +10,11 @@ import {
   withdrawUnsentOffers,
   type OfferRecord,
 } from '../../db/repositories/offers.ts';
-import {
-  findSession,
-  liveSessionCount,
-  insertSession,
-  liveSessionOf,
-  lockStudyForAssignment,
-  variantCounts,
-} from '../../db/repositories/sessions.ts';
+import { findSession } from '../../db/repositories/sessions.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
 import { existingUserId } from '../../db/repositories/users.ts';
-import { setTestToken } from '../../db/repositories/test-tokens.ts';
-import { assignVariant } from '../../lib/assign-variant.ts';
+import { openSession } from '../../commands/sessions/open-session.ts';
+import type { AcceptedSession } from '../../workflows/messages/offer.ts';
 import { OUTREACH_DECISION_REFUSED } from '../../lib/failures.ts';
 import {
   acceptanceConfirmation,
@@ -38,21 +31,10 @@ import {
   TEST_DUE_AFTER_MS,
 } from '../../lib/offers.ts';
 import { TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
-import { mintTestToken } from '../../lib/test-token.ts';
 import { queueForStudyContacts, queueForTester } from '../notify/queue-for-people.ts';
 
 export interface OfferActivityDependencies {
   readonly db: Db;
-}
-
-/** What the session workflow of an accepted offer starts from. */
-export interface AcceptedSession {
-  readonly sessionId: string;
-  readonly startedAt: string;
-  readonly dueAt: string;
-  readonly maxDurationMinutes: number;
-  /** The study's `settings.reminderAfterHours`: when an idle tester is reminded, if at all. */
-  readonly reminderAfterHours: number | null;
 }
 
 export interface OfferAnswerResult {
@@ -123,30 +105,14 @@ export function createOfferActivities({ db }: OfferActivityDependencies) {
     };
     if (offer.study_status !== 'active' && offer.study_status !== 'paused') return withdraw('withdrawn');
     if (unavailable(offer)) return withdraw('withdrawn');
-    await lockStudyForAssignment(tx, offer.study_id);
-    if ((await liveSessionCount(tx, offer.study_id)) >= offer.tester_count) return withdraw('filled');
-    // A session made by hand for this tester meanwhile: the offer has nothing left to give.
-    if (await liveSessionOf(tx, offer.study_id, offer.tester_id)) return withdraw('withdrawn');
     const record = await findStudy(tx, offer.study_id);
-    const variant = record?.variants.length
-      ? assignVariant(
-          record.variants.map((v) => ({ label: v.label, share: Number(v.split_ratio) })),
-          await variantCounts(tx, offer.study_id),
-        )
-      : null;
+    if (!record) return withdraw('withdrawn');
     const dueAt = new Date(at.getTime() + TEST_DUE_AFTER_MS);
-    const token = mintTestToken(at);
-    const session = await insertSession(tx, {
-      study_id: offer.study_id,
-      organization_id: offer.organization_id,
-      tester_id: offer.tester_id,
-      variant,
-      started_at: at,
-      due_at: dueAt,
-      created_at: at,
-      updated_at: at,
-    });
-    await setTestToken(tx, session.id, token.hash, token.expiresAt);
+    const opened = await openSession(tx, { record, testerId: offer.tester_id, at, dueAt });
+    // Every place taken ('filled'), or a session made by hand for this tester meanwhile: the offer
+    // has nothing left to give.
+    if (!opened.opened) return withdraw(opened.refusal === 'study_full' ? 'filled' : 'withdrawn');
+    const { session, token } = opened;
     await changeOffer(
       tx,
       offer.id,
@@ -165,7 +131,11 @@ export function createOfferActivities({ db }: OfferActivityDependencies) {
       { sessionId: session.id, expiresAt: token.expiresAt.toISOString(), secret: token.token },
       at,
     );
-    const matched = testerMatchedEmail(offer.study_title, { id: session.id, variant, dueAt });
+    const matched = testerMatchedEmail(offer.study_title, {
+      id: session.id,
+      variant: session.variant,
+      dueAt,
+    });
     const mails = await queueForStudyContacts(
       tx,
       offer.study_id,

@@ -12,12 +12,7 @@ import { PROPOSAL_DECISION_REFUSED } from '../../lib/failures.ts';
 import { formatMinorUnits, toMinorUnits } from '../../lib/money.ts';
 import { AllProvidersUnavailableError, type Agents } from '../ai/agents.ts';
 import { localOutreachDraft, type OutreachDraft, type OutreachInput } from '../ai/agents/outreach.ts';
-
-export interface ProposalDecision {
-  readonly proposalId: string;
-  /** The business user or admin who decided. */
-  readonly decidedBy: string;
-}
+import type { ProposalDecision } from '../../workflows/messages/recruitment.ts';
 
 /** A decision as the workflow sends it: stamped with the workflow's time, which a retry finds again. */
 export interface StampedDecision extends ProposalDecision {

@@ -1,9 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Context } from '@temporalio/activity';
-import {
-  localProviderEventWorkflow,
-  localProviderEventWorkflowId,
-} from '../../workflows/local-payment-provider.ts';
+import { localProviderEventWorkflow } from '../../workflows/local-payment-provider.ts';
+import { localProviderEventWorkflowId } from '../../workflows/messages/local-payment-provider.ts';
 import { postProviderEvent, type ProviderEvent } from '../../clients/payments/provider-events.ts';
 
 export interface LocalProviderActivityDependencies {

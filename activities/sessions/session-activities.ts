@@ -1,9 +1,10 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { insertAgentJob } from '../../db/repositories/agent-jobs.ts';
-import { applyDecisions, type NoteDecisionInput } from '../../db/repositories/session-notes.ts';
+import { applyDecisions } from '../../db/repositories/session-notes.ts';
 import { queuePayment, refreshStudyNotesConfirmed, updateSession } from '../../db/repositories/sessions.ts';
-import type { SessionStatus } from '../../db/schema-sessions.ts';
+import type { SessionStatus } from '../../lib/domain.ts';
+import type { Confirmation } from '../../workflows/messages/session.ts';
 import { createAgentActivities, REPORT_ESTIMATE_SECONDS } from './agent-activities.ts';
 import { requireSession } from './require-session.ts';
 
@@ -11,13 +12,6 @@ export interface SessionActivityDependencies {
   readonly db: Db;
   /** Whether this worker moves money (activities/index.ts: payments configured and not disabled). */
   readonly payoutsEnabled?: boolean;
-}
-
-export interface Confirmation {
-  readonly rating: number;
-  readonly comment?: string | undefined;
-  readonly decisions: readonly NoteDecisionInput[];
-  readonly confirmedAt: string;
 }
 
 /** Side effects of the session workflow. The workflow owns the state; these record it. */

@@ -9,8 +9,8 @@ import {
   sessionsWithUnseenWorkflow,
   studiesWithUnseenWorkflow,
 } from '../../db/repositories/lifecycle.ts';
-import { sessionWorkflowId } from '../../workflows/session.ts';
-import { studyWorkflowId } from '../../workflows/study.ts';
+import { sessionWorkflowId } from '../../workflows/messages/session.ts';
+import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import { ensureSessionWorkflow, ensureStudyWorkflow } from '../../clients/temporal.ts';
 
 /**

@@ -5,7 +5,7 @@ import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
 import { unpaidPaymentsOfStudy } from '../../db/repositories/payments.ts';
 import { confirmedAgainstTarget } from '../../db/repositories/sessions.ts';
 import { setStudyStatus } from '../../db/repositories/studies.ts';
-import type { StudyStatus } from '../../db/schema.ts';
+import type { StudyStatus } from '../../lib/domain.ts';
 import { createReconcileActivities } from './reconcile-activities.ts';
 import { signalStudyWithStart, type StudySignal } from '../../clients/temporal.ts';
 

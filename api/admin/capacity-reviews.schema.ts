@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { CAPACITY_REVIEW_STATUSES } from '../../lib/domain.ts';
 import { paginationQuery } from '../http/pagination.ts';
 import { int4, storableText } from '../validation/storable.ts';
-
-export const CAPACITY_REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
 
 export const listCapacityReviewsQuery = paginationQuery.extend({
   status: z.enum(CAPACITY_REVIEW_STATUSES, 'Must be one of pending, approved, rejected').optional(),

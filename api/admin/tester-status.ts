@@ -10,8 +10,8 @@ import {
   runningOffersOf,
   setTesterAccountStatus,
 } from '../../db/repositories/tester-profiles.ts';
-import type { TesterStatus } from '../../db/schema-testers.ts';
-import { offerWorkflowId, withdrawOfferSignal } from '../../workflows/offer.ts';
+import type { TesterStatus } from '../../lib/domain.ts';
+import { offerWorkflowId, withdrawOfferSignal } from '../../workflows/messages/offer.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import type { TesterStatusInput } from './testers.schema.ts';

@@ -1,10 +1,9 @@
 import { z } from 'zod';
+import { TESTER_STATUSES } from '../../lib/domain.ts';
 import { paginationQuery } from '../http/pagination.ts';
 import { queryInteger } from '../http/query.ts';
 import { countryCode } from '../validation/locale-fields.ts';
 import { storableText } from '../validation/storable.ts';
-
-export const TESTER_STATUSES = ['active', 'suspended', 'pending'] as const;
 
 export const listTestersQuery = paginationQuery.extend({
   status: z.enum(TESTER_STATUSES).optional(),

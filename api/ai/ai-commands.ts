@@ -2,11 +2,13 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import { insertAgentJob } from '../../db/repositories/agent-jobs.ts';
-import { agent1Workflow, agent1WorkflowId } from '../../workflows/agents.ts';
+import { SIGNAL_KINDS } from '../../lib/domain.ts';
+import { agent1Workflow } from '../../workflows/agents.ts';
+import { agent1WorkflowId } from '../../workflows/messages/agents.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, invalid } from '../http/errors.ts';
 import { requireVisibleSession } from '../sessions/session-workflow.ts';
-import { SIGNAL_KINDS, type AnalysisRequest } from './ai.schema.ts';
+import type { AnalysisRequest } from './ai.schema.ts';
 import { toAnalysisJob } from './ai-view.ts';
 
 export interface AiCommandDependencies {

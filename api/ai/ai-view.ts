@@ -1,6 +1,7 @@
 import type { AgentJobRow } from '../../db/repositories/agent-jobs.ts';
 import type { z } from 'zod';
-import { SIGNAL_KINDS, type insightsSchema } from './ai.schema.ts';
+import { SIGNAL_KINDS, type SignalKind } from '../../lib/domain.ts';
+import type { insightsSchema } from './ai.schema.ts';
 
 type Insights = z.output<typeof insightsSchema>;
 
@@ -11,9 +12,7 @@ export function toAnalysisJob(row: AgentJobRow) {
     sessionId: row.session_id!,
     status: row.status,
     estimatedCompletionSeconds: row.status === 'queued' ? (row.estimated_completion_seconds ?? 0) : 0,
-    includeSignals: (row.options.includeSignals as (typeof SIGNAL_KINDS)[number][] | undefined) ?? [
-      ...SIGNAL_KINDS,
-    ],
+    includeSignals: (row.options.includeSignals as SignalKind[] | undefined) ?? [...SIGNAL_KINDS],
     snapshotAt:
       typeof row.options.snapshotAt === 'string' ? row.options.snapshotAt : row.queued_at.toISOString(),
     insights: insightsOf(row),

@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { AGENT_JOB_STATUSES, SIGNAL_KINDS } from '../../lib/domain.ts';
 import { isoTimestamp } from '../validation/storable.ts';
-
-export const SIGNAL_KINDS = ['events', 'facial', 'voice'] as const;
 
 export const analysisRequestBody = z.object({
   sessionId: z.uuid('Must be a session id'),
@@ -18,7 +17,7 @@ export type AnalysisRequest = z.output<typeof analysisRequestBody>;
 
 export const analysisJobIdParams = z.object({ analysisJobId: z.uuid() });
 
-const status = z.enum(['queued', 'complete', 'failed']);
+const status = z.enum(AGENT_JOB_STATUSES);
 
 export const analysisJobResponse = z.object({
   analysisJobId: z.string(),

@@ -5,12 +5,8 @@ import { assertAuditableUrl, BlockedUrlError } from '../../lib/url-guard.ts';
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import { findUserEmail, insertAuditJob, insertInstantAudit } from '../../db/repositories/audits.ts';
-import {
-  fullAuditWorkflow,
-  fullAuditWorkflowId,
-  instantAuditTaskQueue,
-  instantAuditWorkflow,
-} from '../../workflows/audit.ts';
+import { fullAuditWorkflow, instantAuditWorkflow } from '../../workflows/audit.ts';
+import { fullAuditWorkflowId, instantAuditTaskQueue } from '../../workflows/messages/audit.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ApiError, invalid } from '../http/errors.ts';
 import type { FullAuditRequest, InstantAuditRequest } from './audits.schema.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_CATEGORIES, SEVERITIES } from '../../lib/audits.ts';
+import { AUDIT_GRADES, AUDIT_JOB_STATUSES } from '../../lib/domain.ts';
 import { int4, storableString } from '../validation/storable.ts';
 
 export const MAX_PAGES_LIMIT = 50;
@@ -64,7 +65,7 @@ const issueCounts = z.object({
   moderate: z.number(),
   minor: z.number(),
 });
-const grade = z.enum(['A', 'B', 'C', 'D', 'F']);
+const grade = z.enum(AUDIT_GRADES);
 
 export const auditIssue = z.object({
   issueId: z.string(),
@@ -116,7 +117,7 @@ export const fullAuditJobResponse = z.object({
   url: z.string(),
   crawl: z.boolean(),
   maxPages: z.number().int(),
-  status: z.enum(['queued', 'running', 'complete', 'failed']),
+  status: z.enum(AUDIT_JOB_STATUSES),
   estimatedCompletionMinutes: z.number().int(),
   reportDeliveredTo: z.array(z.string()),
   queuedAt: z.iso.datetime(),

@@ -7,7 +7,7 @@ import {
   insertUser,
   type AccountRow,
 } from '../../db/repositories/users.ts';
-import type { UserRole } from '../../db/schema.ts';
+import type { TesterStatus, UserRole } from '../../lib/domain.ts';
 
 /** A user as authentication sees it: who they are and what goes into their session's claims. */
 export interface AccountView {
@@ -16,7 +16,7 @@ export interface AccountView {
   readonly role: UserRole;
   readonly displayName: string | null;
   readonly organizationId: string | null;
-  readonly status: 'active' | 'suspended' | 'pending';
+  readonly status: TesterStatus;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();

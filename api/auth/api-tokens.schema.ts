@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { API_TOKEN_SCOPES } from '../../lib/domain.ts';
 import { storableString } from '../validation/storable.ts';
 
 export const createApiTokenBody = z.object({
   name: storableString().trim().min(1, 'Must not be empty').max(100, 'Must be at most 100 characters'),
   scope: z
-    .enum(['read', 'read_write', 'admin'])
+    .enum(API_TOKEN_SCOPES)
     .describe(
       'read: GET only; read_write: GET, POST, PATCH; admin: everything, billing and webhooks included',
     ),
@@ -15,7 +16,7 @@ export const apiTokenIdParams = z.object({ id: z.uuid() });
 export const apiTokenView = z.object({
   tokenId: z.uuid(),
   name: z.string(),
-  scope: z.enum(['read', 'read_write', 'admin']),
+  scope: z.enum(API_TOKEN_SCOPES),
   prefix: z.string().describe('The first characters of the token, to tell tokens apart'),
   createdAt: z.iso.datetime(),
   lastUsedAt: z.iso.datetime().nullable(),

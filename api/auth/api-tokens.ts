@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/doors.ts';
 import { insertApiToken } from '../../db/repositories/api-tokens.ts';
-import type { ApiTokenScope } from '../../db/schema-auth.ts';
+import type { ApiTokenScope } from '../../lib/domain.ts';
 import { randomSecret, sha256Hex } from './secrets.ts';
 
 /** Marks a bearer credential as an API token rather than a session JWT (which starts with "ey"). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { USER_ROLES } from '../../lib/domain.ts';
 import { storableString, storableText } from '../validation/storable.ts';
 
 const email = z.email('Must be an email address').max(320, 'Must be at most 320 characters');
@@ -35,7 +36,7 @@ export const passwordResetConfirmBody = z.object({
 export const userView = z.object({
   id: z.uuid(),
   email: z.string(),
-  role: z.enum(['business', 'tester', 'admin']),
+  role: z.enum(USER_ROLES),
   displayName: z.string().nullable(),
   organizationId: z.uuid().nullable(),
 });

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { ApiTokenScope } from '../../db/schema-auth.ts';
+import type { ApiTokenScope } from '../../lib/domain.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
 import type { RequestState } from '../http/state.ts';
 import { TEST_TOKEN_HEADER } from './test-tokens.ts';

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/doors.ts';
 import { insertOneTimeToken, spendOneTimeToken } from '../../db/repositories/one-time-tokens.ts';
-import type { OneTimeTokenPurpose } from '../../db/schema-auth.ts';
+import type { OneTimeTokenPurpose } from '../../lib/domain.ts';
 import { randomSecret, sha256Hex } from './secrets.ts';
 
 /** How long an emailed link (or a chat-link code) stays usable. */

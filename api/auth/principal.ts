@@ -1,5 +1,5 @@
 import type { Claims } from '../../db/doors.ts';
-import type { ApiTokenScope } from '../../db/schema-auth.ts';
+import type { ApiTokenScope } from '../../lib/domain.ts';
 
 interface PrincipalBase {
   /** The claims handed to the RLS door for every query made on the caller's behalf. */

@@ -1,13 +1,14 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import type { Claims } from '../../db/doors.ts';
+import { USER_ROLES } from '../../lib/domain.ts';
 
 export const SESSION_JWT_LIFETIME_SECONDS = 24 * 60 * 60;
 const ALGORITHM = 'HS256';
 
 const claimsSchema = z.object({
   sub: z.uuid(),
-  role: z.enum(['business', 'tester', 'admin']),
+  role: z.enum(USER_ROLES),
   organization_id: z.uuid().nullable().optional(),
   sid: z.uuid().optional(),
 });

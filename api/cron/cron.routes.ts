@@ -1,8 +1,8 @@
 import { ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { z } from 'zod';
-import { AI_RETRY_SCHEDULE_ID } from '../../workflows/ai-retry.ts';
-import { BILLING_SCHEDULE_ID } from '../../workflows/billing-period.ts';
-import { LIFECYCLE_SCHEDULE_ID } from '../../workflows/reconcile.ts';
+import { AI_RETRY_SCHEDULE_ID } from '../../workflows/messages/ai-retry.ts';
+import { BILLING_SCHEDULE_ID } from '../../workflows/messages/billing-period.ts';
+import { LIFECYCLE_SCHEDULE_ID } from '../../workflows/messages/reconcile.ts';
 import { cronCredential } from '../auth/service-credentials.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import { organizationPlan } from '../../db/repositories/organizations.ts';
-import type { Plan } from '../../db/schema.ts';
+import type { Plan } from '../../lib/domain.ts';
 import type { Principal } from '../auth/principal.ts';
 
 const CACHE_MS = 60_000;

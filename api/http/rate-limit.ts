@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { Plan } from '../../db/schema.ts';
+import type { Plan } from '../../lib/domain.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ApiError } from './errors.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';

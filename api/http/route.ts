@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { z, ZodType } from 'zod';
-import type { UserRole } from '../../db/schema.ts';
+import type { UserRole } from '../../lib/domain.ts';
 import type { Principal } from '../auth/principal.ts';
 import { success, type PageMetadata } from './envelope.ts';
 import { ApiError, forbidden, malformed, unauthenticated, type ErrorStatus } from './errors.ts';

@@ -1,4 +1,5 @@
 import { z, type ZodType } from 'zod';
+import { EVENT_TYPES, SENTIMENTS } from '../../lib/domain.ts';
 import { MAX_TRANSCRIPT_CHARS } from '../../lib/voice/speech-pieces.ts';
 import { float4, float8, int4, isoTimestamp, storableText } from '../validation/storable.ts';
 
@@ -15,8 +16,6 @@ const timestamp = isoTimestamp({ minYear: 1970 });
 const count = int4(0);
 /** A score stored in a `real` column. */
 const unit = float4(0, 1);
-
-export const EVENT_TYPES = ['click', 'scroll', 'input', 'focus', 'blur', 'navigation', 'error'] as const;
 
 export const eventItem = z.object({
   eventType: z.enum(EVENT_TYPES),
@@ -59,7 +58,7 @@ export type SnapshotItem = z.output<typeof snapshotItem>;
 
 /**
  * A frame in which the extension's face model found no face: stored with `face_detected = false`
- * and left out of analysis, as the engine's "no face" is (docs/decisions.md, Facial frames).
+ * and left out of analysis, as the engine's "no face" is (docs/decisions/ingestion.md, "Pre-processed frames on the test-token route").
  */
 export const noFaceFrame = facialItem.omit({ emotions: true }).extend({
   faceDetected: z.literal(false),
@@ -90,8 +89,6 @@ export function snapshotRouteSchema(item: unknown): ZodType<SnapshotRouteItem> {
 
 /** What the OpenAPI document shows for one item of the snapshots route. */
 export const snapshotRouteItem = z.union([snapshotItem, facialItem, noFaceFrame]);
-
-export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
 
 export const voiceItem = z
   .object({

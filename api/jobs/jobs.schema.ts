@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVICES, PROTOTYPE_TYPES, STUDY_STATUSES, TONE_PROFILES } from '../../lib/domain.ts';
 import { paginationQuery } from '../http/pagination.ts';
 import { ISO_4217 } from '../validation/iso-codes.ts';
 import { countryCode, languageTag } from '../validation/locale-fields.ts';
@@ -8,10 +9,6 @@ import { decimal, int4, storableString } from '../validation/storable.ts';
 const TITLE_MAX = 200;
 const TEXT_MAX = 5000;
 const RATIO_TOLERANCE = 1e-6;
-const PROTOTYPE_TYPES = ['design_tool_1', 'design_tool_2', 'design_tool_3', 'url'] as const;
-const DEVICES = ['desktop', 'mobile', 'tablet'] as const;
-const TONE_PROFILES = ['standard', 'supportive', 'moderate', 'restorative'] as const;
-const STUDY_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
 
 const text = (max: number) =>
   storableString().trim().min(1, 'Must not be empty').max(max, `Must be at most ${max} characters`);

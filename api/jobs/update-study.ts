@@ -1,14 +1,10 @@
 import { asUser } from '../../db/doors.ts';
 import { studyHasReports } from '../../db/repositories/reports.ts';
 import { findStudy, lockStudy, updateStudyRow, type StudyRecord } from '../../db/repositories/studies.ts';
-import type { StudyStatus } from '../../db/schema.ts';
+import type { StudyStatus } from '../../lib/domain.ts';
 import { INVALID_STUDY_TRANSITION } from '../../lib/failures.ts';
-import {
-  changeStudyStatusUpdate,
-  nextStudyStatus,
-  studyWorkflowId,
-  type StudyStatusAction,
-} from '../../workflows/study.ts';
+import { changeStudyStatusUpdate, studyWorkflowId } from '../../workflows/messages/study.ts';
+import { nextStudyStatus, type StudyStatusAction } from '../../workflows/study-transitions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { updateOrConflict } from '../http/update-or-conflict.ts';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { findOffer } from '../../db/repositories/offers.ts';
 import { closedOfferOutcome, type OfferAnswer } from '../../lib/offers.ts';
-import { answerOfferUpdate, offerWorkflowId, type OfferAnswerReply } from '../../workflows/offer.ts';
+import { answerOfferUpdate, offerWorkflowId, type OfferAnswerReply } from '../../workflows/messages/offer.ts';
 
 export interface OfferAnswerDependencies {
   readonly db: Db;

@@ -1,7 +1,7 @@
 import { signalStudyWithStart } from '../../clients/temporal.ts';
 import { OUTREACH_DECISION_REFUSED } from '../../lib/failures.ts';
-import { approveOutreachUpdate } from '../../workflows/recruitment.ts';
-import { studyWorkflowId } from '../../workflows/study.ts';
+import { approveOutreachUpdate } from '../../workflows/messages/recruitment.ts';
+import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import { updateOrConflict } from '../http/update-or-conflict.ts';
 import { ensureStudyWorkflow } from '../jobs/create-study.ts';
 import { asUser } from '../../db/doors.ts';

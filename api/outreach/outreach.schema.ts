@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { CHANNELS } from '../../lib/domain.ts';
 import { paginationQuery } from '../http/pagination.ts';
 import { storableText } from '../validation/storable.ts';
-
-export const OUTREACH_CHANNELS = ['email', 'messaging'] as const;
 
 export const outreachQueueQuery = paginationQuery.extend({
   jobId: z.uuid({ error: 'Must be a study id (UUID)' }).optional(),
@@ -15,9 +14,7 @@ export const outreachRecord = z.object({
   jobId: z.uuid(),
   testerId: z.uuid(),
   testerEmail: z.string(),
-  channel: z
-    .enum(OUTREACH_CHANNELS)
-    .describe('email, or the messaging channel when the tester linked a chat'),
+  channel: z.enum(CHANNELS).describe('email, or the messaging channel when the tester linked a chat'),
   subject: z.string().optional().describe('email only'),
   body: z.string(),
   status: z.literal('pending'),

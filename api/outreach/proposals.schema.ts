@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { PROPOSAL_STATUSES } from '../../lib/domain.ts';
 import { paginationQuery } from '../http/pagination.ts';
 import { storableText } from '../validation/storable.ts';
-
-export const PROPOSAL_STATUSES = ['pending', 'accepted', 'skipped'] as const;
 
 export const listProposalsQuery = paginationQuery.extend({
   jobId: z.uuid({ error: 'Must be a study id (UUID)' }),

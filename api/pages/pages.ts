@@ -1,27 +1,33 @@
 import type Router from '@koa/router';
 import type { AuthDependencies } from '../auth/dependencies.ts';
+import type { BillingDependencies } from '../billing/billing-dependencies.ts';
 import type { RequestState } from '../http/state.ts';
 import type { SessionCommandDependencies } from '../sessions/create-session.ts';
-import { mountPageAssets } from './assets.ts';
-import type { CsrfSettings } from './csrf.ts';
-import { mountDashboardPage } from './dashboard.pages.tsx';
-import { STYLESHEET_PATH } from './layout.tsx';
-import { pageRouter } from './page-routes.ts';
-import { mountRecoveryPages } from './recovery.pages.tsx';
-import { mountRegisterPages } from './register.pages.tsx';
-import { mountReviewPages } from './review.pages.tsx';
-import { mountSignInPages } from './sign-in.pages.tsx';
-import { mountNewStudyPages } from './new-study.pages.tsx';
-import { mountStudyPages } from './study.pages.tsx';
-import { mountReportPages } from './reports.pages.tsx';
-import { mountTokenPages } from './tokens.pages.tsx';
-import { mountOfferListPages } from './offers.pages.tsx';
-import { mountProfilePages } from './profile.pages.tsx';
-import { mountQuizPages } from './quiz.pages.tsx';
-import { mountAdminPages } from './admin.pages.tsx';
-import { mountQuizEditorPages } from './quiz-editor.pages.tsx';
-import { mountLocalCheckoutPages } from './local-checkout.pages.tsx';
-import type { BillingDependencies } from '../billing/billing-dependencies.ts';
+import { mountAdminPages } from './admin/routes.tsx';
+import { mountDashboardPage } from './dashboard/routes.tsx';
+import { mountLocalCheckoutPages } from './local-checkout/routes.tsx';
+import { mountNewStudyPages } from './new-study/routes.tsx';
+import { mountOfferListPages } from './offers/routes.tsx';
+import { STYLESHEET_PATH } from './paths.ts';
+import { mountProfilePages } from './profile/routes.tsx';
+import { mountQuizEditorPages } from './quiz-editor/routes.tsx';
+import { mountQuizPages } from './quiz/routes.tsx';
+import { mountRecoveryPages } from './recovery/routes.tsx';
+import { mountRegisterPages } from './register/routes.tsx';
+import { mountReportPages } from './reports/routes.tsx';
+import { mountReviewPages } from './review/routes.tsx';
+import { mountPageAssets } from './shared/assets.ts';
+import type { CsrfSettings } from './shared/csrf.ts';
+import { pageRouter } from './shared/page-routes.ts';
+import { mountSignInPages } from './sign-in/routes.tsx';
+import { mountStudyPages } from './study/routes.tsx';
+import { mountTokenPages } from './tokens/routes.tsx';
+
+/**
+ * The offer email's signed links (`/offers/:id`): pages without sign-in or CSRF (the link's
+ * signature stands for both), on the app's router, and in the OpenAPI document.
+ */
+export { mountOfferPages, OFFER_PAGE_ENDPOINTS, type OfferPageDependencies } from './offers/routes.tsx';
 
 export interface PageDependencies {
   readonly auth: AuthDependencies;

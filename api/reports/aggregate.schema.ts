@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGENT_JOB_STATUSES, FINDING_SEVERITIES } from '../../lib/domain.ts';
 import { int4 } from '../validation/storable.ts';
 
 export const aggregateRequestBody = z.object({
@@ -9,7 +10,7 @@ export type AggregateRequest = z.output<typeof aggregateRequestBody>;
 
 export const studyIdParams = z.object({ id: z.uuid() });
 
-const status = z.enum(['queued', 'complete', 'failed']);
+const status = z.enum(AGENT_JOB_STATUSES);
 
 export const aggregateJobResponse = z.object({
   aggregateJobId: z.string(),
@@ -21,7 +22,7 @@ export const aggregateJobResponse = z.object({
 
 const barrier = z.object({
   findingId: z.string(),
-  severity: z.enum(['critical', 'high', 'medium', 'low']),
+  severity: z.enum(FINDING_SEVERITIES),
   title: z.string(),
   affectedSessionCount: z.number().int(),
   wcag: z.object({ criterion: z.string(), level: z.string() }).nullable(),

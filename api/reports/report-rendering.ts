@@ -4,8 +4,7 @@ import type {
   SessionReportContent,
 } from '../../lib/analysis/session-report.ts';
 import type { ReportRow } from '../../db/repositories/reports.ts';
-
-export type ReportFormat = 'structured' | 'narrative';
+import type { ReportFormat } from '../../lib/domain.ts';
 
 export interface RenderOptions {
   readonly format: ReportFormat;

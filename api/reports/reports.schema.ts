@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { AGENT_JOB_STATUSES, FINDING_SEVERITIES, REPORT_FORMATS, WCAG_LEVELS } from '../../lib/domain.ts';
 
-const jobStatus = z.enum(['queued', 'complete', 'failed']);
-const reportFormat = z.enum(['structured', 'narrative'], 'Must be structured or narrative');
+const jobStatus = z.enum(AGENT_JOB_STATUSES);
+const reportFormat = z.enum(REPORT_FORMATS, 'Must be structured or narrative');
 
 export const createReportBody = z.object({
   sessionId: z.uuid('Must be a session id'),
@@ -52,25 +53,25 @@ export const reportJobStatusResponse = z.object({
 
 const finding = z.object({
   findingId: z.string(),
-  severity: z.enum(['critical', 'high', 'medium', 'low']),
+  severity: z.enum(FINDING_SEVERITIES),
   title: z.string(),
   description: z.string(),
   plainEnglish: z.string(),
   timestamp: z.string(),
   affectedFlow: z.string(),
-  wcag: z.object({ criterion: z.string(), level: z.enum(['A', 'AA', 'AAA']) }).nullable(),
+  wcag: z.object({ criterion: z.string(), level: z.enum(WCAG_LEVELS) }).nullable(),
   screenshots: z.array(z.string()).optional().describe('with includeScreenshots only'),
 });
 
 const wcagReference = z.object({
   criterion: z.string(),
-  level: z.enum(['A', 'AA', 'AAA']),
+  level: z.enum(WCAG_LEVELS),
   name: z.string().optional(),
 });
 
 const pattern = z.object({
   patternId: z.string(),
-  severity: z.enum(['critical', 'high', 'medium', 'low']),
+  severity: z.enum(FINDING_SEVERITIES),
   wcag: wcagReference.nullable(),
   description: z.string(),
   findingIds: z.array(z.string()).describe('the findings of this report it groups'),

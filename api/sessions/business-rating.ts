@@ -6,11 +6,8 @@ import type { Principal } from '../auth/principal.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import type { SessionCommandDependencies } from './create-session.ts';
 import type { BusinessRatingInput } from './sessions.schema.ts';
-import {
-  gamificationWorkflow,
-  gamificationWorkflowId,
-  sessionRatedSignal,
-} from '../../workflows/gamification.ts';
+import { gamificationWorkflow } from '../../workflows/gamification.ts';
+import { gamificationWorkflowId, sessionRatedSignal } from '../../workflows/messages/gamification.ts';
 
 /**
  * The organization's rating of its confirmed session, 1-5 with an optional comment, once. It is

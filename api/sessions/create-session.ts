@@ -1,23 +1,14 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/connection.ts';
-import { asSystem, asUser, type Tx } from '../../db/doors.ts';
+import { asSystem, asUser } from '../../db/doors.ts';
 import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
-import { findStudy, type StudyRecord } from '../../db/repositories/studies.ts';
-import {
-  insertSession,
-  liveSessionOf,
-  lockStudyForAssignment,
-  refreshStudyNotesConfirmed,
-  testerStanding,
-  variantCounts,
-  type SessionRow,
-} from '../../db/repositories/sessions.ts';
+import { findStudy } from '../../db/repositories/studies.ts';
+import { liveSessionOf, testerStanding, type SessionRow } from '../../db/repositories/sessions.ts';
+import { openSession, type SessionRefusal } from '../../commands/sessions/open-session.ts';
 import type { Principal } from '../auth/principal.ts';
 import { deliverTestToken } from '../auth/test-token-delivery.ts';
-import { issueTestToken } from '../auth/test-tokens.ts';
 import { ApiError, conflict, invalid, notFound } from '../http/errors.ts';
 import { ensureStudyWorkflow } from '../jobs/create-study.ts';
-import { assignVariant } from '../../lib/assign-variant.ts';
 import { ensureSessionWorkflow as startRecordedSession } from '../../clients/temporal.ts';
 import { ensureSessionWorkflow } from './session-workflow.ts';
 import type { CreateSessionInput } from './sessions.schema.ts';
@@ -29,7 +20,12 @@ export interface SessionCommandDependencies {
   readonly now: () => Date;
 }
 
-const UNIQUE_VIOLATION = '23505';
+/** A study with no place left, or a tester already in it, answers 409 (the session core's refusals). */
+function refusalConflict(refusal: SessionRefusal, testerCount: number): ApiError {
+  return refusal === 'study_full'
+    ? conflict(`The study has no free place: all ${testerCount} of its sessions are taken`)
+    : conflict('The tester already has a session on this study');
+}
 
 /**
  * Creates a session for an eligible tester on an active study, with its test token, starts its
@@ -53,26 +49,18 @@ export async function createSession(
     if (record.study.status !== 'active') {
       throw conflict(`Study must be active to take sessions (it is ${record.study.status})`);
     }
-    await lockStudyForAssignment(tx, record.study.id);
-    const variant = await variantFor(tx, record, input.variant);
-    const session = await insertSession(tx, {
-      study_id: record.study.id,
-      organization_id: record.study.organization_id,
-      tester_id: input.testerId,
-      variant,
-      started_at: now,
-      created_at: now,
-      updated_at: now,
-    }).catch((error: unknown) => {
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
-        throw conflict('The tester already has a session on this study');
-      }
-      throw error;
+    const opened = await openSession(tx, {
+      record,
+      testerId: input.testerId,
+      variant: input.variant,
+      at: now,
     });
-    // A study whose every session was confirmed has its notes confirmed no longer.
-    await refreshStudyNotesConfirmed(tx, record.study.id);
-    const { token } = await issueTestToken(tx, session.id, now);
-    return { session, testToken: token, maxDurationMinutes: record.study.max_duration_minutes };
+    if (!opened.opened) throw refusalConflict(opened.refusal, record.study.tester_count);
+    return {
+      session: opened.session,
+      testToken: opened.token.token,
+      maxDurationMinutes: record.study.max_duration_minutes,
+    };
   });
   const { session, testToken, maxDurationMinutes } = await inserting.catch(async (error: unknown) => {
     if (error instanceof ApiError && error.code === 'state_conflict') {
@@ -125,18 +113,4 @@ async function requireEligibleTester(db: Db, testerId: string): Promise<void> {
   if (standing.profile_status !== 'active') {
     throw invalid(`testerId: The tester is not eligible (profile ${standing.profile_status ?? 'missing'})`);
   }
-}
-
-async function variantFor(tx: Tx, { study, variants }: StudyRecord, requested: string | undefined) {
-  if (!variants.length) {
-    if (requested !== undefined) throw invalid('variant: This study runs a single variant');
-    return null;
-  }
-  const labels = variants.map((variant) => variant.label);
-  if (requested !== undefined) {
-    if (!labels.includes(requested)) throw invalid(`variant: Must be one of ${labels.join(', ')}`);
-    return requested;
-  }
-  const shares = variants.map((variant) => ({ label: variant.label, share: Number(variant.split_ratio) }));
-  return assignVariant(shares, await variantCounts(tx, study.id));
 }

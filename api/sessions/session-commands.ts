@@ -1,14 +1,16 @@
 import { asUser } from '../../db/doors.ts';
 import { noteIdsOf } from '../../db/repositories/session-notes.ts';
 import {
-  analyzeRefusal,
   analyzeSessionUpdate,
   changeSessionStatusUpdate,
-  confirmRefusal,
   confirmSessionUpdate,
+} from '../../workflows/messages/session.ts';
+import {
+  analyzeRefusal,
+  confirmRefusal,
   nextSessionStatus,
   type SessionStatusAction,
-} from '../../workflows/session.ts';
+} from '../../workflows/session-transitions.ts';
 import type { Principal } from '../auth/principal.ts';
 import { conflict, forbidden, invalid } from '../http/errors.ts';
 import type { SessionCommandDependencies } from './create-session.ts';

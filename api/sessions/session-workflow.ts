@@ -6,7 +6,7 @@ import { asUser, type Tx } from '../../db/doors.ts';
 import { startableSessionOf } from '../../db/repositories/lifecycle.ts';
 import { findSession, type SessionRow } from '../../db/repositories/sessions.ts';
 import { INVALID_SESSION_TRANSITION } from '../../lib/failures.ts';
-import { sessionWorkflowId } from '../../workflows/session.ts';
+import { sessionWorkflowId } from '../../workflows/messages/session.ts';
 import type { Principal } from '../auth/principal.ts';
 import { notFound } from '../http/errors.ts';
 import { updateOrConflict } from '../http/update-or-conflict.ts';

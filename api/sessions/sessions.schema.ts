@@ -1,18 +1,16 @@
 import { z } from 'zod';
+import {
+  FINDING_SEVERITIES,
+  NOTE_AUTHOR_KINDS,
+  NOTE_DECISIONS,
+  SESSION_STATUSES,
+  WCAG_LEVELS,
+} from '../../lib/domain.ts';
 import { insightsSchema } from '../ai/ai.schema.ts';
 import { int4, isoTimestamp, storableString } from '../validation/storable.ts';
 
 const TEXT_MAX = 5000;
 const NOTE_MAX = 10_000;
-const SESSION_STATUSES = [
-  'active',
-  'paused',
-  'completed',
-  'analyzing',
-  'analyzed',
-  'confirmed',
-  'cancelled',
-] as const;
 
 const rating = int4().min(1, 'Must be 1 to 5').max(5, 'Must be 1 to 5');
 const optionalText = (max: number) =>
@@ -58,7 +56,7 @@ export const confirmSessionBody = z.object({
     .array(
       z.object({
         noteId: z.uuid('Must be a note id'),
-        decision: z.enum(['confirmed', 'rejected'], 'Must be confirmed or rejected'),
+        decision: z.enum(NOTE_DECISIONS, 'Must be confirmed or rejected'),
         annotation: optionalText(TEXT_MAX),
       }),
     )
@@ -140,12 +138,12 @@ export const notesResponse = z.object({
       content: z.string(),
       timestamp,
       authorId: z.string(),
-      authorKind: z.enum(['agent', 'human']),
-      severity: z.enum(['critical', 'high', 'medium', 'low']).nullable(),
+      authorKind: z.enum(NOTE_AUTHOR_KINDS),
+      severity: z.enum(FINDING_SEVERITIES).nullable(),
       wcagCriterion: z.string().nullable(),
-      wcagLevel: z.enum(['A', 'AA', 'AAA']).nullable(),
+      wcagLevel: z.enum(WCAG_LEVELS).nullable(),
       confirmed: z.boolean(),
-      decision: z.enum(['confirmed', 'rejected']).nullable(),
+      decision: z.enum(NOTE_DECISIONS).nullable(),
       annotation: z.string().nullable(),
       provider: z
         .string()

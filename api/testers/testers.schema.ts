@@ -1,31 +1,9 @@
 import { z } from 'zod';
+import { ACCESS_NEEDS, ASSISTIVE_TECHNOLOGIES, DEVICES } from '../../lib/domain.ts';
 import { questionRecord } from '../admin/quiz.schema.ts';
 import { badgeRecord } from '../gamification/gamification.schema.ts';
 import { countryCode, languageTag } from '../validation/locale-fields.ts';
 import { int4, storableText } from '../validation/storable.ts';
-
-export const TESTER_DEVICES = ['desktop', 'mobile', 'tablet'] as const;
-export const ASSISTIVE_TECHNOLOGIES = [
-  'screen_reader',
-  'screen_magnifier',
-  'voice_control',
-  'switch_access',
-  'braille_display',
-  'eye_tracking',
-  'captions',
-  'other',
-] as const;
-export const ACCESS_NEEDS = [
-  'keyboard_only',
-  'low_vision',
-  'blind',
-  'color_vision_deficiency',
-  'deaf_or_hard_of_hearing',
-  'motor',
-  'cognitive',
-  'photosensitivity',
-  'other',
-] as const;
 
 /** Testers are at least 13 (the youngest age a study may target). */
 export const YOUNGEST_TESTER_AGE = 13;
@@ -47,9 +25,7 @@ export const updateTesterProfileBody = z
       )
       .nullable()
       .optional(),
-    devices: distinct(z.enum(TESTER_DEVICES), 3, 'device')
-      .min(1, 'At least one device is required')
-      .optional(),
+    devices: distinct(z.enum(DEVICES), 3, 'device').min(1, 'At least one device is required').optional(),
     languages: distinct(languageTag, 20, 'language').min(1, 'At least one language is required').optional(),
     assistiveTechnologies: distinct(z.enum(ASSISTIVE_TECHNOLOGIES), 8, 'technology').optional(),
     accessNeeds: distinct(z.enum(ACCESS_NEEDS), 9, 'need').optional(),
@@ -69,7 +45,7 @@ export const testerProfile = z.object({
     .describe('pending until the quiz is passed; active testers are matched to studies'),
   country: z.string().nullable().describe('ISO 3166-1 alpha-2; null until filled in'),
   birthYear: z.number().int().nullable(),
-  devices: z.array(z.enum(TESTER_DEVICES)),
+  devices: z.array(z.enum(DEVICES)),
   languages: z.array(z.string()).describe('BCP 47'),
   assistiveTechnologies: z.array(z.enum(ASSISTIVE_TECHNOLOGIES)),
   accessNeeds: z.array(z.enum(ACCESS_NEEDS)),

@@ -7,7 +7,7 @@ import {
 } from '../../db/repositories/checkout-sessions.ts';
 import { markPaymentPaid, paymentOfPayout, recordPayoutFailed } from '../../db/repositories/payments.ts';
 import { applyAccountState, payoutAccountByProviderId } from '../../db/repositories/payout-accounts.ts';
-import type { PaymentFollowUp } from '../../workflows/payment-events.ts';
+import type { PaymentFollowUp } from '../../workflows/messages/payment-events.ts';
 
 /** The parts of a verified provider event the service reads. */
 export interface PaymentEvent {

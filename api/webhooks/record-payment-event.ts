@@ -7,7 +7,8 @@ import {
   insertProviderEvent,
   markEventProcessed,
 } from '../../db/repositories/provider-events.ts';
-import { paymentEventWorkflow, paymentEventWorkflowId } from '../../workflows/payment-events.ts';
+import { paymentEventWorkflowId } from '../../workflows/messages/payment-events.ts';
+import { paymentEventWorkflow } from '../../workflows/payment-events.ts';
 import { ApiError } from '../http/errors.ts';
 import { paymentEventEffect, type PaymentEvent } from './payment-event-effects.ts';
 

@@ -27,7 +27,7 @@ const booking = z
 
 /**
  * The scheduling provider's booking notification (the spec leaves its shape open; ours is
- * documented in docs/decisions.md): a booked review call, or its cancellation.
+ * documented in docs/decisions/payments.md, "Scheduling webhook"): a booked review call, or its cancellation.
  */
 export const schedulingEvent = z.discriminatedUnion('type', [
   z.object({

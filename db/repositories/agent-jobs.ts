@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { AgentJobsTable, AgentKind } from '../schema-sessions.ts';
+import type { AgentJobsTable } from '../schema-sessions.ts';
+import type { AgentKind } from '../../lib/domain.ts';
 
 export type AgentJobRow = Selectable<AgentJobsTable>;
 

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { AuditJobStatus, AuditJobsTable, AuditPagesTable, AuditsTable } from '../schema-audits.ts';
+import type { AuditJobsTable, AuditPagesTable, AuditsTable } from '../schema-audits.ts';
+import type { AuditJobStatus } from '../../lib/domain.ts';
 
 export type InstantAuditRow = Selectable<AuditsTable>;
 export type AuditJobRow = Selectable<AuditJobsTable>;

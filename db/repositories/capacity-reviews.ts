@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { CapacityReviewsTable, CapacityReviewStatus, CapacitySegment } from '../schema-reports.ts';
+import type { CapacityReviewsTable, CapacitySegment } from '../schema-reports.ts';
+import type { CapacityReviewStatus } from '../../lib/domain.ts';
 import { existingUserId } from './users.ts';
 
 export type CapacityReviewRow = Selectable<CapacityReviewsTable>;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { PointSignal } from '../schema-engagement.ts';
+import type { PointSignal } from '../../lib/domain.ts';
 
 // Gamification's records (0009, 0034): the point ledger, awarded badges and each session's
 // evaluation as first answered. Written through the system door.

@@ -1,6 +1,5 @@
 import type { Tx } from '../doors.ts';
-import type { SessionStatus } from '../schema-sessions.ts';
-import type { StudyStatus } from '../schema.ts';
+import type { SessionStatus, StudyStatus } from '../../lib/domain.ts';
 
 /** The statuses a study's workflow runs in; an archived study's has ended. */
 export const LIVE_STUDY_STATUSES = [

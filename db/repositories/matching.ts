@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { Device, StudyStatus } from '../schema.ts';
-import type { AccessNeed, AssistiveTechnology } from '../schema-testers.ts';
+import type { AccessNeed, AssistiveTechnology, Device, StudyStatus } from '../../lib/domain.ts';
 
 /** What the eligibility query filters on: the study's targeting, read from its row. */
 export interface MatchingTarget {

@@ -1,13 +1,14 @@
 import { sql, type Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { NotificationChannel, NotificationOutboxTable } from '../schema-engagement.ts';
+import type { NotificationOutboxTable } from '../schema-engagement.ts';
+import type { Channel } from '../../lib/domain.ts';
 
 // The outbox is admin-only under row-level security: these run through the system door.
 
 export type NotificationRow = Selectable<NotificationOutboxTable>;
 
 export interface NewNotification {
-  readonly channel: NotificationChannel;
+  readonly channel: Channel;
   readonly recipient: string;
   readonly userId: string | null;
   readonly kind: string;

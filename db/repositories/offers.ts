@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { OfferStatus, OutreachMessagesTable } from '../schema-reports.ts';
+import type { OutreachMessagesTable } from '../schema-reports.ts';
+import type { OfferStatus } from '../../lib/domain.ts';
 
 // Offers: approved outreach messages once sent (db/migrations/0029). Read and changed through
 // the system door by the offer activities; the tester's chat and standing come along.

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { OneTimeTokenPurpose, OneTimeTokensTable } from '../schema-auth.ts';
+import type { OneTimeTokensTable } from '../schema-auth.ts';
+import type { OneTimeTokenPurpose } from '../../lib/domain.ts';
 
 // Single-use tokens mailed or shown to a user (0011, 0027). A token is found by the SHA-256 of its
 // secret; the caller hashes.

@@ -1,9 +1,7 @@
 import type { Tx } from '../doors.ts';
-import type { Plan } from '../schema.ts';
+import type { MemberRole, Plan } from '../../lib/domain.ts';
 
 // Organizations, their plans and their members' roles.
-
-export type MemberRole = 'owner' | 'member';
 
 /** A new organization; returns its id. */
 export async function insertOrganization(tx: Tx, name: string): Promise<string> {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { ProposalStatus, ProposalsTable } from '../schema-reports.ts';
+import type { ProposalsTable } from '../schema-reports.ts';
+import type { ProposalStatus } from '../../lib/domain.ts';
 import { existingUserId } from './users.ts';
 
 export type ProposalRow = Selectable<ProposalsTable> & { readonly outreach_id: string | null };

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { EventProvider, ProviderEventsTable } from '../schema-payments.ts';
+import type { ProviderEventsTable } from '../schema-payments.ts';
+import type { EventProvider } from '../../lib/domain.ts';
 
 // Incoming provider events (0008, keyed by provider and id since 0019): stored before acting.
 

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { AgentKind, QueuedAiWorkTable } from '../schema-sessions.ts';
+import type { QueuedAiWorkTable } from '../schema-sessions.ts';
+import type { AgentKind } from '../../lib/domain.ts';
 
 export type QueuedAiWorkRow = Selectable<QueuedAiWorkTable>;
 const ERROR_MAX = 5000;

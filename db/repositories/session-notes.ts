@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { NoteDecision, SessionNotesTable } from '../schema-sessions.ts';
+import type { NoteDecisionInput } from '../../lib/domain.ts';
+import type { SessionNotesTable } from '../schema-sessions.ts';
 
 export type NoteRow = Selectable<SessionNotesTable>;
 export type NewNote = Insertable<SessionNotesTable>;
@@ -32,12 +33,6 @@ export async function replaceAgentFindings(
     .where('decision', 'is', null)
     .execute();
   await insertNotes(tx, notes);
-}
-
-export interface NoteDecisionInput {
-  readonly noteId: string;
-  readonly decision: NoteDecision;
-  readonly annotation?: string | undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { SessionStatus } from '../schema-sessions.ts';
+import type { SessionStatus } from '../../lib/domain.ts';
 
 // Bulk writes and privacy-aware reads of the three session signals (0006, 0012). Every write is
 // one statement whatever the batch size: the rows travel as one array per column and `unnest`

@@ -1,12 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type {
-  StudiesTable,
-  StudyStatus,
-  StudyTasksTable,
-  StudyVariantsTable,
-  ToneProfile,
-} from '../schema.ts';
+import type { StudiesTable, StudyTasksTable, StudyVariantsTable } from '../schema.ts';
+import type { StudyStatus, ToneProfile } from '../../lib/domain.ts';
 
 export type StudyRow = Selectable<StudiesTable>;
 export type StudyTaskRow = Selectable<StudyTasksTable>;

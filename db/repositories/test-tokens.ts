@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { SessionStatus } from '../schema-sessions.ts';
+import type { SessionStatus, TesterStatus } from '../../lib/domain.ts';
 
 // Sessions' test tokens (sessions.test_token_hash, test_token_expires_at): only the SHA-256 of a
 // token is stored, and the caller hashes.
@@ -52,9 +52,7 @@ export function sessionHoldingTestToken(
 export function lockSessionForTestToken(
   tx: Tx,
   sessionId: string,
-): Promise<
-  { tester_id: string; status: SessionStatus; tester_status: 'active' | 'suspended' | 'pending' } | undefined
-> {
+): Promise<{ tester_id: string; status: SessionStatus; tester_status: TesterStatus } | undefined> {
   return tx
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.tester_id')

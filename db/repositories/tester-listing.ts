@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { TesterStatus } from '../schema-testers.ts';
+import type { TesterStatus } from '../../lib/domain.ts';
 
 export interface TesterListFilter {
   readonly status?: TesterStatus | undefined;

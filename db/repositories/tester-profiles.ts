@@ -1,6 +1,5 @@
 import type { Tx } from '../doors.ts';
-import type { Device } from '../schema.ts';
-import type { AccessNeed, AssistiveTechnology, TesterStatus } from '../schema-testers.ts';
+import type { AccessNeed, AssistiveTechnology, Device, TesterStatus } from '../../lib/domain.ts';
 import { existingUserId } from './users.ts';
 
 // Testers' profiles as the messaging channel uses them: the chat linked to each tester (0027).

@@ -1,8 +1,7 @@
 // The demo's one study: active, paid, with three confirmed sessions whose findings passed the
 // tester's gate. Fixed dates and texts, so every run of the seed stores the same rows.
 
-import type { FindingSeverity, NoteDecision, WcagLevel } from '../schema-sessions.ts';
-import type { Device, ToneProfile } from '../schema.ts';
+import type { Device, FindingSeverity, NoteDecision, ToneProfile, WcagLevel } from '../../lib/domain.ts';
 
 export interface DemoFinding {
   readonly content: string;

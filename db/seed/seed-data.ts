@@ -1,13 +1,19 @@
 // The demo data set, built from a fixed-seed generator so every run of `npm run seed` produces the
 // same rows: tests and the demo can name a tester or an organization and find it.
 
-import type { Device } from '../schema.ts';
-import type { AccessNeed, AssistiveTechnology, TesterStatus } from '../schema-testers.ts';
+import type {
+  AccessNeed,
+  AssistiveTechnology,
+  Device,
+  MemberRole,
+  Plan,
+  TesterStatus,
+} from '../../lib/domain.ts';
 
 export interface SeedOrganization {
   readonly name: string;
-  readonly plan: 'free' | 'pro';
-  readonly users: ReadonlyArray<{ email: string; displayName: string; memberRole: 'owner' | 'member' }>;
+  readonly plan: Plan;
+  readonly users: ReadonlyArray<{ email: string; displayName: string; memberRole: MemberRole }>;
 }
 
 export interface SeedTester {

@@ -1,7 +1,7 @@
 import type { Db } from '../connection.ts';
 import { asSystem, type Tx } from '../doors.ts';
 import { insertQuiz, replaceQuestions } from '../repositories/quizzes.ts';
-import type { UserRole } from '../schema.ts';
+import type { UserRole } from '../../lib/domain.ts';
 import { DEMO_STUDY } from './demo-study-data.ts';
 import { seedDemoStudy } from './demo-study.ts';
 import {

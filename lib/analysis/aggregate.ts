@@ -1,4 +1,4 @@
-import type { FindingSeverity, WcagLevel } from '../../db/schema-sessions.ts';
+import type { FindingSeverity, WcagLevel } from '../domain.ts';
 import { RECOMMENDATION_FOR } from './recommendations.ts';
 import { mostSevereFirst, severityRank } from './signals.ts';
 

@@ -1,4 +1,4 @@
-import type { FindingSeverity } from '../../db/schema-sessions.ts';
+import type { FindingSeverity } from '../domain.ts';
 import { negativeShare } from './detectors/facial.ts';
 import { INTERACTION_KINDS, type BarrierMoment, type InteractionKind } from './signals.ts';
 import type { Timeline } from './timeline.ts';

@@ -1,4 +1,4 @@
-import type { ToneProfile } from '../../db/schema.ts';
+import type { ToneProfile } from '../domain.ts';
 
 /** What to do about each criterion the analysis maps barriers to (see wcag.ts). */
 export const RECOMMENDATION_FOR: Readonly<Record<string, string>> = {

@@ -1,6 +1,4 @@
-import type { FindingSeverity, WcagLevel } from '../../db/schema-sessions.ts';
-import type { ReportFormat } from '../../db/schema-reports.ts';
-import type { ToneProfile } from '../../db/schema.ts';
+import type { FindingSeverity, ReportFormat, ToneProfile, WcagLevel } from '../domain.ts';
 import { confusionShare, negativeShare } from './detectors/facial.ts';
 import { RECOMMENDATION_FOR, RECOMMENDATION_FRAME } from './recommendations.ts';
 import { mostSevereFirst, type FacialSignal } from './signals.ts';

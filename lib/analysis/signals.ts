@@ -1,4 +1,4 @@
-import type { EventType, FindingSeverity, Sentiment, WcagLevel } from '../../db/schema-sessions.ts';
+import type { EventType, FindingSeverity, Sentiment, WcagLevel } from '../domain.ts';
 
 // The stored signals as the analysis reads them: plain values, no database types, so the
 // functions below stay pure and testable from literals.

@@ -1,7 +1,5 @@
+import { SIGNAL_KINDS, type SignalKind } from '../domain.ts';
 import type { EventSignal, FacialSignal, SessionSignals, VoiceSignal } from './signals.ts';
-
-export type SignalKind = 'events' | 'facial' | 'voice';
-export const SIGNAL_KINDS: readonly SignalKind[] = ['events', 'facial', 'voice'];
 
 export type TimelineEntry =
   | { readonly source: 'event'; readonly at: Date; readonly event: EventSignal }

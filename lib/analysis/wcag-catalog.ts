@@ -1,4 +1,4 @@
-import type { WcagLevel } from '../../db/schema-sessions.ts';
+import type { WcagLevel } from '../domain.ts';
 
 export interface WcagCriterion {
   readonly code: string;

@@ -1,12 +1,11 @@
 // A voice segment's derived metrics, computed from its transcript on the tester's machine (the
 // extension) so that only text and numbers leave: the spec's `sentiment`, `sentimentScore`,
 // `hesitationCount` and `wordsPerMinute`.
-import Sentiment from 'sentiment';
-
-export type SentimentLabel = 'positive' | 'neutral' | 'negative';
+import SentimentAnalyser from 'sentiment';
+import type { Sentiment } from '../domain.ts';
 
 export interface SegmentMetrics {
-  readonly sentiment: SentimentLabel;
+  readonly sentiment: Sentiment;
   /** -1 to 1. */
   readonly sentimentScore: number;
   readonly hesitationCount: number;
@@ -20,7 +19,7 @@ const NEUTRAL_BAND = 0.05;
 /** AFINN rates words -5 to 5; a segment averaging 2 per word (strongly worded throughout) is at the scale's end. */
 const FULL_SCALE_PER_WORD = 2;
 
-const analyser = new Sentiment();
+const analyser = new SentimentAnalyser();
 
 /** The transcript's words, lower case, without punctuation (apostrophes kept: "can't"). */
 export function wordsOf(transcript: string): string[] {
@@ -50,7 +49,7 @@ const round = (value: number, places: number) => Math.round(value * 10 ** places
  * Sentiment from the AFINN-165 word list (the `sentiment` package, which also turns a negated word
  * around: "not good" counts as negative), scaled to -1..1 by its mean per word.
  */
-export function sentimentOf(transcript: string): { sentiment: SentimentLabel; sentimentScore: number } {
+export function sentimentOf(transcript: string): { sentiment: Sentiment; sentimentScore: number } {
   const { comparative } = analyser.analyze(transcript);
   const sentimentScore = round(Math.max(-1, Math.min(1, comparative / FULL_SCALE_PER_WORD)), 4);
   const sentiment =

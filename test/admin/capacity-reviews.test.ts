@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { asSystem } from '../../db/doors.ts';
-import { recruitmentQuery } from '../../workflows/recruitment.ts';
-import { studyWorkflowId } from '../../workflows/study.ts';
+import { recruitmentQuery } from '../../workflows/messages/recruitment.ts';
+import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { qualifiedTester } from '../outreach/fixtures.ts';
 import { activeStudy, waitFor } from '../sessions/fixtures.ts';

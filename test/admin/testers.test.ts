@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { asSystem, asUser } from '../../db/doors.ts';
 import { listTesters } from '../../db/repositories/tester-listing.ts';
-import type { TesterStatus } from '../../db/schema-testers.ts';
+import type { TesterStatus } from '../../lib/domain.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { LOCAL_ANALYST } from '../../activities/ai/agents.ts';
 import { asSystem, asUser, type Claims } from '../../db/doors.ts';
-import { agent1WorkflowId } from '../../workflows/agents.ts';
+import { agent1WorkflowId } from '../../workflows/messages/agents.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';

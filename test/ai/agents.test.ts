@@ -5,13 +5,13 @@ import type { ReportSummary, TesterProfileSummary } from '../../lib/analysis/agg
 import type { ConfirmedNote, SessionReportContent } from '../../lib/analysis/session-report.ts';
 import type { FacialSignal } from '../../lib/analysis/signals.ts';
 import { WCAG_CATALOG } from '../../lib/analysis/wcag-catalog.ts';
-import type { ToneProfile } from '../../db/schema.ts';
+import { TONE_PROFILES } from '../../lib/domain.ts';
 import { testConfig } from '../support/config.ts';
 import { fakeModel } from './fake-model.ts';
 import { startLocalProvider, type LocalProvider } from './provider-servers.ts';
 import { event, session, speech, t } from './signal-builders.ts';
 
-const TONES: readonly ToneProfile[] = ['standard', 'supportive', 'moderate', 'restorative'];
+const TONES = TONE_PROFILES;
 
 const notes: ConfirmedNote[] = [
   {

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { asSystem, type Claims } from '../../db/doors.ts';
-import type { AgentKind } from '../../db/schema-sessions.ts';
-import type { AccessNeed } from '../../db/schema-testers.ts';
-import type { Device } from '../../db/schema.ts';
+import type { AccessNeed, AgentKind, Device, FindingSeverity } from '../../lib/domain.ts';
 import { testDatabase } from '../support/database.ts';
 import { createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
@@ -47,7 +45,7 @@ export async function profiledTester(profile: ProfileInput): Promise<Claims> {
 
 export interface ReportedFinding {
   readonly criterion: string;
-  readonly severity: 'critical' | 'high' | 'medium' | 'low';
+  readonly severity: FindingSeverity;
   readonly flow: string;
 }
 

@@ -6,7 +6,8 @@ import { createAgents, type Agents } from '../../activities/ai/agents.ts';
 import { createAiActivities } from '../../activities/ai/ai-activities.ts';
 import { AllProvidersUnavailableError } from '../../activities/ai/errors.ts';
 import { asSystem } from '../../db/doors.ts';
-import { changeSessionStatusUpdate, sessionStatusQuery, sessionWorkflow } from '../../workflows/session.ts';
+import { changeSessionStatusUpdate, sessionStatusQuery } from '../../workflows/messages/session.ts';
+import { sessionWorkflow } from '../../workflows/session.ts';
 import {
   activeStudy,
   agentJob,

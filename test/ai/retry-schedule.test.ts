@@ -6,8 +6,9 @@ import { PROVIDER_NAMES, type ProviderName } from '../../clients/ai/types.ts';
 import { asSystem } from '../../db/doors.ts';
 import { claimDueAiWork, enqueueAiWork } from '../../db/repositories/queued-ai-work.ts';
 import { ensureAiRetrySchedule } from '../../workers/ai-retry-schedule.ts';
-import { agent1WorkflowId, agent4WorkflowId, type agent1Workflow } from '../../workflows/agents.ts';
-import { AI_RETRY_SCHEDULE_ID } from '../../workflows/ai-retry.ts';
+import type { agent1Workflow } from '../../workflows/agents.ts';
+import { agent1WorkflowId, agent4WorkflowId } from '../../workflows/messages/agents.ts';
+import { AI_RETRY_SCHEDULE_ID } from '../../workflows/messages/ai-retry.ts';
 import {
   activeStudy,
   agentJob,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { LOCAL_ANALYST } from '../../activities/ai/agents.ts';
 import { asSystem } from '../../db/doors.ts';
-import { agent4WorkflowId } from '../../workflows/agents.ts';
+import { agent4WorkflowId } from '../../workflows/messages/agents.ts';
 import {
   activeStudy,
   analyzedSession,

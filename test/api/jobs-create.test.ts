@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { asSystem } from '../../db/doors.ts';
-import { studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
+import { studyStatusQuery, studyWorkflowId } from '../../workflows/messages/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness, createTester, studiesOf, type BusinessFixture } from '../support/factories.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { paymentConfirmedSignal, studyWorkflowId } from '../../workflows/study.ts';
+import { paymentConfirmedSignal, studyWorkflowId } from '../../workflows/messages/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness, createTester } from '../support/factories.ts';
 import { abStudyBody, CREATED_STUDY_FIELDS, validStudyBody } from '../support/study-body.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { asSystem, asUser, type Tx } from '../../db/doors.ts';
-import type { ToneProfile } from '../../db/schema.ts';
+import type { ToneProfile } from '../../lib/domain.ts';
 import { addReport, confirmedSession, profiledTester } from '../ai/fixtures.ts';
 import { activeStudy } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import type { StudyStatus } from '../../db/schema.ts';
-import { paymentConfirmedSignal, studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
+import type { StudyStatus } from '../../lib/domain.ts';
+import { paymentConfirmedSignal, studyStatusQuery, studyWorkflowId } from '../../workflows/messages/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { createBusiness, createTester, type BusinessFixture } from '../support/factories.ts';

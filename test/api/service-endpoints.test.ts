@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { asSystem } from '../../db/doors.ts';
-import { AI_RETRY_SCHEDULE_ID } from '../../workflows/ai-retry.ts';
+import { AI_RETRY_SCHEDULE_ID } from '../../workflows/messages/ai-retry.ts';
 import { ensureAiRetrySchedule } from '../../workers/ai-retry-schedule.ts';
 import { startTestApi, type TestApi, type TestResponse } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';

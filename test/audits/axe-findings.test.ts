@@ -11,7 +11,7 @@ const violation = (id: string, tags: string[]): AxeViolation => ({
   nodes: [{ target: [`#${id}-element`], failureSummary: 'Fix any of the following:\n  detail' }],
 });
 
-// docs/decisions.md, Audits: the criteria WCAG's techniques give the same defects, which axe's
+// docs/decisions/audits.md, "Extra WCAG criteria on axe rules": the criteria WCAG's techniques give the same defects, which axe's
 // tags leave out, are added to the rule's own.
 describe("axe findings' WCAG criteria", () => {
   it('label and select-name also carry 1.3.1, area-alt 1.1.1; empty-heading and frame-title only their tags', () => {

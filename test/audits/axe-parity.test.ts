@@ -6,7 +6,7 @@ import { instantClient, type InstantClient } from './instant-client.ts';
 import { plainAxe } from './plain-axe.ts';
 
 // Issue 17, point 5: the service reports everything axe reports at the WCAG 2.1 A/AA tags (2.2's
-// target-size is left out on purpose, docs/decisions.md) on the same page: axe in its own
+// target-size is left out on purpose, docs/decisions/audits.md) on the same page: axe in its own
 // browser, injected into the page and its frames, against the instant audit's whole issue list.
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const PAGES = [

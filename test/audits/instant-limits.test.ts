@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { INSTANT_TIMEOUT_MESSAGE } from '../../lib/audits.ts';
 import { INSTANT_AUDIT_LIMIT_MS } from '../../api/audits/audit-commands.ts';
-import { instantAuditTaskQueue } from '../../workflows/audit.ts';
+import { instantAuditTaskQueue } from '../../workflows/messages/audit.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { createBusiness } from '../support/factories.ts';
@@ -12,7 +12,7 @@ import { eventually } from './polling.ts';
 
 // The spec gives instant audits under 10 seconds, counted from the request's arrival: the API
 // hands the workflow what is left after its own work, the workflow its activity what is left of
-// that. Running out of time is the documented 422 (docs/decisions.md); no audit worker taking the
+// that. Running out of time is the documented 422 (docs/decisions/audits.md, "Instant audit failures"); no audit worker taking the
 // workflow is a 503. These tests prove the outcomes; how long the answers take is measured by the
 // benchmark (test/bench/audit.ts: everyAnswerUnder10s), since tests do not assert on wall-clock time.
 describe('POST /api/audits/instant within the 10-second limit', function () {

@@ -5,6 +5,7 @@ import { hashPassword } from '../../api/auth/password-hash.ts';
 import type { Db } from '../../db/connection.ts';
 import { asSystem, type Claims } from '../../db/doors.ts';
 import type { StudiesTable } from '../../db/schema.ts';
+import type { UserRole } from '../../lib/domain.ts';
 import { testDatabase } from '../support/database.ts';
 import { createTester } from '../support/factories.ts';
 import { plainStudyColumns } from '../support/study-body.ts';
@@ -30,7 +31,7 @@ export interface PasswordUser {
 
 /** A user with a password, inserted directly (registration has its own tests). */
 export async function createPasswordUser(
-  role: 'business' | 'tester' | 'admin' = 'tester',
+  role: UserRole = 'tester',
   status: 'active' | 'suspended' = 'active',
 ): Promise<PasswordUser> {
   const email = `user-${randomUUID()}@example.com`;

@@ -10,7 +10,7 @@ import {
   nextCommunityStatsRefresh,
 } from '../../lib/community-stats.ts';
 import { ensureCommunityStatsSchedule } from '../../workers/community-stats-schedule.ts';
-import { FIRST_COMMUNITY_STATS_WORKFLOW_ID } from '../../workflows/community-stats.ts';
+import { FIRST_COMMUNITY_STATS_WORKFLOW_ID } from '../../workflows/messages/community-stats.ts';
 import { TestClock } from '../auth/helpers.ts';
 import { waitFor } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';

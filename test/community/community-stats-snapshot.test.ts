@@ -4,7 +4,7 @@ import { connectDatabase, type DatabaseHandle } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { dropDatabase, ensureDatabase, migrate } from '../../db/migrate.ts';
 import { recordCommunityStatsSnapshot } from '../../db/repositories/community-stats.ts';
-import type { Device } from '../../db/schema.ts';
+import type { Device } from '../../lib/domain.ts';
 import { deviceShares, nextCommunityStatsRefresh } from '../../lib/community-stats.ts';
 import { insertStudy } from '../auth/helpers.ts';
 

@@ -4,7 +4,7 @@ import { testDatabase } from '../support/database.ts';
 import { studyValues } from './rls-matrix/fixtures.ts';
 import { email, unique } from './rls-matrix/unique.ts';
 
-// Bounds docs/decisions.md promises, held by the database itself (db/migrations/0015_data_hardening.sql):
+// Bounds docs/decisions/data-model.md promises ("Bounds in the database"), held by the database itself (db/migrations/0015_data_hardening.sql):
 // even the system door, which bypasses row-level security, cannot store data outside them.
 
 const CHECK_VIOLATION = { code: '23514' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { asSystem, asUser, type Claims } from '../../db/doors.ts';
-import type { TesterStatus } from '../../db/schema-testers.ts';
+import type { TesterStatus } from '../../lib/domain.ts';
 import { createPasswordUser, type PasswordUser } from '../auth/helpers.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';

@@ -37,7 +37,7 @@ describe('CORS: requests from the browser extension', () => {
     assert.equal(response.body.error, `Origin ${EXTENSION_ORIGIN} is not allowed`);
   });
 
-  // What makes the pass safe (docs/decisions.md, "The extension's requests and CORS"): any installed
+  // What makes the pass safe (docs/decisions/extension.md, "The extension's requests and CORS"): any installed
   // extension may send the tester's cookies from its origin, and they must open nothing there.
   it("the test token alone decides: it reaches its session's endpoints, and the cookie sent beside it opens nothing", async function () {
     this.timeout(30_000);

@@ -4,8 +4,8 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { connectApiToTemporal } from '../../clients/temporal-connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
-import { sessionWorkflowId } from '../../workflows/session.ts';
-import { studyWorkflowId } from '../../workflows/study.ts';
+import { sessionWorkflowId } from '../../workflows/messages/session.ts';
+import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import {
   activeStudy,
   agentJobsOf,

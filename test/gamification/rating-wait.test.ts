@@ -3,11 +3,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import { asSystem } from '../../db/doors.ts';
-import {
-  gamificationWorkflow,
-  gamificationWorkflowId,
-  sessionRatedSignal,
-} from '../../workflows/gamification.ts';
+import { gamificationWorkflow } from '../../workflows/gamification.ts';
+import { gamificationWorkflowId, sessionRatedSignal } from '../../workflows/messages/gamification.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { waitFor } from '../sessions/fixtures.ts';
 import { createBusiness, createTester } from '../support/factories.ts';

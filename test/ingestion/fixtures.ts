@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { issueTestToken } from '../../api/auth/test-tokens.ts';
 import { asSystem, type Claims } from '../../db/doors.ts';
-import type { SessionStatus } from '../../db/schema-sessions.ts';
+import type { SessionStatus } from '../../lib/domain.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness, createTester, type BusinessFixture } from '../support/factories.ts';

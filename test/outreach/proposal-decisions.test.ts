@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { asSystem } from '../../db/doors.ts';
-import { recruitmentQuery } from '../../workflows/recruitment.ts';
-import { studyWorkflowId } from '../../workflows/study.ts';
+import { recruitmentQuery } from '../../workflows/messages/recruitment.ts';
+import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import { admin as adminUser } from '../payments/fixtures.ts';
 import { activeStudy, waitFor } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';

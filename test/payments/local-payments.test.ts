@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { asSystem } from '../../db/doors.ts';
-import { studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
+import { studyStatusQuery, studyWorkflowId } from '../../workflows/messages/study.ts';
 import { testDatabase } from '../support/database.ts';
 import {
   business,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { asSystem, asUser } from '../../db/doors.ts';
-import { paymentEventWorkflowId } from '../../workflows/payment-events.ts';
-import { studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
+import { paymentEventWorkflowId } from '../../workflows/messages/payment-events.ts';
+import { studyStatusQuery, studyWorkflowId } from '../../workflows/messages/study.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { testDatabase } from '../support/database.ts';
 import {

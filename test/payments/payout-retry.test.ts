@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { MAX_PAYOUT_ATTEMPTS, payoutWorkflowId } from '../../workflows/payout.ts';
+import { payoutWorkflowId } from '../../workflows/messages/payout.ts';
+import { MAX_PAYOUT_ATTEMPTS } from '../../workflows/payout.ts';
 import { timeSkippingEnvironment } from '../support/temporal.ts';
 import {
   admin,

@@ -9,15 +9,15 @@ import {
 } from '../../activities/payments/payout-activities.ts';
 import { createStripeClient, createStripeProvider } from '../../clients/payments/stripe-provider.ts';
 import { asSystem } from '../../db/doors.ts';
-import { paymentEventWorkflowId } from '../../workflows/payment-events.ts';
-import { payoutWorkflowId } from '../../workflows/payout.ts';
+import { paymentEventWorkflowId } from '../../workflows/messages/payment-events.ts';
+import { payoutWorkflowId } from '../../workflows/messages/payout.ts';
 import {
   changeStudyStatusUpdate,
   sessionConfirmedSignal,
   studyStatusQuery,
-  studyWorkflow,
   studyWorkflowId,
-} from '../../workflows/study.ts';
+} from '../../workflows/messages/study.ts';
+import { studyWorkflow } from '../../workflows/study.ts';
 import { testDatabase } from '../support/database.ts';
 import {
   accountUpdated,

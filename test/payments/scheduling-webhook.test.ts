@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { signWebhook } from '../../api/auth/webhook-signature.ts';
 import { asSystem } from '../../db/doors.ts';
+import type { Plan } from '../../lib/domain.ts';
 import { testDatabase } from '../support/database.ts';
 import { business, completedStudy, providerEvent, testerWithAccount } from './fixtures.ts';
 import { SCHEDULING_SECRET, startPaymentsHarness, type PaymentsHarness } from './harness.ts';
@@ -41,7 +42,7 @@ describe('POST /api/webhooks/scheduling', () => {
       headers: signature ? { 'Scheduling-Webhook-Signature': signature } : {},
     });
   };
-  const studyOf = async (plan: 'free' | 'pro') =>
+  const studyOf = async (plan: Plan) =>
     (await completedStudy(await business(plan), [await testerWithAccount()])).jobId;
   const bookingsOf = (jobId: string) =>
     asSystem(testDatabase(), (tx) =>

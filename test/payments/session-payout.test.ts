@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { payoutWorkflowId } from '../../workflows/payout.ts';
-import { sessionWorkflowId } from '../../workflows/session.ts';
-import { studyStatusQuery, studyWorkflowId } from '../../workflows/study.ts';
+import { payoutWorkflowId } from '../../workflows/messages/payout.ts';
+import { sessionWorkflowId } from '../../workflows/messages/session.ts';
+import { studyStatusQuery, studyWorkflowId } from '../../workflows/messages/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { asSystem } from '../../db/doors.ts';
-import { sessionWorkflowId, sessionStatusQuery } from '../../workflows/session.ts';
+import { sessionStatusQuery, sessionWorkflowId } from '../../workflows/messages/session.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { temporalEnvironment } from '../support/temporal.ts';

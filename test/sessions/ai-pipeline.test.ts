@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { asSystem } from '../../db/doors.ts';
-import { sessionStatusQuery, sessionWorkflowId } from '../../workflows/session.ts';
+import { sessionStatusQuery, sessionWorkflowId } from '../../workflows/messages/session.ts';
 import { startAiService, type AiService } from '../ai/ai-service.ts';
 import { fakeModel } from '../ai/fake-model.ts';
 import { queuedAiWorkOf } from '../ai/fixtures.ts';

@@ -1,8 +1,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { asSystem } from '../../db/doors.ts';
-import type { SessionStatus } from '../../db/schema-sessions.ts';
-import type { StudyStatus } from '../../db/schema.ts';
+import type { SessionStatus, StudyStatus } from '../../lib/domain.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { testDatabase } from '../support/database.ts';
 

@@ -4,8 +4,16 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { asSystem } from '../../db/doors.ts';
 import { ensureLifecycleSchedule } from '../../workers/lifecycle-schedule.ts';
 import type { lifecycleReconcileWorkflow, ReconcileSummary } from '../../workflows/reconcile.ts';
-import { sessionStatusQuery, sessionWorkflowId, type SessionWorkflowInput } from '../../workflows/session.ts';
-import { studyStatusQuery, studyWorkflowId, type StudyWorkflowInput } from '../../workflows/study.ts';
+import {
+  sessionStatusQuery,
+  sessionWorkflowId,
+  type SessionWorkflowInput,
+} from '../../workflows/messages/session.ts';
+import {
+  studyStatusQuery,
+  studyWorkflowId,
+  type StudyWorkflowInput,
+} from '../../workflows/messages/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness, type BusinessFixture } from '../support/factories.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Client, WorkflowClient } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { asSystem, type Claims } from '../../db/doors.ts';
-import { sessionWorkflowId, type SessionWorkflowInput } from '../../workflows/session.ts';
+import { sessionWorkflowId, type SessionWorkflowInput } from '../../workflows/messages/session.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';

@@ -3,13 +3,13 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import { asSystem } from '../../db/doors.ts';
+import { REPORT_RETRY_FIRST_MS } from '../../workflows/agent-steps.ts';
 import {
   changeSessionStatusUpdate,
   confirmSessionUpdate,
-  REPORT_RETRY_FIRST_MS,
   sessionStatusQuery,
-  sessionWorkflow,
-} from '../../workflows/session.ts';
+} from '../../workflows/messages/session.ts';
+import { sessionWorkflow } from '../../workflows/session.ts';
 import type { TestApi } from '../support/api.ts';
 import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';

@@ -6,10 +6,10 @@ import { createServiceWorker } from '../../workers/service-worker.ts';
 import {
   changeSessionStatusUpdate,
   sessionStatusQuery,
-  sessionWorkflow,
   sessionWorkflowId,
   type SessionWorkflowInput,
-} from '../../workflows/session.ts';
+} from '../../workflows/messages/session.ts';
+import { sessionWorkflow } from '../../workflows/session.ts';
 import type { TestApi } from '../support/api.ts';
 import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { asSystem } from '../../db/doors.ts';
-import { studyWorkflowId } from '../../workflows/study.ts';
+import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import { testDatabase } from '../support/database.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness } from '../support/factories.ts';

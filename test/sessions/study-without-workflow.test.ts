@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { ensureSessionWorkflow } from '../../clients/temporal.ts';
 import { asSystem } from '../../db/doors.ts';
-import { sessionWorkflowId } from '../../workflows/session.ts';
-import { studyStatusQuery, studyWorkflowId, type StudyWorkflowInput } from '../../workflows/study.ts';
+import { sessionWorkflowId } from '../../workflows/messages/session.ts';
+import {
+  studyStatusQuery,
+  studyWorkflowId,
+  type StudyWorkflowInput,
+} from '../../workflows/messages/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness, type BusinessFixture } from '../support/factories.ts';

@@ -9,7 +9,7 @@ import type { Worker } from '@temporalio/worker';
 import pg from 'pg';
 import { asSystem } from '../../db/doors.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
-import { sessionStatusQuery, sessionWorkflowId } from '../../workflows/session.ts';
+import { sessionStatusQuery, sessionWorkflowId } from '../../workflows/messages/session.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';

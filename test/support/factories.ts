@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { asSystem, type Claims } from '../../db/doors.ts';
-import type { Plan } from '../../db/schema.ts';
+import type { Plan } from '../../lib/domain.ts';
 import { testDatabase } from './database.ts';
 
 export interface BusinessFixture {

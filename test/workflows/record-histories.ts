@@ -1,6 +1,6 @@
 // Records the histories the replay test (replay.test.ts) replays: one real life of each
 // long-lived workflow, run through the API on the time-skipping server. Not part of the suite;
-// run it when a workflow changes on purpose (docs/decisions.md, "Changing workflow code"):
+// run it when a workflow changes on purpose (docs/decisions/codebase.md, "Changing workflow code"):
 //   npm test -- test/workflows/record-histories.ts
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -9,10 +9,10 @@ import proto from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { sql } from 'kysely';
 import { asSystem } from '../../db/doors.ts';
-import { notificationWorkflowId } from '../../workflows/notification.ts';
-import { payoutWorkflowId } from '../../workflows/payout.ts';
-import { sessionWorkflowId } from '../../workflows/session.ts';
-import { paymentConfirmedSignal, studyWorkflowId } from '../../workflows/study.ts';
+import { notificationWorkflowId } from '../../workflows/messages/notification.ts';
+import { payoutWorkflowId } from '../../workflows/messages/payout.ts';
+import { sessionWorkflowId } from '../../workflows/messages/session.ts';
+import { paymentConfirmedSignal, studyWorkflowId } from '../../workflows/messages/study.ts';
 import { eventually, paymentsOf, payoutEvent, addPayoutAccount } from '../payments/fixtures.ts';
 import { startPaymentsHarness, type PaymentsHarness } from '../payments/harness.ts';
 import { eligibleTester, recordStruggle, waitForSessionStatus } from '../sessions/fixtures.ts';

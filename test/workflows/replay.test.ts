@@ -8,7 +8,7 @@ const silentLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, e
 const CHANGED_WORKFLOWS = fileURLToPath(new URL('./changed/workflows.ts', import.meta.url));
 
 // Workflows that are running when a new build is deployed replay their history on it: a change to
-// the commands a workflow issues must come with patched() (docs/decisions.md, "Changing workflow code").
+// the commands a workflow issues must come with patched() (docs/decisions/codebase.md, "Changing workflow code").
 describe('stored workflow histories replay on the workflow code as it is', function () {
   this.timeout(120_000);
 

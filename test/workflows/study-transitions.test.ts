@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
+import type { StudyStatus } from '../../lib/domain.ts';
 import {
   nextStudyStatus,
   type StudyStatusAction,
   type StudyTransition,
-  type StudyWorkflowStatus,
-} from '../../workflows/study.ts';
+} from '../../workflows/study-transitions.ts';
 
 /** Every status against every action: where it leads, or the refusal naming the required state. */
-const table: Record<StudyWorkflowStatus, Record<StudyStatusAction, StudyTransition>> = {
+const table: Record<StudyStatus, Record<StudyStatusAction, StudyTransition>> = {
   draft: {
     pause: { refusal: 'Study must be active to pause (it is draft)' },
     resume: { refusal: 'Study must be paused to resume (it is draft)' },
@@ -37,7 +37,7 @@ const table: Record<StudyWorkflowStatus, Record<StudyStatusAction, StudyTransiti
 
 describe('nextStudyStatus', () => {
   for (const [current, actions] of Object.entries(table) as [
-    StudyWorkflowStatus,
+    StudyStatus,
     Record<StudyStatusAction, StudyTransition>,
   ][]) {
     for (const [action, expected] of Object.entries(actions) as [StudyStatusAction, StudyTransition][]) {
@@ -49,7 +49,7 @@ describe('nextStudyStatus', () => {
   }
 
   it('only pause and resume move between active and paused; nothing but payment leaves draft for active', () => {
-    const statuses = Object.keys(table) as StudyWorkflowStatus[];
+    const statuses = Object.keys(table) as StudyStatus[];
     const actions: StudyStatusAction[] = ['pause', 'resume', 'archive'];
     const intoActive = statuses.flatMap((current) =>
       actions

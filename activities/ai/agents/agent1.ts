@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { FindingSeverity } from '../../../db/schema-sessions.ts';
+import type { FindingSeverity, SignalKind } from '../../../lib/domain.ts';
 import { analyseSignals } from '../../../lib/analysis/signal-analysis.ts';
 import { mostSevereFirst, type MomentKind, type SessionSignals } from '../../../lib/analysis/signals.ts';
-import type { SignalKind } from '../../../lib/analysis/timeline.ts';
 import { knownId, MATERIAL_ITEMS, words, type AgentAnswer, type WordingRunner } from '../agent-runner.ts';
 
 export interface Agent1Input {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FindingSeverity } from '../../../db/schema-sessions.ts';
+import type { FindingSeverity } from '../../../lib/domain.ts';
 import { findingsOf, PATTERN_THRESHOLD, patternSentence } from '../../../lib/analysis/findings.ts';
 import { crossTaskPatterns } from '../../../lib/analysis/patterns.ts';
 import { analyseSignals } from '../../../lib/analysis/signal-analysis.ts';

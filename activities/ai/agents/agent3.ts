@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ReportFormat } from '../../../db/schema-reports.ts';
-import type { ToneProfile } from '../../../db/schema.ts';
+import type { ReportFormat, ToneProfile } from '../../../lib/domain.ts';
 import {
   composeReport,
   localReportWording,

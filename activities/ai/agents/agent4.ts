@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FindingSeverity } from '../../../db/schema-sessions.ts';
+import type { FindingSeverity } from '../../../lib/domain.ts';
 import {
   aggregateStudy,
   type AggregateFacts,

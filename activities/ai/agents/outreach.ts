@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import type { Channel } from '../../../lib/domain.ts';
 import { words, type AgentAnswer, type WordingRunner } from '../agent-runner.ts';
 
 /** What an outreach draft is written from: the study as a tester sees it, and the tester's first name. */
 export interface OutreachInput {
-  readonly channel: 'email' | 'messaging';
+  readonly channel: Channel;
   readonly testerFirstName: string | null;
   readonly organizationName: string;
   readonly study: {

@@ -1,7 +1,7 @@
 // Who the load benchmark's requests come from: businesses on each plan (a study each to read), the
 // payment provider's signed deliveries, and testers' recording sessions.
 import Stripe from 'stripe';
-import type { Plan } from '../../../db/schema.ts';
+import type { Plan } from '../../../lib/domain.ts';
 import { insertStudy } from '../../auth/helpers.ts';
 import { recordingSession } from '../../ingestion/fixtures.ts';
 import { testDatabase } from '../../support/database.ts';

@@ -1,10 +1,11 @@
 // The ingestion benchmark's load: 1,000-event batches the extension could send, the same on both
 // sides of the comparison (the API's JSON and the raw COPY's rows are built from these).
+import { EVENT_TYPES } from '../../../lib/domain.ts';
 
 export const BATCH_ITEMS = 1000;
 
 const SELECTORS = ['#checkout > button.pay', 'nav a[href="/cart"]', 'input#email', 'main h1', 'form .error'];
-const TYPES = ['click', 'scroll', 'input', 'focus', 'blur', 'navigation', 'error'] as const;
+const TYPES = EVENT_TYPES;
 
 export interface BenchEvent {
   readonly eventType: (typeof TYPES)[number];

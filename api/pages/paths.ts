@@ -1,0 +1,68 @@
+// Every page's address (docs/pages.md), and only here: a page links to another through these, never
+// by importing the other page's folder. A builder given `':id'` is the pattern its page mounts.
+
+/** The pages' one stylesheet (`shared/assets.ts`). */
+export const STYLESHEET_PATH = '/assets/pages.css';
+
+// sign-in/: the password form, the emailed sign-in link, signing out.
+export const LOGIN_PATH = '/login';
+export const MAGIC_LINK_PATH = `${LOGIN_PATH}/magic-link`;
+export const MAGIC_LINK_REQUEST_PATH = `${MAGIC_LINK_PATH}/request`;
+export const LOGOUT_PATH = '/logout';
+
+// recovery/: asking for a reset link, and the link's new-password form.
+export const RESET_PASSWORD_PATH = '/reset-password';
+export const RESET_PASSWORD_REQUEST_PATH = `${RESET_PASSWORD_PATH}/request`;
+
+// register/
+export const REGISTER_PATH = '/register';
+
+// dashboard/, where signing in lands.
+export const DASHBOARD_PATH = '/dashboard';
+
+// profile/ and quiz/: the tester's own.
+export const PROFILE_PATH = '/profile';
+export const QUIZ_PATH = '/quiz';
+
+// offers/: the tester's list, its answer forms, and the offer email's signed links.
+export const OFFERS_PATH = '/offers';
+export const offerAnswerPath = (offerId: string) => `${OFFERS_PATH}/${offerId}/answer`;
+export const offerLinkPath = (offerId: string) => `${OFFERS_PATH}/${offerId}`;
+
+// new-study/ and study/: a business's studies.
+export const NEW_STUDY_PATH = '/dashboard/jobs/new';
+export const studyPath = (studyId: string) => `/dashboard/jobs/${studyId}`;
+export const studyCheckoutPath = (studyId: string) => `${studyPath(studyId)}/checkout`;
+export const proposalActionPath = (studyId: string, proposalId: string, action: 'approve' | 'skip') =>
+  `${studyPath(studyId)}/proposals/${proposalId}/${action}`;
+export const outreachActionPath = (
+  studyId: string,
+  messageId: string,
+  action: 'edit' | 'approve' | 'reject',
+) => `${studyPath(studyId)}/outreach/${messageId}/${action}`;
+export const sessionRatingPath = (studyId: string, sessionId: string) =>
+  `${studyPath(studyId)}/sessions/${sessionId}/rating`;
+
+// reports/: a tester report and a study report.
+export const reportPath = (reportId: string) => `/reports/${reportId}`;
+export const studyReportPath = (studyId: string) => `${studyPath(studyId)}/report`;
+
+// review/: the session's tester confirms its findings.
+export const reviewPath = (sessionId: string) => `/sessions/${sessionId}/review`;
+
+// tokens/: the organization's API tokens.
+export const TOKENS_PATH = '/dashboard/tokens';
+export const tokenRevokePath = (tokenId: string) => `${TOKENS_PATH}/${tokenId}/revoke`;
+
+// admin/: capacity reviews and testers.
+export const CAPACITY_REVIEWS_PATH = '/admin/capacity-reviews';
+export const capacityReviewPath = (reviewId: string) => `${CAPACITY_REVIEWS_PATH}/${reviewId}`;
+export const TESTERS_PATH = '/admin/testers';
+export const testerPath = (testerId: string) => `${TESTERS_PATH}/${testerId}`;
+
+// quiz-editor/
+export const QUIZ_EDITOR_PATH = '/admin/quiz';
+
+// local-checkout/: the local payment provider's stand-in for a hosted checkout page.
+export const localCheckoutPath = (checkoutSessionId: string) =>
+  `/billing/local-checkout/${checkoutSessionId}`;

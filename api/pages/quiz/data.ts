@@ -1,0 +1,16 @@
+import { quizForTester } from '../../testers/quiz-attempt.ts';
+import type { ownProfile, TesterProfileDependencies } from '../../testers/tester-profile.ts';
+
+export type Quiz = Awaited<ReturnType<typeof quizForTester>>;
+export type TesterProfile = Awaited<ReturnType<typeof ownProfile>>;
+
+/** The form's name of a question's radio group. */
+export const answerField = (questionId: string) => `answer-${questionId}`;
+
+/** The quiz testers take now; undefined before the first is published. */
+export async function currentQuiz(deps: TesterProfileDependencies): Promise<Quiz | undefined> {
+  return quizForTester(deps).catch((error: unknown) => {
+    if ((error as { status?: number }).status === 404) return undefined;
+    throw error;
+  });
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { Db } from '../../../db/connection.ts';
+import { asUser } from '../../../db/doors.ts';
+import { findReport } from '../../../db/repositories/reports.ts';
+import { findStudy } from '../../../db/repositories/studies.ts';
+import type { SessionPrincipal } from '../../auth/principal.ts';
+import { ApiError, notFound } from '../../http/errors.ts';
+import { readAggregate } from '../../reports/aggregate-commands.ts';
+import { aggregateStatusResponse } from '../../reports/aggregate.schema.ts';
+import type { SignedInRequest } from '../shared/page-routes.ts';
+
+const idParams = z.object({ id: z.uuid() });
+
+/** The page's `:id`; anything but a UUID is the 404 page. */
+export function idOf(request: SignedInRequest, resource: string): string {
+  const params = idParams.safeParse(request.ctx.params);
+  if (!params.success) throw notFound(resource);
+  return params.data.id;
+}
+
+/** A tester report and its study, as row-level security lets the person see them. */
+export function loadReport(db: Db, principal: SessionPrincipal, reportId: string) {
+  return asUser(db, principal.claims, async (tx) => {
+    const row = await findReport(tx, reportId);
+    return row && { row, study: (await findStudy(tx, row.study_id))?.study };
+  });
+}
+
+/**
+ * A study's title and the state of its report (`readAggregate`, as `GET /api/reports/job/:id`
+ * answers it); undefined when the person may not see the study.
+ */
+export async function loadStudyReport(db: Db, principal: SessionPrincipal, studyId: string) {
+  const title = await asUser(db, principal.claims, async (tx) => (await findStudy(tx, studyId))?.study.title);
+  if (title === undefined) return undefined;
+  const aggregate = await readAggregate({ db }, principal, studyId).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  });
+  // The stored content read as GET /api/reports/job/:id answers it (its response schema).
+  const report = aggregate && aggregateStatusResponse.parse(aggregate).report;
+  return { title, aggregate, report };
+}

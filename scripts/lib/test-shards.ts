@@ -1,0 +1,66 @@
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * Seconds each test folder took in a sequential run on the reference machine (2 cores; measured
+ * figures in docs/testing.md). Only their proportions matter: they balance the shards. A folder
+ * missing here counts `UNKNOWN_FILE_SECONDS` per spec file.
+ */
+const FOLDER_SECONDS: Readonly<Record<string, number>> = {
+  audits: 230,
+  extension: 105,
+  sessions: 85,
+  payments: 79,
+  pages: 74,
+  scripts: 66,
+  failure: 56,
+  api: 24,
+  auth: 18,
+  ai: 13,
+  outreach: 12,
+  db: 8,
+  community: 7,
+  admin: 6,
+  gamification: 4,
+  ingestion: 2,
+  workflows: 2,
+  testers: 2,
+  'facial-engine': 2,
+};
+const UNKNOWN_FILE_SECONDS = 5;
+
+/** Every spec file under `test/`, as paths relative to the project's root, sorted. */
+export function specFiles(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.test.ts')) found.push(relative(root, path));
+    }
+  };
+  walk(join(root, 'test'));
+  return found.sort();
+}
+
+/**
+ * The spec files split into `count` shards of about equal time. A folder stays whole: its files
+ * share fixtures on disk (the extension's unpacked copy, for one) and countries to recruit in.
+ * Longest folder first, each to the shard with the least time so far.
+ */
+export function planShards(files: readonly string[], count: number): string[][] {
+  const folders = new Map<string, string[]>();
+  for (const file of files) {
+    const folder = file.split('/')[1] ?? '';
+    folders.set(folder, [...(folders.get(folder) ?? []), file]);
+  }
+  const weight = (folder: string) =>
+    FOLDER_SECONDS[folder] ?? UNKNOWN_FILE_SECONDS * folders.get(folder)!.length;
+  const shards = Array.from({ length: count }, () => ({ seconds: 0, files: [] as string[] }));
+  for (const folder of [...folders.keys()].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))) {
+    const lightest = shards.reduce((best, shard) => (shard.seconds < best.seconds ? shard : best));
+    lightest.seconds += weight(folder);
+    lightest.files.push(...folders.get(folder)!);
+  }
+  return shards.map((shard) => shard.files).filter((shard) => shard.length > 0);
+}

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { createOfferActivities } from '../../activities/outreach/offer-activities.ts';
+import { asSystem } from '../../db/doors.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { serviceDatabase, testDatabase } from '../support/database.ts';
+import { businessWithStudy, eligibleTester } from './fixtures.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** An offer sent to `testerId` for the study and still open, as the offer workflow leaves it. */
+async function openOffer(jobId: string, testerId: string): Promise<string> {
+  return asSystem(testDatabase(), async (tx) => {
+    const study = await tx
+      .selectFrom('studies')
+      .select('organization_id')
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    const now = new Date();
+    const row = await tx
+      .insertInto('outreach_messages')
+      .values({
+        organization_id: study.organization_id,
+        study_id: jobId,
+        tester_id: testerId,
+        recipient_email: `${testerId}@testers.example`,
+        channel: 'email',
+        subject: 'An offer',
+        body: 'Would you test our study?',
+        status: 'approved',
+        approved_at: now,
+        scheduled_send_at: now,
+        sent_at: now,
+        offer_status: 'open',
+        offer_expires_at: new Date(now.getTime() + 48 * HOUR_MS),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+}
+
+const studyRow = (jobId: string) =>
+  asSystem(testDatabase(), (tx) =>
+    tx.selectFrom('studies').select(['notes_confirmed']).where('id', '=', jobId).executeTakeFirstOrThrow(),
+  );
+
+const liveSessions = (jobId: string) =>
+  asSystem(testDatabase(), (tx) =>
+    tx
+      .selectFrom('sessions')
+      .select('tester_id')
+      .where('study_id', '=', jobId)
+      .where('status', '<>', 'cancelled')
+      .execute(),
+  );
+
+/** As if every earlier session of the study had been confirmed by its tester. */
+const markNotesConfirmed = (jobId: string) =>
+  asSystem(testDatabase(), (tx) =>
+    tx.updateTable('studies').set({ notes_confirmed: true }).where('id', '=', jobId).execute(),
+  );
+
+describe('one session core: POST /api/sessions and accepting an offer', () => {
+  let api: TestApi;
+  const offers = createOfferActivities({ db: serviceDatabase() });
+  const accept = (outreachId: string) =>
+    offers.answerOffer({ outreachId, answer: 'accept', at: new Date().toISOString() });
+
+  before(async () => {
+    api = await startTestApi();
+  });
+  after(() => api.stop());
+
+  it('neither path takes more than testerCount sessions: a full study answers 409 to the API and "filled" to an offer', async () => {
+    const { business, jobId } = await businessWithStudy(api, 2);
+    const create = async (testerId: string) =>
+      api.request('POST', '/api/sessions', { body: { jobId, testerId }, token: business });
+    const [byApi, byOffer, lateApi, lateOffer] = await Promise.all([1, 2, 3, 4].map(() => eligibleTester()));
+
+    assert.equal((await create(byApi!.sub)).status, 201);
+    const accepted = await accept(await openOffer(jobId, byOffer!.sub));
+    assert.equal(accepted.outcome, 'accepted');
+
+    const refused = await create(lateApi!.sub);
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(refused.body.error, 'The study has no free place: all 2 of its sessions are taken');
+    const lateOutreach = await openOffer(jobId, lateOffer!.sub);
+    const filled = await accept(lateOutreach);
+    assert.equal(filled.outcome, 'filled');
+    assert.equal(filled.session, undefined);
+    const offer = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('outreach_messages')
+        .select(['offer_status', 'session_id'])
+        .where('id', '=', lateOutreach)
+        .executeTakeFirstOrThrow(),
+    );
+    assert.deepEqual(offer, { offer_status: 'withdrawn', session_id: null });
+    assert.deepEqual(
+      (await liveSessions(jobId)).map((s) => s.tester_id).sort(),
+      [byApi!.sub, byOffer!.sub].sort(),
+    );
+  });
+
+  it("a session opened by accepting an offer, or through the API, leaves the study's notes_confirmed false", async () => {
+    const { business, jobId } = await businessWithStudy(api, 3);
+    await markNotesConfirmed(jobId);
+    const byOffer = await eligibleTester();
+    const accepted = await accept(await openOffer(jobId, byOffer.sub));
+    assert.equal(accepted.outcome, 'accepted');
+    assert.equal((await studyRow(jobId)).notes_confirmed, false);
+
+    await markNotesConfirmed(jobId);
+    const byApi = await eligibleTester();
+    const created = await api.request('POST', '/api/sessions', {
+      body: { jobId, testerId: byApi.sub },
+      token: business,
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await studyRow(jobId)).notes_confirmed, false);
+  });
+
+  it('a tester with a live session on the study gets no second one by either path', async () => {
+    const { business, jobId } = await businessWithStudy(api, 3);
+    const tester = await eligibleTester();
+    const created = await api.request('POST', '/api/sessions', {
+      body: { jobId, testerId: tester.sub },
+      token: business,
+    });
+    assert.equal(created.status, 201, created.text);
+    const again = await api.request('POST', '/api/sessions', {
+      body: { jobId, testerId: tester.sub },
+      token: business,
+    });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.error, 'The tester already has a session on this study');
+    const offer = await accept(await openOffer(jobId, tester.sub));
+    assert.equal(offer.outcome, 'withdrawn');
+    assert.equal((await liveSessions(jobId)).length, 1);
+  });
+});
