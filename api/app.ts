@@ -11,7 +11,6 @@ import type { Db } from '../db/connection.ts';
 import { createEmailSender, type EmailSender } from '../clients/email.ts';
 import { createFacialEngine } from '../clients/facial/facial-engine-client.ts';
 import { paymentProviderFor } from '../clients/payments/configured.ts';
-import { agentEstimateSeconds } from '../clients/ai/configured.ts';
 import { aiRoutes } from './ai/ai.routes.ts';
 import { capacityReviewRoutes } from './admin/capacity-reviews.routes.ts';
 import { adminQuizRoutes } from './admin/quiz.routes.ts';
@@ -22,7 +21,6 @@ import { ApiTokenVerifier } from './auth/api-token-verifier.ts';
 import { apiTokenRoutes } from './auth/api-tokens.routes.ts';
 import { auditRoutes } from './audits/audits.routes.ts';
 import { billingRoutes } from './billing/billing.routes.ts';
-import type { BillingDependencies } from './billing/billing-dependencies.ts';
 import { cronRoutes } from './cron/cron.routes.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { authRoutes } from './auth/auth.routes.ts';
@@ -50,6 +48,7 @@ import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '
 import { requestContext } from './http/request-context.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RequestState } from './http/state.ts';
+import type { CommandContext } from '../commands/context.ts';
 import { unmatchedRoutes } from './http/unmatched.ts';
 import { jobRoutes } from './jobs/jobs.routes.ts';
 import { aggregateRoutes } from './reports/aggregate.routes.ts';
@@ -102,24 +101,10 @@ export function createApi(deps: AppDependencies): Api {
   const revokedLogins = new RevokedLogins(db, now);
   const auth = { db, config, now, email, apiTokens, revokedLogins };
 
-  // Agents 1 and 4 are requested here and run in workflows on the service's task queue.
-  const agentJobs = {
-    db,
-    temporal,
-    taskQueue: config.temporal.taskQueue,
-    now,
-    estimateSeconds: agentEstimateSeconds(config.ai),
-  };
-  const billing: BillingDependencies = {
-    db,
-    temporal,
-    taskQueue: config.temporal.taskQueue,
-    payments: config.payments,
-    provider: paymentProviderFor(config.payments, config.http.baseUrl),
-    baseUrl: config.http.baseUrl,
-    allowLocalhost: config.env === 'development',
-    now,
-  };
+  const payments = paymentProviderFor(config.payments, config.http.baseUrl);
+  // What every command runs over, for the routes and the pages alike.
+  const facialEngine = createFacialEngine(config.facialEngine);
+  const context: CommandContext = { db, temporal, config, logger, now, email, payments, facialEngine };
   const routes: RouteDefinition[] = [
     ...healthRoutes({ db, temporal }),
     ...authRoutes(auth),
@@ -127,44 +112,24 @@ export function createApi(deps: AppDependencies): Api {
     ...oauthRoutes(auth),
     ...apiTokenRoutes(auth),
     ...messagingLinkRoutes(auth),
-    ...jobRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
-    ...sessionRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
-    ...testTokenRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
+    ...jobRoutes(context),
+    ...sessionRoutes(context),
+    ...testTokenRoutes(context),
     ...reportRoutes({ db }),
-    ...aiRoutes(agentJobs),
-    ...aggregateRoutes(agentJobs),
-    ...adminTesterRoutes({ db, temporal, now }),
-    ...adminQuizRoutes({ db, now }),
-    ...testerRoutes({ db, baseUrl: config.http.baseUrl, now }),
-    ...gamificationRoutes({
-      db,
-      temporal,
-      taskQueue: config.temporal.taskQueue,
-      baseUrl: config.http.baseUrl,
-      now,
-    }),
-    ...capacityReviewRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
-    ...proposalRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
-    ...outreachRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, now }),
-    ...auditRoutes({
-      db,
-      temporal,
-      taskQueue: config.audits.taskQueue,
-      allowPrivateUrls: config.audits.allowPrivateUrls,
-      allowedHosts: config.audits.allowedHosts,
-      now,
-    }),
-    ...ingestionRoutes({ db, facialEngine: createFacialEngine(config.facialEngine) }),
-    ...billingRoutes(billing),
-    ...webhookRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, payments: config.payments, now }),
-    ...messagingWebhookRoutes({
-      db,
-      temporal,
-      taskQueue: config.temporal.taskQueue,
-      secret: config.serviceCredentials.messagingWebhookSecret,
-      messaging: createMessagingSender(config.messaging),
-      now,
-    }),
+    ...aiRoutes(context),
+    ...aggregateRoutes(context),
+    ...adminTesterRoutes(context),
+    ...adminQuizRoutes(context),
+    ...testerRoutes(context),
+    ...gamificationRoutes(context),
+    ...capacityReviewRoutes(context),
+    ...proposalRoutes(context),
+    ...outreachRoutes(context),
+    ...auditRoutes(context),
+    ...ingestionRoutes(context),
+    ...billingRoutes(context),
+    ...webhookRoutes(context),
+    ...messagingWebhookRoutes({ ...context, messaging: createMessagingSender(config.messaging) }),
     ...communityRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, logger, now }),
     ...cronRoutes({ temporal, secret: config.serviceCredentials.cronSecret, now }),
     ...internalRoutes({ db, tokens: config.serviceCredentials.serviceTokens, now }),
@@ -182,13 +147,12 @@ export function createApi(deps: AppDependencies): Api {
   const router = new Router<RequestState>();
   mountRoutes(router, routes);
   mountDocs(router, () => document);
-  mountOfferPages(router, { db, temporal, secret: config.auth.jwtSecret });
+  mountOfferPages(router, context);
   const csrf = { secret: config.auth.jwtSecret, secureCookies: config.env !== 'development' };
   const pages = mountPages(router, {
     auth,
-    commands: { db, temporal, taskQueue: config.temporal.taskQueue, now },
+    commands: context,
     csrf,
-    billing,
   });
   mountBadgeIcons(router, { db });
 

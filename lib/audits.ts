@@ -63,3 +63,9 @@ export const FRAME_SEPARATOR = ' |> ';
  */
 export const INSTANT_TIMEOUT_MESSAGE =
   'url: The audit did not finish within the instant audit limit of 10 seconds (the page may be too slow or not responding)';
+
+/** An issue as the API shows it: the check's own id stays inside (remediation names checks). */
+export const publicIssue = ({ ruleId: _ruleId, wcagCriteria, ...issue }: AuditIssue) => ({
+  ...issue,
+  wcagCriteria: [...wcagCriteria],
+});

@@ -1,7 +1,7 @@
 import { log } from '@temporalio/activity';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
-import { EvaluationRefused, evaluateSession } from '../../db/repositories/evaluate-session.ts';
+import { EvaluationRefused, evaluateSession } from '../../commands/gamification/evaluate-session.ts';
 import { sessionForEvaluation } from '../../db/repositories/gamification.ts';
 
 /** The service's own evaluation of each confirmed session (workflows/gamification.ts). */

@@ -1,17 +1,25 @@
 import type { Logger } from 'pino';
+
 import { asUser } from '../../db/doors.ts';
+
 import { listCapacityReviews, type CapacityReviewRow } from '../../db/repositories/capacity-reviews.ts';
-import { offsetOf, pageMetadata } from '../http/pagination.ts';
+
+import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
+
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import type { StudyCommandDependencies } from '../jobs/create-study.ts';
-import { decideCapacityReview } from './capacity-review-decision.ts';
+
+import { decideCapacityReview } from '../../commands/admin/capacity-review-decision.ts';
+
 import {
   capacityReviewIdParams,
   capacityReviewRecord,
-  decideCapacityReviewBody,
   decidedCapacityReview,
-  listCapacityReviewsQuery,
 } from './capacity-reviews.schema.ts';
+import {
+  decideCapacityReviewBody,
+  listCapacityReviewsQuery,
+} from '../../commands/admin/capacity-review.schema.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 const toCapacityReview = (row: CapacityReviewRow) => ({
   reviewId: row.id,
@@ -26,7 +34,7 @@ const toCapacityReview = (row: CapacityReviewRow) => ({
     : {}),
 });
 
-export function capacityReviewRoutes(deps: StudyCommandDependencies): RouteDefinition[] {
+export function capacityReviewRoutes(deps: CommandContext): RouteDefinition[] {
   const admin = { tag: 'Admin', auth: 'user', roles: ['admin'] } as const;
   return [
     defineRoute({

@@ -1,12 +1,5 @@
 import { z } from 'zod';
 import { CAPACITY_REVIEW_STATUSES } from '../../lib/domain.ts';
-import { paginationQuery } from '../http/pagination.ts';
-import { int4, storableText } from '../validation/storable.ts';
-
-export const listCapacityReviewsQuery = paginationQuery.extend({
-  status: z.enum(CAPACITY_REVIEW_STATUSES, 'Must be one of pending, approved, rejected').optional(),
-  jobId: z.uuid({ error: 'Must be a study id (UUID)' }).optional().describe("one study's reviews"),
-});
 
 export const capacityReviewIdParams = z.object({ id: z.uuid() });
 
@@ -30,17 +23,6 @@ export const capacityReviewRecord = z.object({
   adjustedCount: z.number().int().optional().describe('after resolution: the testers the segment is to hold'),
   resolvedAt: z.string().optional().describe('ISO 8601, after resolution'),
 });
-
-export const decideCapacityReviewBody = z.object({
-  decision: z.enum(['approved', 'rejected'], 'Must be approved or rejected'),
-  adjustedCount: int4()
-    .min(0, 'Must be 0 or more')
-    .max(10_000, 'Must be at most 10000')
-    .optional()
-    .describe('approvals only; default: availableCount; at most requestedCount'),
-  note: storableText(5_000).trim().optional().describe('kept with the decision, for the team'),
-});
-export type CapacityDecisionInput = z.output<typeof decideCapacityReviewBody>;
 
 export const decidedCapacityReview = z.object({
   reviewId: z.uuid(),

@@ -1,13 +1,14 @@
-import type { Db } from '../../db/connection.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { changeQuiz, publishQuiz, readCurrentQuiz } from './quiz-commands.ts';
-import { publishedQuiz, publishQuizBody, quizRecord, updatedQuiz, updateQuizBody } from './quiz.schema.ts';
+import { changeQuiz, publishQuiz, readCurrentQuiz } from '../../commands/admin/quiz-commands.ts';
+import { publishedQuiz, quizRecord, updatedQuiz } from './quiz.schema.ts';
+import { publishQuizBody, updateQuizBody } from '../../commands/admin/quiz.schema.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 // The spec's admin quiz operations on one path: GET reads the current version, POST publishes the
 // next (active at once: the current quiz is the highest version), PATCH changes it in place.
 // Earlier passes stand whatever the quiz becomes.
-export function adminQuizRoutes(deps: { readonly db: Db; readonly now: () => Date }): RouteDefinition[] {
+export function adminQuizRoutes(deps: CommandContext): RouteDefinition[] {
   const admin = { tag: 'Admin', auth: 'user', roles: ['admin'] } as const;
   return [
     defineRoute({

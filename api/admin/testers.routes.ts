@@ -1,16 +1,12 @@
 import type { Logger } from 'pino';
 import { asUser } from '../../db/doors.ts';
 import { listTesters, type TesterListingRow } from '../../db/repositories/tester-listing.ts';
-import { offsetOf, pageMetadata } from '../http/pagination.ts';
+import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { changeTesterStatus, type TesterStatusDependencies } from './tester-status.ts';
-import {
-  listTestersQuery,
-  testerIdParams,
-  testerRecord,
-  testerStatusBody,
-  testerStatusChange,
-} from './testers.schema.ts';
+import { changeTesterStatus } from '../../commands/admin/tester-status.ts';
+import { testerIdParams, testerRecord, testerStatusChange } from './testers.schema.ts';
+import { listTestersQuery, testerStatusBody } from '../../commands/admin/tester.schema.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 const toTesterRecord = (row: TesterListingRow) => ({
   testerId: row.id,
@@ -23,7 +19,7 @@ const toTesterRecord = (row: TesterListingRow) => ({
   joinedAt: row.joined_at.toISOString(),
 });
 
-export function adminTesterRoutes(deps: TesterStatusDependencies): RouteDefinition[] {
+export function adminTesterRoutes(deps: CommandContext): RouteDefinition[] {
   return [
     defineRoute({
       method: 'GET',

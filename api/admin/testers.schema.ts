@@ -1,15 +1,5 @@
 import { z } from 'zod';
 import { TESTER_STATUSES } from '../../lib/domain.ts';
-import { paginationQuery } from '../http/pagination.ts';
-import { queryInteger } from '../http/query.ts';
-import { countryCode } from '../validation/locale-fields.ts';
-import { storableText } from '../validation/storable.ts';
-
-export const listTestersQuery = paginationQuery.extend({
-  status: z.enum(TESTER_STATUSES).optional(),
-  country: countryCode.optional(),
-  minSessions: queryInteger({ min: 0 }).optional(),
-});
 
 export const testerRecord = z.object({
   testerId: z.uuid(),
@@ -26,12 +16,6 @@ export const testerRecord = z.object({
 });
 
 export const testerIdParams = z.object({ id: z.uuid() });
-
-export const testerStatusBody = z.object({
-  status: z.enum(['active', 'suspended'], 'Must be active or suspended'),
-  reason: storableText(2_000).trim().min(1, 'Must not be empty').describe('kept for audit'),
-});
-export type TesterStatusInput = z.output<typeof testerStatusBody>;
 
 export const testerStatusChange = z.object({
   testerId: z.uuid(),

@@ -1,20 +1,17 @@
 import { asUser } from '../../db/doors.ts';
 import { findAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { findSession } from '../../db/repositories/sessions.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { insightsVisible } from '../sessions/insights-visibility.ts';
-import { requestAnalysis, type AiCommandDependencies } from './ai-commands.ts';
-import {
-  analysisJobIdParams,
-  analysisJobResponse,
-  analysisJobStatusResponse,
-  analysisRequestBody,
-} from './ai.schema.ts';
+import { insightsVisible } from '../../commands/sessions/insights-visibility.ts';
+import { requestAnalysis } from '../../commands/ai/ai-commands.ts';
+import { analysisJobIdParams, analysisJobResponse, analysisJobStatusResponse } from './ai.schema.ts';
+import { analysisRequestBody } from '../../commands/ai/ai.schema.ts';
 import { toAnalysisJob } from './ai-view.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 /** Agent 1, the real-time analyst (spec, AI agents): request on a live session, then poll. */
-export function aiRoutes(deps: AiCommandDependencies): RouteDefinition[] {
+export function aiRoutes(deps: CommandContext): RouteDefinition[] {
   return [
     defineRoute({
       method: 'POST',
@@ -26,7 +23,12 @@ export function aiRoutes(deps: AiCommandDependencies): RouteDefinition[] {
       response: analysisJobResponse,
       status: 202,
       errors: [404, 409],
-      handler: async ({ body, principal }) => ({ data: await requestAnalysis(deps, principal, body) }),
+      handler: async ({ body, principal }) => {
+        const { analysisJobId, sessionId, status, estimatedCompletionSeconds } = toAnalysisJob(
+          await requestAnalysis(deps, principal, body),
+        );
+        return { data: { analysisJobId, sessionId, status, estimatedCompletionSeconds } };
+      },
     }),
     defineRoute({
       method: 'GET',

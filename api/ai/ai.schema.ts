@@ -1,19 +1,5 @@
 import { z } from 'zod';
 import { AGENT_JOB_STATUSES, SIGNAL_KINDS } from '../../lib/domain.ts';
-import { isoTimestamp } from '../validation/storable.ts';
-
-export const analysisRequestBody = z.object({
-  sessionId: z.uuid('Must be a session id'),
-  includeSignals: z
-    .array(z.enum(SIGNAL_KINDS, 'Must be events, facial or voice'))
-    .min(1, 'At least one kind of signal is required')
-    .max(3)
-    .refine((kinds) => new Set(kinds).size === kinds.length, 'Must not name a kind twice')
-    .meta({ uniqueItems: true })
-    .optional(),
-  snapshotAt: isoTimestamp().optional(),
-});
-export type AnalysisRequest = z.output<typeof analysisRequestBody>;
 
 export const analysisJobIdParams = z.object({ analysisJobId: z.uuid() });
 

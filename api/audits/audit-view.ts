@@ -1,4 +1,4 @@
-import type { AuditIssue } from '../../lib/audits.ts';
+import { publicIssue, type AuditIssue } from '../../lib/audits.ts';
 import type { AuditJobRow, AuditPageRow } from '../../db/repositories/audits.ts';
 import type { z } from 'zod';
 import type { auditJobStatusResponse, fullAuditJobResponse } from './audits.schema.ts';
@@ -21,12 +21,6 @@ export function toAuditJob(row: AuditJobRow): z.infer<typeof fullAuditJobRespons
     queuedAt: row.queued_at.toISOString(),
   };
 }
-
-/** An issue as the API shows it: the check's own id stays inside (remediation names checks). */
-export const publicIssue = ({ ruleId: _ruleId, wcagCriteria, ...issue }: AuditIssue) => ({
-  ...issue,
-  wcagCriteria: [...wcagCriteria],
-});
 
 type AuditResult = NonNullable<z.infer<typeof auditJobStatusResponse>['result']>;
 

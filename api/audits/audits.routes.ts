@@ -1,20 +1,20 @@
 import { asUser } from '../../db/doors.ts';
 import { findAuditJob, listAuditPages } from '../../db/repositories/audits.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import type { RequestState } from '../http/state.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { queueFullAudit, runInstantAudit, type AuditCommandDependencies } from './audit-commands.ts';
+import { queueFullAudit, runInstantAudit } from '../../commands/audits/audit-commands.ts';
 import {
   auditJobIdParams,
   auditJobStatusResponse,
-  fullAuditBody,
   fullAuditJobResponse,
-  instantAuditBody,
   instantAuditResponse,
 } from './audits.schema.ts';
-import { toAuditJobStatus } from './audit-view.ts';
+import { fullAuditBody, instantAuditBody } from '../../commands/audits/audit.schema.ts';
+import { toAuditJob, toAuditJobStatus } from './audit-view.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
-export function auditRoutes(deps: AuditCommandDependencies): RouteDefinition[] {
+export function auditRoutes(deps: CommandContext): RouteDefinition[] {
   return [
     defineRoute({
       method: 'POST',
@@ -38,7 +38,9 @@ export function auditRoutes(deps: AuditCommandDependencies): RouteDefinition[] {
       body: fullAuditBody,
       response: fullAuditJobResponse,
       status: 202,
-      handler: async ({ body, principal }) => ({ data: await queueFullAudit(deps, principal, body) }),
+      handler: async ({ body, principal }) => ({
+        data: toAuditJob(await queueFullAudit(deps, principal, body)),
+      }),
     }),
     defineRoute({
       method: 'GET',

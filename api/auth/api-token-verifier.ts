@@ -1,8 +1,8 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { recordApiTokenUse } from '../../db/repositories/api-tokens.ts';
-import type { ApiTokenPrincipal } from './principal.ts';
-import { sha256Hex } from './secrets.ts';
+import type { ApiTokenPrincipal } from '../../commands/principal.ts';
+import { sha256Hex } from '../../lib/secrets.ts';
 
 /** The spec allows a revoked token to keep working for up to this long (validation caching). */
 export const API_TOKEN_CACHE_MS = 60_000;

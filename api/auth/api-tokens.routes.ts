@@ -1,17 +1,17 @@
-import { offsetOf, pageMetadata, paginationQuery } from '../http/pagination.ts';
+import { offsetOf, pageMetadata, paginationQuery } from '../../lib/validation/pagination.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import {
   createApiToken,
   listOrganizationApiTokens,
   revokeOrganizationApiToken,
-} from './api-token-commands.ts';
+} from '../../commands/auth/api-token-commands.ts';
 import {
   apiTokenIdParams,
   apiTokenView,
-  createApiTokenBody,
   createdApiTokenView,
   revokedApiTokenView,
 } from './api-tokens.schema.ts';
+import { createApiTokenBody } from '../../commands/auth/api-token.schema.ts';
 import type { AuthDependencies } from './dependencies.ts';
 
 const TAG = 'API tokens';
@@ -58,9 +58,15 @@ export function apiTokenRoutes(deps: AuthDependencies): RouteDefinition[] {
       params: apiTokenIdParams,
       resource: 'API token',
       response: revokedApiTokenView,
-      handler: async ({ params, principal }) => ({
-        data: await revokeOrganizationApiToken(deps, principal, params.id),
-      }),
+      handler: async ({ params, principal }) => {
+        const { tokenId, revokedAt, tokenHash } = await revokeOrganizationApiToken(
+          deps,
+          principal,
+          params.id,
+        );
+        deps.apiTokens.forget(tokenHash);
+        return { data: { tokenId, revokedAt } };
+      },
     }),
   ];
 }

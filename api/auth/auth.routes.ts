@@ -1,5 +1,5 @@
 import { asSystem, asUser } from '../../db/doors.ts';
-import { unauthenticated } from '../http/errors.ts';
+import { unauthenticated } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { findAccountById } from './accounts.ts';
 import { logInWithPassword, logOut, registerAccount } from './auth-commands.ts';

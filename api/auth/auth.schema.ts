@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { USER_ROLES } from '../../lib/domain.ts';
-import { storableString, storableText } from '../validation/storable.ts';
+import { storableString, storableText } from '../../lib/validation/storable.ts';
 
 const email = z.email('Must be an email address').max(320, 'Must be at most 320 characters');
+
 // Bounded above so a megabyte "password" cannot make scrypt a denial of service.
 export const newPassword = z
   .string()
@@ -52,4 +53,5 @@ export const acceptedResponse = z.object({
 });
 
 export const loggedOutResponse = z.object({ loggedOut: z.literal(true) });
+
 export const passwordResetResponse = z.object({ passwordReset: z.literal(true) });

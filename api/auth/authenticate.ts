@@ -2,10 +2,10 @@ import type { Context, Middleware } from 'koa';
 import type { Db } from '../../db/connection.ts';
 import type { RequestState } from '../http/state.ts';
 import type { ApiTokenVerifier } from './api-token-verifier.ts';
-import { isApiToken } from './api-tokens.ts';
+import { isApiToken } from '../../commands/auth/api-tokens.ts';
 import { SESSION_COOKIE } from './cookies.ts';
 import type { RevokedLogins } from './revoked-logins.ts';
-import type { SessionPrincipal } from './principal.ts';
+import type { SessionPrincipal } from '../../commands/principal.ts';
 import { InvalidSessionToken, verifySessionJwt } from './session-jwt.ts';
 import { isTestTokenShaped, TEST_TOKEN_HEADER, verifyTestToken } from './test-tokens.ts';
 

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ApiTokenScope } from '../../lib/domain.ts';
-import { forbidden, unauthenticated } from '../http/errors.ts';
+import { forbidden, unauthenticated } from '../../lib/errors.ts';
 import type { RequestState } from '../http/state.ts';
 import { TEST_TOKEN_HEADER } from './test-tokens.ts';
 

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/doors.ts';
 import { voidOneTimeTokens } from '../../db/repositories/one-time-tokens.ts';
 import { hasTesterProfile, linkChatToTester } from '../../db/repositories/tester-profiles.ts';
-import { conflict } from '../http/errors.ts';
+import { conflict } from '../../lib/errors.ts';
 import { consumeOneTimeToken, issueOneTimeToken, ONE_TIME_TOKEN_LIFETIME_MS } from './one-time-tokens.ts';
 
 // Linking a tester's chat with the messaging bot: the tester asks for a one-time code, sends

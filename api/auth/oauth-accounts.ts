@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/doors.ts';
 import { findIdentity, insertIdentity, updateIdentityEmail } from '../../db/repositories/user-identities.ts';
 import { setDisplayName } from '../../db/repositories/users.ts';
-import { forbidden } from '../http/errors.ts';
+import { forbidden } from '../../lib/errors.ts';
 import { createAccount, findAccountByEmail, findAccountById, type AccountView } from './accounts.ts';
 import type { ProviderProfile } from './oauth-client.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { OAuthProviderConfig } from '../../config/index.ts';
-import { ApiError, forbidden, unauthenticated } from '../http/errors.ts';
+import { ApiError, forbidden, unauthenticated } from '../../lib/errors.ts';
 
 export interface ProviderProfile {
   readonly subject: string;

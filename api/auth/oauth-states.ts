@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/doors.ts';
 import { insertOAuthState, spendOAuthState } from '../../db/repositories/oauth-states.ts';
-import { randomSecret, sha256Hex } from './secrets.ts';
+import { randomSecret, sha256Hex } from '../../lib/secrets.ts';
 
 /** Time a user has to get through the provider's pages. */
 export const OAUTH_STATE_LIFETIME_MS = 10 * 60_000;

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { OAuthProviderConfig } from '../../config/index.ts';
 import { asSystem } from '../../db/doors.ts';
-import { malformed, notFound } from '../http/errors.ts';
+import { malformed, notFound } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition, type RouteResult } from '../http/route.ts';
 import { clearCookie, OAUTH_STATE_COOKIE, REFRESH_COOKIE_PATH, setCookie } from './cookies.ts';
 import type { AuthDependencies } from './dependencies.ts';
@@ -9,7 +9,7 @@ import { oauthCallbackQuery, oauthStartParams, oauthStartQuery, redirectResponse
 import { upsertOAuthAccount } from './oauth-accounts.ts';
 import { authorizationUrl, exchangeCode, fetchProfile } from './oauth-client.ts';
 import { consumeOAuthState, createOAuthState, OAUTH_STATE_LIFETIME_MS } from './oauth-states.ts';
-import { constantTimeEqual } from './secrets.ts';
+import { constantTimeEqual } from '../../lib/secrets.ts';
 import { openSession } from './session-issuer.ts';
 
 const TAG = 'Authentication';

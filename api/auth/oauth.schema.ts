@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storableText } from '../validation/storable.ts';
+import { storableText } from '../../lib/validation/storable.ts';
 
 export const oauthStartParams = z.object({ provider: z.string().regex(/^[a-z0-9_-]{1,50}$/) });
 

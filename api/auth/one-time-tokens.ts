@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/doors.ts';
 import { insertOneTimeToken, spendOneTimeToken } from '../../db/repositories/one-time-tokens.ts';
 import type { OneTimeTokenPurpose } from '../../lib/domain.ts';
-import { randomSecret, sha256Hex } from './secrets.ts';
+import { randomSecret, sha256Hex } from '../../lib/secrets.ts';
 
 /** How long an emailed link (or a chat-link code) stays usable. */
 export const ONE_TIME_TOKEN_LIFETIME_MS: Readonly<Record<OneTimeTokenPurpose, number>> = {

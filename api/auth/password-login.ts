@@ -1,6 +1,6 @@
 import { asSystem } from '../../db/doors.ts';
 import { clearLoginFailures } from '../../db/repositories/login-failures.ts';
-import { ApiError, unauthenticated } from '../http/errors.ts';
+import { ApiError, unauthenticated } from '../../lib/errors.ts';
 import { normalizeEmail, type AccountView } from './accounts.ts';
 import { findAccountByEmail } from './accounts.ts';
 import type { AuthDependencies } from './dependencies.ts';

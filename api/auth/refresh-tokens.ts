@@ -7,7 +7,7 @@ import {
   refreshFamilyOf,
   revokeRefreshFamily,
 } from '../../db/repositories/refresh-tokens.ts';
-import { randomSecret, sha256Hex } from './secrets.ts';
+import { randomSecret, sha256Hex } from '../../lib/secrets.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Sliding: a refresh token unused for 7 days has expired (DESIGN.md: both spec values hold). */

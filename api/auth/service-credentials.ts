@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { ApiError, unauthenticated } from '../http/errors.ts';
+import { ApiError, unauthenticated } from '../../lib/errors.ts';
 import type { ServiceCredential } from '../http/route.ts';
-import { constantTimeEqual, sha256Hex } from './secrets.ts';
+import { constantTimeEqual, sha256Hex } from '../../lib/secrets.ts';
 
 // The spec's other header methods (Authentication, "Other header methods"), for routes that are
 // not called by users. Each answers 401 when the credential is absent or wrong; comparisons are

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { asSystem } from '../../db/doors.ts';
-import { forbidden } from '../http/errors.ts';
+import { forbidden } from '../../lib/errors.ts';
 import { claimsOf, type AccountView } from './accounts.ts';
 import { clearCookie, REFRESH_COOKIE, REFRESH_COOKIE_PATH, SESSION_COOKIE, setCookie } from './cookies.ts';
 import type { AuthDependencies } from './dependencies.ts';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { unauthenticated } from '../http/errors.ts';
+import { unauthenticated } from '../../lib/errors.ts';
 
 /** Header names of the spec's signed webhooks. */
 export const PAYMENT_SIGNATURE_HEADER = 'Payment-Signature';

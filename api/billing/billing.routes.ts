@@ -1,24 +1,26 @@
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import type { BillingDependencies } from './billing-dependencies.ts';
 import {
-  checkoutBody,
   checkoutResponse,
-  connectBody,
   connectResponse,
   localCheckoutParams,
   localCheckoutResponse,
   localOnboardingParams,
-  localOnboardingQuery,
   localOnboardingResponse,
-  payoutBody,
   payoutResponse,
 } from './billing.schema.ts';
-import { startCheckout } from './checkout.ts';
-import { startOnboarding } from './connect.ts';
-import { completeLocalCheckout, completeLocalOnboarding } from './local-pages.ts';
-import { queuePayouts } from './payout.ts';
+import {
+  checkoutBody,
+  connectBody,
+  localOnboardingQuery,
+  payoutBody,
+} from '../../commands/billing/billing.schema.ts';
+import { startCheckout } from '../../commands/billing/checkout.ts';
+import { startOnboarding } from '../../commands/billing/connect.ts';
+import { completeLocalCheckout, completeLocalOnboarding } from '../../commands/billing/local-provider.ts';
+import { queuePayouts } from '../../commands/billing/payout.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
-export function billingRoutes(deps: BillingDependencies): RouteDefinition[] {
+export function billingRoutes(deps: CommandContext): RouteDefinition[] {
   return [
     defineRoute({
       method: 'POST',

@@ -47,6 +47,7 @@ export const communityStats = z.object({
     .string()
     .describe('ISO 8601: when the next snapshot is due (Mondays 03:00 UTC, every 7 days)'),
 });
+
 export type CommunityStats = z.output<typeof communityStats>;
 
 export function communityStatsOf(snapshot: CommunityStatsSnapshot): CommunityStats {

@@ -4,7 +4,7 @@ import { AI_RETRY_SCHEDULE_ID } from '../../workflows/messages/ai-retry.ts';
 import { BILLING_SCHEDULE_ID } from '../../workflows/messages/billing-period.ts';
 import { LIFECYCLE_SCHEDULE_ID } from '../../workflows/messages/reconcile.ts';
 import { cronCredential } from '../auth/service-credentials.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 
 /**

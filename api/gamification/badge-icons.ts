@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { badgeByCode } from '../../db/repositories/gamification.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../../lib/errors.ts';
 import { escapeHtml } from '../http/escape-html.ts';
 import type { RawEndpoint } from '../http/openapi.ts';
 import type { RequestState } from '../http/state.ts';

@@ -1,18 +1,10 @@
-import type { Client } from '@temporalio/client';
 import { startNotificationDelivery } from '../../clients/temporal.ts';
-import type { Db } from '../../db/connection.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { EvaluationRefused, evaluateSession } from '../../db/repositories/evaluate-session.ts';
-import { ApiError } from '../http/errors.ts';
-import { evaluateBody, evaluationResult } from './gamification.schema.ts';
-
-export interface GamificationDependencies {
-  readonly db: Db;
-  readonly temporal: Client;
-  readonly taskQueue: string;
-  readonly baseUrl: string;
-  readonly now: () => Date;
-}
+import { EvaluationRefused, evaluateSession } from '../../commands/gamification/evaluate-session.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { evaluationResult } from './gamification.schema.ts';
+import { serviceTaskQueue, type CommandContext } from '../../commands/context.ts';
+import { evaluateBody } from '../../commands/gamification/gamification.schema.ts';
 
 /** The refusal as the spec's envelope answers it. */
 const asApiError = (refusal: EvaluationRefused) =>
@@ -25,7 +17,7 @@ const asApiError = (refusal: EvaluationRefused) =>
     refusal.message,
   );
 
-export function gamificationRoutes(deps: GamificationDependencies): RouteDefinition[] {
+export function gamificationRoutes(deps: CommandContext): RouteDefinition[] {
   return [
     defineRoute({
       method: 'POST',
@@ -39,11 +31,14 @@ export function gamificationRoutes(deps: GamificationDependencies): RouteDefinit
       body: evaluateBody,
       response: evaluationResult,
       handler: async ({ body }) => {
-        const { result, levelUpNotification } = await evaluateSession(deps, body).catch((error: unknown) => {
+        const { result, levelUpNotification } = await evaluateSession(
+          { db: deps.db, baseUrl: deps.config.http.baseUrl, now: deps.now },
+          body,
+        ).catch((error: unknown) => {
           throw error instanceof EvaluationRefused ? asApiError(error) : error;
         });
         if (levelUpNotification)
-          await startNotificationDelivery(deps.temporal, deps.taskQueue, levelUpNotification);
+          await startNotificationDelivery(deps.temporal, serviceTaskQueue(deps), levelUpNotification);
         return { data: JSON.parse(result) as unknown };
       },
     }),

@@ -1,18 +1,4 @@
 import { z } from 'zod';
-import { float8, int4 } from '../validation/storable.ts';
-
-export const evaluateBody = z.object({
-  sessionId: z.uuid({ error: 'Must be a session id (UUID)' }),
-  testerId: z.uuid({ error: 'Must be a tester id (UUID)' }),
-  signals: z.object({
-    sessionCompleted: z.boolean('Must be true or false'),
-    businessRating: int4().min(1, 'Must be 1 to 5').max(5, 'Must be 1 to 5'),
-    thinkAloudScore: float8().min(0, 'Must be 0 to 1').max(1, 'Must be 0 to 1').optional(),
-    completedOnTime: z.boolean('Must be true or false').optional(),
-    previousStreakCount: int4().min(0, 'Must be 0 or more').optional(),
-  }),
-});
-export type EvaluateInput = z.output<typeof evaluateBody>;
 
 const breakdown = z.object({
   sessionCompleted: z.number().int(),

@@ -2,9 +2,9 @@ import type { Client } from '@temporalio/client';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { RETRY_AFTER_SECONDS } from '../http/unavailable.ts';
+import { RETRY_AFTER_SECONDS } from '../../clients/unavailable.ts';
 
 const CHECK_TIMEOUT_MS = 2000;
 

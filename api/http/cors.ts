@@ -1,45 +1,23 @@
 import type { Middleware } from 'koa';
 import { TEST_TOKEN_HEADER } from '../auth/test-tokens.ts';
-import { ApiError } from './errors.ts';
+import { isAllowedOrigin, type OriginPolicy } from '../../lib/allowed-origins.ts';
+import { ApiError } from '../../lib/errors.ts';
 import { success } from './envelope.ts';
 import type { RequestState } from './state.ts';
 
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id, X-Test-Token';
 const ALLOWED_METHODS = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
 const EXPOSED_HEADERS = 'Retry-After, X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** Chromium's extension ids are 32 letters a-p; Firefox's are UUIDs. */
 const EXTENSION_ORIGIN =
   /^(?:chrome-extension:\/\/[a-p]{32}|moz-extension:\/\/[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})$/;
 
-export interface CorsPolicy {
-  readonly baseUrl: string;
-  readonly allowLocalhost: boolean;
+export interface CorsPolicy extends OriginPolicy {
   /**
    * Paths outside the rule: the site's own pages. Their form posts are navigations, which send
    * `Origin: null` under the pages' `Referrer-Policy: no-referrer`; a CSRF token guards them instead.
    */
   readonly exempt?: (path: string) => boolean;
-}
-
-/** The spec's rule: the service's own origin, its sub-domains, and localhost on any port in development. */
-export function isAllowedOrigin(origin: string, { baseUrl, allowLocalhost }: CorsPolicy): boolean {
-  let candidate: URL;
-  try {
-    candidate = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (candidate.origin !== origin) return false;
-  const own = new URL(baseUrl);
-  if (candidate.origin === own.origin) return true;
-  if (allowLocalhost && LOCAL_HOSTS.has(candidate.hostname) && /^https?:$/.test(candidate.protocol))
-    return true;
-  return (
-    candidate.protocol === own.protocol &&
-    candidate.port === own.port &&
-    candidate.hostname.endsWith(`.${own.hostname}`)
-  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ErrorStatus } from './errors.ts';
+import type { ErrorStatus } from '../../lib/errors.ts';
 import type { HttpMethod, RouteDefinition } from './route.ts';
 
 /** What each documented error status means, in the words of the spec's error table. */

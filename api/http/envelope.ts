@@ -1,9 +1,7 @@
 /** The spec's response envelope, used by every JSON response of the API. */
-export interface PageMetadata {
-  readonly page: number;
-  readonly limit: number;
-  readonly total: number;
-}
+import type { PageMetadata } from '../../lib/validation/pagination.ts';
+
+export type { PageMetadata };
 
 export interface Envelope<T> {
   readonly success: boolean;

@@ -1,8 +1,8 @@
 import type { Context, Middleware } from 'koa';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../../lib/errors.ts';
 import { failure } from './envelope.ts';
 import type { RequestState } from './state.ts';
-import { RETRY_AFTER_SECONDS, unreachableDependency } from './unavailable.ts';
+import { RETRY_AFTER_SECONDS, unreachableDependency } from '../../clients/unavailable.ts';
 
 /** Statuses that body parsers and the router raise themselves (http-errors), mapped to our messages. */
 const FRAMEWORK_ERRORS: Readonly<Record<number, string>> = {

@@ -2,7 +2,7 @@ import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import { organizationPlan } from '../../db/repositories/organizations.ts';
 import type { Plan } from '../../lib/domain.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../commands/principal.ts';
 
 const CACHE_MS = 60_000;
 

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Plan } from '../../lib/domain.ts';
-import type { Principal } from '../auth/principal.ts';
-import { ApiError } from './errors.ts';
+import type { Principal } from '../../commands/principal.ts';
+import { ApiError } from '../../lib/errors.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import type { RequestState } from './state.ts';
 

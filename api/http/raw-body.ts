@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../../lib/errors.ts';
 
 /**
  * The request body exactly as sent, for routes that verify a signature over it (webhooks). No

@@ -2,12 +2,12 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { z, ZodType } from 'zod';
 import type { UserRole } from '../../lib/domain.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../commands/principal.ts';
 import { success, type PageMetadata } from './envelope.ts';
-import { ApiError, forbidden, malformed, unauthenticated, type ErrorStatus } from './errors.ts';
+import { ApiError, forbidden, malformed, unauthenticated, type ErrorStatus } from '../../lib/errors.ts';
 import { readRawBody } from './raw-body.ts';
 import type { RequestState } from './state.ts';
-import { validateBody, validateQuery } from './validate.ts';
+import { validateBody, validateQuery } from '../../lib/validation/validate.ts';
 
 /** Webhook bodies, like other JSON (DESIGN.md, "Limits not shown"). */
 const RAW_BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../../commands/principal.ts';
 
 /** What the middleware chain puts on `ctx.state` for the later links. */
 export interface RequestState {

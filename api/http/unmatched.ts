@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { success } from './envelope.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../../lib/errors.ts';
 import type { RouteDefinition } from './route.ts';
 import type { RequestState } from './state.ts';
 

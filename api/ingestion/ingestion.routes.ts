@@ -1,15 +1,11 @@
-import { invalid } from '../http/errors.ts';
+import { invalid } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import type { RequestState } from '../http/state.ts';
 import { sessionIdParams } from '../sessions/sessions.schema.ts';
-import {
-  batchResponse,
-  dataBatchBody,
-  sessionBatchBody,
-  snapshotsResponse,
-  type BatchKind,
-} from './ingestion.schema.ts';
-import { recordBatch, type IngestionDependencies } from './record-batch.ts';
+import { batchResponse, snapshotsResponse } from './ingestion.schema.ts';
+import { dataBatchBody, sessionBatchBody, type BatchKind } from '../../commands/ingestion/batch.schema.ts';
+import { recordBatch } from '../../commands/ingestion/record-batch.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 const ITEM_NAMES: Readonly<Record<BatchKind, string>> = {
   events: 'browser interaction events',
@@ -31,7 +27,7 @@ const describe = (kind: BatchKind) =>
  * `POST /api/sessions/:id/events|snapshots|voice` naming it in the path. Who may record is
  * decided by row-level security: the session's tester (or an admin), never its business.
  */
-export function ingestionRoutes(deps: IngestionDependencies): RouteDefinition[] {
+export function ingestionRoutes(deps: CommandContext): RouteDefinition[] {
   const data = (kind: 'events' | 'facial' | 'voice') =>
     defineRoute({
       method: 'POST',

@@ -1,39 +1,4 @@
-import { z, type ZodType } from 'zod';
-import { eventItem, facialItem, snapshotRouteItem, voiceItem } from './items.schema.ts';
-
-/** DESIGN.md, "Limits not shown": at most 1,000 items per batch (more is 413). */
-export const MAX_BATCH_ITEMS = 1000;
-
-export type BatchKind = 'events' | 'facial' | 'voice' | 'snapshots';
-
-export const ITEM_SCHEMA: Readonly<Record<BatchKind, ZodType>> = {
-  events: eventItem,
-  facial: facialItem,
-  voice: voiceItem,
-  snapshots: snapshotRouteItem,
-};
-
-/**
- * A batch is read as a list of anything, because each item is checked alone later (a bad item is a
- * rejection, not a 422 of the request); the OpenAPI document still shows the item's table.
- */
-function batchOf(kind: BatchKind) {
-  const { $schema: _ignored, ...items } = z.toJSONSchema(ITEM_SCHEMA[kind], {
-    io: 'input',
-    unrepresentable: 'any',
-  });
-  return z.array(z.unknown()).meta({
-    items,
-    description: `At most ${MAX_BATCH_ITEMS} items (more is 413); each is validated alone, and invalid ones are listed in rejections.`,
-  });
-}
-
-/** `POST /api/data/events|facial|voice`: the spec's `{sessionId, batch}`. */
-export const dataBatchBody = (kind: BatchKind) => z.object({ sessionId: z.uuid(), batch: batchOf(kind) });
-
-/** The test-token twins name the session in the path; a `sessionId` in the body must agree with it. */
-export const sessionBatchBody = (kind: BatchKind) =>
-  z.object({ sessionId: z.uuid().optional(), batch: batchOf(kind) });
+import { z } from 'zod';
 
 export const batchResponse = z.object({
   sessionId: z.string(),
@@ -46,7 +11,6 @@ export const batchResponse = z.object({
     }),
   ),
 });
-export type BatchResponse = z.output<typeof batchResponse>;
 
 /**
  * The snapshots route also says which signals the session's study records, so that the extension
@@ -68,4 +32,3 @@ export const snapshotsResponse = batchResponse.extend({
     .int()
     .describe('one past the highest segmentIndex of the voice segments stored for the session'),
 });
-export type SnapshotsResponse = z.output<typeof snapshotsResponse>;

@@ -1,23 +1,31 @@
 import { asUser } from '../../db/doors.ts';
+
 import { findStudy, listStudies, variantLabelsOf } from '../../db/repositories/studies.ts';
-import { notFound } from '../http/errors.ts';
-import { offsetOf, pageMetadata } from '../http/pagination.ts';
+
+import { notFound } from '../../lib/errors.ts';
+
+import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
+
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { validateHeader } from '../http/validate.ts';
-import { createStudy, type StudyCommandDependencies } from './create-study.ts';
+
+import { validateHeader } from '../../lib/validation/validate.ts';
+
+import { createStudy } from '../../commands/studies/create-study.ts';
+import { createStudyResponse, studyIdParams, studyResponse } from './jobs.schema.ts';
+
 import {
   createStudyBody,
-  createStudyResponse,
   idempotencyKeyHeader,
   listStudiesQuery,
-  studyIdParams,
-  studyResponse,
   updateStudyBody,
-} from './jobs.schema.ts';
-import { toCreatedStudy, toStudy } from './study-view.ts';
-import { updateStudy } from './update-study.ts';
+} from '../../commands/studies/study.schema.ts';
 
-export function jobRoutes(deps: StudyCommandDependencies): RouteDefinition[] {
+import { toCreatedStudy, toStudy } from './study-view.ts';
+
+import { updateStudy } from '../../commands/studies/update-study.ts';
+import type { CommandContext } from '../../commands/context.ts';
+
+export function jobRoutes(deps: CommandContext): RouteDefinition[] {
   return [
     defineRoute({
       method: 'POST',
@@ -35,9 +43,9 @@ export function jobRoutes(deps: StudyCommandDependencies): RouteDefinition[] {
         const header = ctx.headers['idempotency-key'];
         const key =
           header === undefined ? undefined : validateHeader('Idempotency-Key', idempotencyKeyHeader, header);
-        const { study, replayed } = await createStudy(deps, principal, body, key);
+        const { row, variantLabels, replayed } = await createStudy(deps, principal, body, key);
         if (replayed) ctx.set('Idempotent-Replayed', 'true');
-        return { data: study };
+        return { data: toCreatedStudy(row, variantLabels) };
       },
     }),
     defineRoute({

@@ -1,20 +1,29 @@
 import type { Logger } from 'pino';
+
 import { asUser } from '../../db/doors.ts';
+
 import { listPendingOutreach, type OutreachRow } from '../../db/repositories/outreach-messages.ts';
-import { offsetOf, pageMetadata } from '../http/pagination.ts';
+
+import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
+
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import type { StudyCommandDependencies } from '../jobs/create-study.ts';
-import { approveOutreach, editOutreach, rejectOutreach } from './outreach-commands.ts';
+
+import { approveOutreach, editOutreach, rejectOutreach } from '../../commands/outreach/outreach-commands.ts';
+
 import {
   approvedOutreach,
   editedOutreach,
-  editOutreachBody,
   outreachIdParams,
-  outreachQueueQuery,
   outreachRecord,
   rejectedOutreach,
-  rejectOutreachBody,
 } from './outreach.schema.ts';
+
+import {
+  editOutreachBody,
+  outreachQueueQuery,
+  rejectOutreachBody,
+} from '../../commands/outreach/outreach.schema.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 const toOutreach = (row: OutreachRow) => ({
   outreachId: row.id,
@@ -28,7 +37,7 @@ const toOutreach = (row: OutreachRow) => ({
   generatedAt: row.generated_at.toISOString(),
 });
 
-export function outreachRoutes(deps: StudyCommandDependencies): RouteDefinition[] {
+export function outreachRoutes(deps: CommandContext): RouteDefinition[] {
   const review = { tag: 'Outreach', auth: 'user', roles: ['business', 'admin'] } as const;
   const byId = { ...review, params: outreachIdParams, resource: 'Outreach message', errors: [409] } as const;
   return [

@@ -1,11 +1,5 @@
 import { z } from 'zod';
 import { CHANNELS } from '../../lib/domain.ts';
-import { paginationQuery } from '../http/pagination.ts';
-import { storableText } from '../validation/storable.ts';
-
-export const outreachQueueQuery = paginationQuery.extend({
-  jobId: z.uuid({ error: 'Must be a study id (UUID)' }).optional(),
-});
 
 export const outreachIdParams = z.object({ id: z.uuid() });
 
@@ -21,20 +15,10 @@ export const outreachRecord = z.object({
   generatedAt: z.string().describe('ISO 8601'),
 });
 
-export const editOutreachBody = z.object({
-  body: storableText(10_000).trim().min(1, 'Must not be empty'),
-  subject: storableText(500).trim().min(1, 'Must not be empty').optional().describe('email messages only'),
-});
-export type EditOutreachInput = z.output<typeof editOutreachBody>;
-
 export const editedOutreach = z.object({
   outreachId: z.uuid(),
   status: z.literal('pending'),
   updatedAt: z.string().describe('ISO 8601'),
-});
-
-export const rejectOutreachBody = z.object({
-  reason: storableText(2_000).trim().min(1).optional().describe('kept for audit'),
 });
 
 export const rejectedOutreach = z.object({

@@ -1,19 +1,21 @@
 import { asUser } from '../../db/doors.ts';
+
 import { listProposals, type ProposalRow } from '../../db/repositories/proposals.ts';
+
 import { findStudy } from '../../db/repositories/studies.ts';
-import { notFound } from '../http/errors.ts';
-import { offsetOf, pageMetadata } from '../http/pagination.ts';
+
+import { notFound } from '../../lib/errors.ts';
+
+import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
+
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import type { StudyCommandDependencies } from '../jobs/create-study.ts';
-import { approveProposal, rejectProposal } from './proposal-commands.ts';
-import {
-  listProposalsQuery,
-  proposalApproval,
-  proposalIdParams,
-  proposalRecord,
-  proposalRejection,
-  rejectProposalBody,
-} from './proposals.schema.ts';
+
+import { approveProposal, rejectProposal } from '../../commands/outreach/proposal-commands.ts';
+
+import { proposalApproval, proposalIdParams, proposalRecord, proposalRejection } from './proposals.schema.ts';
+
+import { listProposalsQuery, rejectProposalBody } from '../../commands/outreach/proposal.schema.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 const toProposal = (row: ProposalRow) => ({
   proposalId: row.id,
@@ -28,7 +30,7 @@ const toProposal = (row: ProposalRow) => ({
   ...(row.skipped_at ? { skippedAt: row.skipped_at.toISOString() } : {}),
 });
 
-export function proposalRoutes(deps: StudyCommandDependencies): RouteDefinition[] {
+export function proposalRoutes(deps: CommandContext): RouteDefinition[] {
   const decision = {
     tag: 'Outreach',
     auth: 'user',

@@ -1,12 +1,5 @@
 import { z } from 'zod';
 import { PROPOSAL_STATUSES } from '../../lib/domain.ts';
-import { paginationQuery } from '../http/pagination.ts';
-import { storableText } from '../validation/storable.ts';
-
-export const listProposalsQuery = paginationQuery.extend({
-  jobId: z.uuid({ error: 'Must be a study id (UUID)' }),
-  status: z.enum(PROPOSAL_STATUSES).optional(),
-});
 
 export const proposalRecord = z.object({
   proposalId: z.uuid(),
@@ -22,10 +15,6 @@ export const proposalRecord = z.object({
 });
 
 export const proposalIdParams = z.object({ id: z.uuid() });
-
-export const rejectProposalBody = z.object({
-  reason: storableText(2_000).trim().min(1).optional().describe('why the tester is skipped, kept for audit'),
-});
 
 export const proposalApproval = z.object({
   proposalId: z.uuid(),

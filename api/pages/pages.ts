@@ -1,41 +1,58 @@
 import type Router from '@koa/router';
 import type { AuthDependencies } from '../auth/dependencies.ts';
-import type { BillingDependencies } from '../billing/billing-dependencies.ts';
+
 import type { RequestState } from '../http/state.ts';
-import type { SessionCommandDependencies } from '../sessions/create-session.ts';
+
 import { mountAdminPages } from './admin/routes.tsx';
+
 import { mountDashboardPage } from './dashboard/routes.tsx';
+
 import { mountLocalCheckoutPages } from './local-checkout/routes.tsx';
+
 import { mountNewStudyPages } from './new-study/routes.tsx';
+
 import { mountOfferListPages } from './offers/routes.tsx';
+
 import { STYLESHEET_PATH } from './paths.ts';
+
 import { mountProfilePages } from './profile/routes.tsx';
+
 import { mountQuizEditorPages } from './quiz-editor/routes.tsx';
+
 import { mountQuizPages } from './quiz/routes.tsx';
+
 import { mountRecoveryPages } from './recovery/routes.tsx';
+
 import { mountRegisterPages } from './register/routes.tsx';
+
 import { mountReportPages } from './reports/routes.tsx';
+
 import { mountReviewPages } from './review/routes.tsx';
+
 import { mountPageAssets } from './shared/assets.ts';
+
 import type { CsrfSettings } from './shared/csrf.ts';
+
 import { pageRouter } from './shared/page-routes.ts';
+
 import { mountSignInPages } from './sign-in/routes.tsx';
+
 import { mountStudyPages } from './study/routes.tsx';
+
 import { mountTokenPages } from './tokens/routes.tsx';
+import type { CommandContext } from '../../commands/context.ts';
 
 /**
  * The offer email's signed links (`/offers/:id`): pages without sign-in or CSRF (the link's
  * signature stands for both), on the app's router, and in the OpenAPI document.
  */
-export { mountOfferPages, OFFER_PAGE_ENDPOINTS, type OfferPageDependencies } from './offers/routes.tsx';
+export { mountOfferPages, OFFER_PAGE_ENDPOINTS } from './offers/routes.tsx';
 
 export interface PageDependencies {
   readonly auth: AuthDependencies;
-  /** What the study and session commands run on: the database, Temporal, the task queue, the clock. */
-  readonly commands: SessionCommandDependencies;
+  /** What the pages' commands run over, as the REST routes' (commands/context.ts). */
+  readonly commands: CommandContext;
   readonly csrf: CsrfSettings;
-  /** Checkout from the study page, and the local provider's checkout page. */
-  readonly billing: BillingDependencies;
 }
 
 /**
@@ -52,14 +69,13 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountReviewPages(pages, deps.commands);
   // Before the study page, whose `/dashboard/jobs/:id` would take `new` for an unknown study.
   mountNewStudyPages(pages, deps.commands);
-  mountStudyPages(pages, deps.commands, deps.billing);
+  mountStudyPages(pages, deps.commands);
   mountReportPages(pages, deps.auth.db);
   mountTokenPages(pages, deps.auth);
   mountOfferListPages(pages, deps.commands);
-  mountLocalCheckoutPages(pages, deps.billing);
-  const testers = { db: deps.auth.db, baseUrl: deps.auth.config.http.baseUrl, now: deps.auth.now };
-  mountProfilePages(pages, testers);
-  mountQuizPages(pages, testers);
+  mountLocalCheckoutPages(pages, deps.commands);
+  mountProfilePages(pages, deps.commands);
+  mountQuizPages(pages, deps.commands);
   mountAdminPages(pages, deps.commands);
   mountQuizEditorPages(pages, deps.commands);
   return [`GET ${STYLESHEET_PATH}`, ...pages.mounted];

@@ -1,14 +1,11 @@
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { readAggregate, requestAggregate, type AggregateCommandDependencies } from './aggregate-commands.ts';
-import {
-  aggregateJobResponse,
-  aggregateRequestBody,
-  aggregateStatusResponse,
-  studyIdParams,
-} from './aggregate.schema.ts';
+import { readAggregate, requestAggregate } from '../../commands/reports/aggregate-commands.ts';
+import { aggregateJobResponse, aggregateStatusResponse, studyIdParams } from './aggregate.schema.ts';
+import { aggregateRequestBody } from '../../commands/reports/aggregate.schema.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 /** Agent 4, the cross-test analysis of a study (spec, AI agents), and its polling endpoint (DESIGN.md). */
-export function aggregateRoutes(deps: AggregateCommandDependencies): RouteDefinition[] {
+export function aggregateRoutes(deps: CommandContext): RouteDefinition[] {
   const common = {
     tag: 'Reports',
     auth: 'user',

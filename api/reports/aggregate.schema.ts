@@ -1,12 +1,5 @@
 import { z } from 'zod';
 import { AGENT_JOB_STATUSES, FINDING_SEVERITIES } from '../../lib/domain.ts';
-import { int4 } from '../validation/storable.ts';
-
-export const aggregateRequestBody = z.object({
-  includeVariantComparison: z.boolean('Must be true or false').optional(),
-  minSessionCount: int4().min(1, 'Must be at least 1').max(10_000, 'Must be at most 10000').default(1),
-});
-export type AggregateRequest = z.output<typeof aggregateRequestBody>;
 
 export const studyIdParams = z.object({ id: z.uuid() });
 
@@ -28,11 +21,13 @@ const barrier = z.object({
   wcag: z.object({ criterion: z.string(), level: z.string() }).nullable(),
   affectedFlow: z.string(),
 });
+
 const group = z.object({
   sessionCount: z.number().int(),
   avgScore: z.number(),
   barriers: z.array(z.string()),
 });
+
 const groups = z.record(z.string(), group);
 
 export const aggregateStatusResponse = aggregateJobResponse.extend({

@@ -2,9 +2,9 @@ import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import { findAgentJob, latestAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { findReport } from '../../db/repositories/reports.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { requireVisibleSession } from '../sessions/session-workflow.ts';
+import { requireVisibleSession } from '../../commands/sessions/session-workflow.ts';
 import { toReportJob } from './report-job-view.ts';
 import { renderReport } from './report-rendering.ts';
 import {

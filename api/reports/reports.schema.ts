@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AGENT_JOB_STATUSES, FINDING_SEVERITIES, REPORT_FORMATS, WCAG_LEVELS } from '../../lib/domain.ts';
 
 const jobStatus = z.enum(AGENT_JOB_STATUSES);
+
 const reportFormat = z.enum(REPORT_FORMATS, 'Must be structured or narrative');
 
 export const createReportBody = z.object({
@@ -11,6 +12,7 @@ export const createReportBody = z.object({
 });
 
 export const reportIdParams = z.object({ id: z.uuid() });
+
 export const reportJobIdParams = z.object({ reportJobId: z.uuid() });
 
 /** GET /api/reports/:id renders the stored facts in either format; without `format`, structured. */

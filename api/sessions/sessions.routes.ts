@@ -1,42 +1,62 @@
 import type { Logger } from 'pino';
+
 import { asUser } from '../../db/doors.ts';
+
 import { latestCompleteAgentJob } from '../../db/repositories/agent-jobs.ts';
+
 import { listNotes } from '../../db/repositories/session-notes.ts';
+
 import { sessionInsightsOf } from '../ai/ai-view.ts';
+
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { createSession, type SessionCommandDependencies } from './create-session.ts';
-import { insightsVisible } from './insights-visibility.ts';
-import { rateSession } from './business-rating.ts';
-import { submitFeedback, updateNotes } from './note-commands.ts';
-import { analyzeSession, changeSessionStatus, confirmSession } from './session-commands.ts';
+
+import { createSession } from '../../commands/sessions/create-session.ts';
+import { insightsVisible } from '../../commands/sessions/insights-visibility.ts';
+
+import { rateSession } from '../../commands/sessions/business-rating.ts';
+
+import { submitFeedback, updateNotes } from '../../commands/sessions/note-commands.ts';
+
+import {
+  analyzeSession,
+  changeSessionStatus,
+  confirmSession,
+} from '../../commands/sessions/session-commands.ts';
+
 import { passesGate, toCreatedSession, toNote, toSession } from './session-view.ts';
-import { requireVisibleSession, visibleSession } from './session-workflow.ts';
+
+import { requireVisibleSession, visibleSession } from '../../commands/sessions/session-workflow.ts';
+
 import {
   analyzeSessionResponse,
-  completeSessionBody,
   completeSessionResponse,
-  confirmSessionBody,
   confirmSessionResponse,
   createdSessionResponse,
-  createSessionBody,
-  businessRatingBody,
   businessRatingResponse,
-  feedbackBody,
   feedbackResponse,
   notesResponse,
   sessionIdParams,
   sessionReadResponse,
   sessionResponse,
-  updateNotesBody,
   updateNotesResponse,
-  updateSessionBody,
 } from './sessions.schema.ts';
+
+import {
+  completeSessionBody,
+  confirmSessionBody,
+  createSessionBody,
+  businessRatingBody,
+  feedbackBody,
+  updateNotesBody,
+  updateSessionBody,
+} from '../../commands/sessions/session.schema.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 const ACTION_FOR = { paused: 'pause', active: 'resume', completed: 'complete' } as const;
 /** Agent 2 on the local analyst takes a few seconds at most; clients poll GET until analyzed. */
 const ANALYSIS_ESTIMATE_SECONDS = 5;
 
-export function sessionRoutes(deps: SessionCommandDependencies): RouteDefinition[] {
+export function sessionRoutes(deps: CommandContext): RouteDefinition[] {
   const common = { tag: 'Sessions', auth: 'user', params: sessionIdParams, resource: 'Session' } as const;
   return [
     defineRoute({

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { reissueTestToken, type TestTokenDeliveryDependencies } from '../auth/test-token-delivery.ts';
+
+import { reissueTestToken } from '../../commands/sessions/test-token-delivery.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
+
 import { sessionIdParams } from './sessions.schema.ts';
-import { visibleSession } from './session-workflow.ts';
+
+import { visibleSession } from '../../commands/sessions/session-workflow.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 const issuedTestTokenResponse = z.object({
   sessionId: z.uuid(),
@@ -13,7 +17,7 @@ const issuedTestTokenResponse = z.object({
     .describe('true when the token was also queued to the tester through the messaging channel'),
 });
 
-export function testTokenRoutes(deps: TestTokenDeliveryDependencies): RouteDefinition[] {
+export function testTokenRoutes(deps: CommandContext): RouteDefinition[] {
   return [
     defineRoute({
       method: 'POST',

@@ -1,15 +1,11 @@
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { quizForTester, submitQuizAttempt } from './quiz-attempt.ts';
-import { editOwnProfile, ownProfile, type TesterProfileDependencies } from './tester-profile.ts';
-import {
-  quizAttemptBody,
-  quizAttemptResult,
-  testerProfile,
-  testerQuiz,
-  updateTesterProfileBody,
-} from './testers.schema.ts';
+import { quizForTester, submitQuizAttempt } from '../../commands/testers/quiz-attempt.ts';
+import { editOwnProfile, ownProfile } from '../../commands/testers/tester-profile.ts';
+import { quizAttemptResult, testerProfile, testerQuiz } from './testers.schema.ts';
+import { quizAttemptBody, updateTesterProfileBody } from '../../commands/testers/tester.schema.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
-export function testerRoutes(deps: TesterProfileDependencies): RouteDefinition[] {
+export function testerRoutes(deps: CommandContext): RouteDefinition[] {
   const own = { tag: 'Testers', auth: 'user', roles: ['tester'] } as const;
   return [
     defineRoute({

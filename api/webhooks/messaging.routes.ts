@@ -1,29 +1,22 @@
-import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { MessagingSender } from '../../clients/messaging.ts';
-import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { markEventProcessed } from '../../db/repositories/provider-events.ts';
 import { messagingWebhookCredential, WEBHOOK_SECRET_HEADER } from '../auth/service-credentials.ts';
-import { malformed } from '../http/errors.ts';
+import { malformed } from '../../lib/errors.ts';
 import { admitWebhookDelivery } from '../http/rate-limit.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { validateBody } from '../http/validate.ts';
+import { validateBody } from '../../lib/validation/validate.ts';
 import { messagingReceivedResponse, messagingUpdate } from './messaging.schema.ts';
 import { type ChatOfferAnswer, receiveMessagingUpdate } from './messaging-update.ts';
-import { answerOffer } from '../offers/answer-offer.ts';
-import { replyToTester } from '../offers/offer-replies.ts';
+import { answerOffer } from '../../commands/offers/answer-offer.ts';
+import { replyToTester } from '../../commands/offers/offer-replies.ts';
 import type { OfferOutcome } from '../../lib/offers.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
-export interface MessagingWebhookDependencies {
-  readonly db: Db;
-  readonly temporal: Client;
-  readonly taskQueue: string;
-  /** MESSAGING_WEBHOOK_SECRET; unset: the route answers 503. */
-  readonly secret: string | undefined;
+export interface MessagingWebhookDependencies extends CommandContext {
   /** The bot, to answer a pressed button's callback query. */
   readonly messaging: MessagingSender;
-  readonly now: () => Date;
 }
 
 function parseObject(raw: Buffer): Record<string, unknown> {
@@ -64,7 +57,7 @@ export function messagingWebhookRoutes(deps: MessagingWebhookDependencies): Rout
       summary:
         "The messaging bot's updates (`x-webhook-secret`): each is recorded by update_id; `/start <code>` links the tester's chat",
       auth: 'public',
-      credential: messagingWebhookCredential(deps.secret),
+      credential: messagingWebhookCredential(deps.config.serviceCredentials.messagingWebhookSecret),
       rawBody: true,
       body: messagingUpdate,
       headers: { [WEBHOOK_SECRET_HEADER]: 'MESSAGING_WEBHOOK_SECRET' },

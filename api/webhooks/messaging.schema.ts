@@ -1,7 +1,7 @@
 import type { Update } from 'grammy/types';
 import { z } from 'zod';
 import { OFFER_OUTCOMES } from '../../lib/offers.ts';
-import { int8, storableText } from '../validation/storable.ts';
+import { int8, storableText } from '../../lib/validation/storable.ts';
 
 /**
  * The part of the bot API's Update (grammy's `Update` type) the service reads: its id, and a text
@@ -32,7 +32,9 @@ export type MessagingUpdate = z.output<typeof messagingUpdate>;
 
 // Compile-time: every Update the bot API sends fits this schema's input, so the two cannot drift.
 type Fits<T, U> = T extends U ? true : false;
+
 type Assert<T extends true> = T;
+
 export type UpdateFitsSchema = Assert<Fits<Update, z.input<typeof messagingUpdate>>>;
 
 export const messagingReceivedResponse = z.object({

@@ -3,27 +3,23 @@ import {
   SignatureRejected,
   verifyProviderEvent,
 } from '../../clients/payments/provider-events.ts';
-import type { PaymentsConfig } from '../../config/payments.ts';
 import {
   SCHEDULING_SIGNATURE_HEADER,
   SIGNATURE_TOLERANCE_SECONDS,
   verifyWebhookSignature,
 } from '../auth/webhook-signature.ts';
-import { ApiError, malformed, unauthenticated } from '../http/errors.ts';
+import { ApiError, malformed, unauthenticated } from '../../lib/errors.ts';
 import { admitWebhookDelivery } from '../http/rate-limit.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { describeIssue, validateBody } from '../http/validate.ts';
-import { recordSchedulingEvent } from './record-booking.ts';
+import { describeIssue, validateBody } from '../../lib/validation/validate.ts';
+import { recordSchedulingEvent } from '../../commands/billing/record-booking.ts';
 import {
   recordPaymentEvent,
   recordUnreadablePaymentEvent,
-  type PaymentEventDependencies,
-} from './record-payment-event.ts';
-import { paymentEvent, receivedResponse, schedulingEvent } from './webhooks.schema.ts';
-
-export interface WebhookDependencies extends PaymentEventDependencies {
-  readonly payments: PaymentsConfig;
-}
+} from '../../commands/billing/record-payment-event.ts';
+import { paymentEvent, receivedResponse } from './webhooks.schema.ts';
+import { schedulingEvent } from '../../commands/billing/booking.schema.ts';
+import type { CommandContext } from '../../commands/context.ts';
 
 const received = { data: { received: true } };
 
@@ -35,7 +31,7 @@ function parseJson(raw: Buffer): unknown {
   }
 }
 
-export function webhookRoutes(deps: WebhookDependencies): RouteDefinition[] {
+export function webhookRoutes(deps: CommandContext): RouteDefinition[] {
   return [
     defineRoute({
       method: 'POST',
@@ -50,7 +46,7 @@ export function webhookRoutes(deps: WebhookDependencies): RouteDefinition[] {
       response: receivedResponse,
       errors: [503],
       handler: async ({ ctx, rawBody }) => {
-        const secrets = deps.payments.webhookSecrets;
+        const secrets = deps.config.payments.webhookSecrets;
         if (secrets.length === 0)
           throw new ApiError('unavailable', 'Payments are not configured (STRIPE_WEBHOOK_SECRET is unset)');
         let verified: unknown;
@@ -91,7 +87,7 @@ export function webhookRoutes(deps: WebhookDependencies): RouteDefinition[] {
       response: receivedResponse,
       errors: [400, 404, 422, 503],
       handler: async ({ ctx, rawBody }) => {
-        const secret = deps.payments.schedulingWebhookSecret;
+        const secret = deps.config.payments.schedulingWebhookSecret;
         if (!secret)
           throw new ApiError(
             'unavailable',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { currenciesInUse, isBcp47, ISO_3166_ALPHA2, ISO_4217 } from '../../api/validation/iso-codes.ts';
+import { currenciesInUse, isBcp47, ISO_3166_ALPHA2, ISO_4217 } from '../../lib/validation/iso-codes.ts';
 
 describe('ISO 4217 currency codes (compensation.currency)', () => {
   it('accepts current currencies, the Caribbean guilder (XCG) among them', () => {

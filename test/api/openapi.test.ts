@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { openApiPath } from '../../api/http/openapi.ts';
-import { createStudyBody } from '../../api/jobs/jobs.schema.ts';
+import { createStudyBody } from '../../commands/studies/study.schema.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import { ApiError } from '../../api/http/errors.ts';
+import { ApiError } from '../../lib/errors.ts';
 import { readRawBody } from '../../api/http/raw-body.ts';
 
 /** Just what readRawBody reads of a Koa context: the Content-Length header and the request stream. */

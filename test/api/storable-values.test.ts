@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z, type ZodType } from 'zod';
-import { ITEM_SCHEMA } from '../../api/ingestion/ingestion.schema.ts';
-import type { NumberStorage } from '../../api/validation/storable.ts';
+import { ITEM_SCHEMA } from '../../commands/ingestion/batch.schema.ts';
+import type { NumberStorage } from '../../lib/validation/storable.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 
 // Every value a request schema lets through must be storable (issue: "validation is the

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { ApiError } from '../../api/http/errors.ts';
-import { paginationQuery } from '../../api/http/pagination.ts';
-import { queryInteger } from '../../api/http/query.ts';
-import { validateHeader, validateQuery } from '../../api/http/validate.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { paginationQuery } from '../../lib/validation/pagination.ts';
+import { queryInteger } from '../../lib/validation/query-integer.ts';
+import { validateHeader, validateQuery } from '../../lib/validation/validate.ts';
 
 /** The ApiError `run` throws: its status and message. */
 function refusal(run: () => unknown): { status: number; message: string } {

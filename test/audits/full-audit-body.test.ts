@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { fullAuditBody, MAX_PAGES_LIMIT } from '../../api/audits/audits.schema.ts';
+import { fullAuditBody, MAX_PAGES_LIMIT } from '../../commands/audits/audit.schema.ts';
 
 describe('POST /api/audits/full body', () => {
   const url = 'https://shop.example/';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { INSTANT_TIMEOUT_MESSAGE } from '../../lib/audits.ts';
-import { INSTANT_AUDIT_LIMIT_MS } from '../../api/audits/audit-commands.ts';
+import { INSTANT_AUDIT_LIMIT_MS } from '../../commands/audits/audit-commands.ts';
 import { instantAuditTaskQueue } from '../../workflows/messages/audit.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { temporalEnvironment } from '../support/temporal.ts';

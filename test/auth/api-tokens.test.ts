@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { sha256Hex } from '../../api/auth/secrets.ts';
+import { sha256Hex } from '../../lib/secrets.ts';
 import { asSystem } from '../../db/doors.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';

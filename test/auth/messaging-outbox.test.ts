@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessagingSender } from '../../clients/messaging.ts';
-import { sha256Hex } from '../../api/auth/secrets.ts';
+import { sha256Hex } from '../../lib/secrets.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';

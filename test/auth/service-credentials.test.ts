@@ -5,7 +5,7 @@ import {
   requireServiceToken,
   requireWebhookSecret,
 } from '../../api/auth/service-credentials.ts';
-import { ApiError } from '../../api/http/errors.ts';
+import { ApiError } from '../../lib/errors.ts';
 
 /** A Koa context carrying the given request headers. */
 function contextWith(headers: Record<string, string>): Context {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessagingSender } from '../../clients/messaging.ts';
 import { TEST_TOKEN_KIND, testTokenMessageBody } from '../../lib/outbox-messages.ts';
-import { sha256Hex } from '../../api/auth/secrets.ts';
+import { sha256Hex } from '../../lib/secrets.ts';
 import { asSystem } from '../../db/doors.ts';
 import { queueNotification } from '../../db/repositories/notification-outbox.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';

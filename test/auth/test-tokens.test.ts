@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { sha256Hex } from '../../api/auth/secrets.ts';
-import { issueTestToken } from '../../api/auth/test-tokens.ts';
+import { sha256Hex } from '../../lib/secrets.ts';
+import { issueTestToken } from '../../commands/sessions/test-token-delivery.ts';
 import { asSystem } from '../../db/doors.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';

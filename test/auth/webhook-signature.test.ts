@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ApiError } from '../../api/http/errors.ts';
+import { ApiError } from '../../lib/errors.ts';
 import { signWebhook, verifyWebhookSignature } from '../../api/auth/webhook-signature.ts';
 
 const SECRET = 'whsec_test_secret';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { issueTestToken } from '../../api/auth/test-tokens.ts';
+import { issueTestToken } from '../../commands/sessions/test-token-delivery.ts';
 import { asSystem, type Claims } from '../../db/doors.ts';
 import type { SessionStatus } from '../../lib/domain.ts';
 import { insertStudy } from '../auth/helpers.ts';

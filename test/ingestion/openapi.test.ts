@@ -6,7 +6,7 @@ import {
   noFaceFrame,
   snapshotItem,
   voiceItem,
-} from '../../api/ingestion/items.schema.ts';
+} from '../../commands/ingestion/items.schema.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 
 type Json = Record<string, unknown>;

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { issueTestToken } from '../../api/auth/test-tokens.ts';
+import { issueTestToken } from '../../commands/sessions/test-token-delivery.ts';
 import { asSystem, type Claims } from '../../db/doors.ts';
 import type { AgentKind } from '../../lib/domain.ts';
 import { paymentConfirmedSignal, studyWorkflowId } from '../../workflows/messages/study.ts';

@@ -3,8 +3,8 @@ import type { Db } from '../../../db/connection.ts';
 import { asUser } from '../../../db/doors.ts';
 import { listCapacityReviews } from '../../../db/repositories/capacity-reviews.ts';
 import { listTesters } from '../../../db/repositories/tester-listing.ts';
-import type { SessionPrincipal } from '../../auth/principal.ts';
-import { notFound } from '../../http/errors.ts';
+import type { SessionPrincipal } from '../../../commands/principal.ts';
+import { notFound } from '../../../lib/errors.ts';
 import type { FieldErrors } from '../shared/form-fields.tsx';
 import type { SignedInRequest } from '../shared/page-routes.ts';
 

@@ -1,14 +1,23 @@
-import { decideCapacityReview } from '../../admin/capacity-review-decision.ts';
-import { decideCapacityReviewBody } from '../../admin/capacity-reviews.schema.ts';
-import { changeTesterStatus } from '../../admin/tester-status.ts';
-import { testerStatusBody } from '../../admin/testers.schema.ts';
+import { decideCapacityReview } from '../../../commands/admin/capacity-review-decision.ts';
+
+import { decideCapacityReviewBody } from '../../../commands/admin/capacity-review.schema.ts';
+
+import { changeTesterStatus } from '../../../commands/admin/tester-status.ts';
+
+import { testerStatusBody } from '../../../commands/admin/tester.schema.ts';
+
 import type { RequestState } from '../../http/state.ts';
-import type { SessionCommandDependencies } from '../../sessions/create-session.ts';
+
 import { CAPACITY_REVIEWS_PATH, capacityReviewPath, testerPath, TESTERS_PATH } from '../paths.ts';
+
 import type { FieldErrors } from '../shared/form-fields.tsx';
+
 import { commandErrors, parseForm } from '../shared/form-input.ts';
+
 import { requireRole, type PageRouter, type SignedInRequest } from '../shared/page-routes.ts';
+
 import { renderPage, seeOther } from '../shared/render.ts';
+
 import {
   decisionInput,
   idOf,
@@ -19,13 +28,15 @@ import {
   testersOf,
   type TesterList,
 } from './data.ts';
+
 import { CapacityReviewsPage, TestersPage } from './view.tsx';
+import type { CommandContext } from '../../../commands/context.ts';
 
 /**
  * The admins' pages: capacity reviews to decide and testers to approve, suspend or reinstate,
  * through the commands of `POST /api/admin/capacity-reviews/:id` and `PATCH /api/admin/testers/:id`.
  */
-export function mountAdminPages(pages: PageRouter, deps: SessionCommandDependencies): void {
+export function mountAdminPages(pages: PageRouter, deps: CommandContext): void {
   const reviewsPage = async (
     request: SignedInRequest,
     extra: { errors?: FieldErrors; notice?: string },

@@ -2,7 +2,7 @@ import type { Db } from '../../../db/connection.ts';
 import { asUser } from '../../../db/doors.ts';
 import { sessionsOfTester } from '../../../db/repositories/sessions.ts';
 import { listStudies } from '../../../db/repositories/studies.ts';
-import type { SessionPrincipal } from '../../auth/principal.ts';
+import type { SessionPrincipal } from '../../../commands/principal.ts';
 
 const LIST_LIMIT = 50;
 

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createStudy, type StudyCommandDependencies } from '../../jobs/create-study.ts';
-import { createStudyBody, idempotencyKeyHeader } from '../../jobs/jobs.schema.ts';
+
+import { createStudy } from '../../../commands/studies/create-study.ts';
+import { createStudyBody, idempotencyKeyHeader } from '../../../commands/studies/study.schema.ts';
+
 import { NEW_STUDY_PATH, studyPath } from '../paths.ts';
+
 import type { FieldErrors } from '../shared/form-fields.tsx';
+
 import { commandErrors, formList, parseForm } from '../shared/form-input.ts';
+
 import {
   blankStudyValues,
   fieldOfPath,
@@ -13,9 +18,13 @@ import {
   withRows,
   type NewStudyValues,
 } from './data.ts';
+
 import { NewStudyPage, studyFormLabels } from './view.tsx';
+
 import { requireRole, type PageRouter, type SignedInRequest } from '../shared/page-routes.ts';
+
 import { renderPage, seeOther } from '../shared/render.ts';
+import type { CommandContext } from '../../../commands/context.ts';
 
 /** Each of the schema's problems at its field of the form (a number field that holds text says so). */
 function formErrors(values: NewStudyValues, schemaErrors: FieldErrors): FieldErrors {
@@ -32,7 +41,7 @@ function formErrors(values: NewStudyValues, schemaErrors: FieldErrors): FieldErr
  * `POST /api/jobs`: its schema's rules, each problem at its field; the form's idempotency key makes
  * a second press of the button answer the study the first one made.
  */
-export function mountNewStudyPages(pages: PageRouter, deps: StudyCommandDependencies): void {
+export function mountNewStudyPages(pages: PageRouter, deps: CommandContext): void {
   const show = (request: SignedInRequest, values: NewStudyValues, errors: FieldErrors = {}, status = 200) =>
     renderPage(
       request.ctx,
@@ -64,8 +73,8 @@ export function mountNewStudyPages(pages: PageRouter, deps: StudyCommandDependen
       return show(request, values, formErrors(values, 'errors' in parsed ? parsed.errors : {}), 422);
     }
     try {
-      const { study } = await createStudy(deps, request.principal, parsed.data, values.idempotencyKey);
-      seeOther(ctx, `${studyPath(study.jobId)}?done=created`);
+      const { row } = await createStudy(deps, request.principal, parsed.data, values.idempotencyKey);
+      seeOther(ctx, `${studyPath(row.id)}?done=created`);
     } catch (error) {
       const refused = commandErrors(error, []);
       // The key made a study from other values (the form sent again after going back and

@@ -5,7 +5,7 @@ import { asUser } from '../../../db/doors.ts';
 import { offersOfTester } from '../../../db/repositories/offers.ts';
 import { isOfferAnswerSignature } from '../../../lib/offer-links.ts';
 import { OFFER_ANSWERS, type OfferAnswer } from '../../../lib/offers.ts';
-import type { SessionPrincipal } from '../../auth/principal.ts';
+import type { SessionPrincipal } from '../../../commands/principal.ts';
 
 /** One page lists this many offers, newest first. */
 const OFFER_LIST_LIMIT = 100;

@@ -1,22 +1,27 @@
 import type Router from '@koa/router';
 import { asUser } from '../../../db/doors.ts';
-import { isOfferTo } from '../../../db/repositories/offers.ts';
-import { OFFER_OUTCOME_TEXT, OFFER_OUTCOMES } from '../../../lib/offers.ts';
-import { ApiError, notFound } from '../../http/errors.ts';
-import type { RawEndpoint } from '../../http/openapi.ts';
-import type { RequestState } from '../../http/state.ts';
-import type { StudyCommandDependencies } from '../../jobs/create-study.ts';
-import { answerOffer, type OfferAnswerDependencies } from '../../offers/answer-offer.ts';
-import { offerAnswerPath, offerLinkPath, OFFERS_PATH } from '../paths.ts';
-import { requireRole, type PageRouter } from '../shared/page-routes.ts';
-import { renderPage, seeOther } from '../shared/render.ts';
-import { answerForm, linkQuery, offerParams, ownOffers, signedAnswer } from './data.ts';
-import { OfferLinkAnsweredPage, OfferLinkPage, OffersPage } from './view.tsx';
 
-export interface OfferPageDependencies extends OfferAnswerDependencies {
-  /** The service's signing secret (JWT_SECRET), from which the links' key is derived. */
-  readonly secret: string;
-}
+import { isOfferTo } from '../../../db/repositories/offers.ts';
+
+import { OFFER_OUTCOME_TEXT, OFFER_OUTCOMES } from '../../../lib/offers.ts';
+
+import { ApiError, notFound } from '../../../lib/errors.ts';
+
+import type { RawEndpoint } from '../../http/openapi.ts';
+
+import type { RequestState } from '../../http/state.ts';
+
+import { answerOffer } from '../../../commands/offers/answer-offer.ts';
+import { offerAnswerPath, offerLinkPath, OFFERS_PATH } from '../paths.ts';
+
+import { requireRole, type PageRouter } from '../shared/page-routes.ts';
+
+import { renderPage, seeOther } from '../shared/render.ts';
+
+import { answerForm, linkQuery, offerParams, ownOffers, signedAnswer } from './data.ts';
+
+import { OfferLinkAnsweredPage, OfferLinkPage, OffersPage } from './view.tsx';
+import type { CommandContext } from '../../../commands/context.ts';
 
 const TAG = 'Offers';
 
@@ -47,7 +52,7 @@ export const OFFER_PAGE_ENDPOINTS: readonly RawEndpoint[] = [
  * answered through `answerOffer`, the same command as the chat's buttons and the email's signed
  * links. Here the tester's sign-in is what makes the answer theirs.
  */
-export function mountOfferListPages(pages: PageRouter, deps: StudyCommandDependencies): void {
+export function mountOfferListPages(pages: PageRouter, deps: CommandContext): void {
   pages.signedIn('GET', OFFERS_PATH, async (request) => {
     requireRole(request, 'tester');
     const done = request.ctx.query.done;
@@ -100,14 +105,14 @@ const invalidLink = (): never => {
  * scanners that follow links answer nothing. The button posts the same signed answer, which the
  * offer takes once; any later answer shows what became of the offer and changes nothing.
  */
-export function mountOfferPages(router: Router<RequestState>, deps: OfferPageDependencies): void {
+export function mountOfferPages(router: Router<RequestState>, deps: CommandContext): void {
   router.get(offerLinkPath(':id'), (ctx) => {
-    const link = signedAnswer(ctx, deps.secret);
+    const link = signedAnswer(ctx, deps.config.auth.jwtSecret);
     if (!link) return invalidLink();
     renderPage(ctx, <OfferLinkPage offerId={link.id} answer={link.answer} signature={link.signature} />);
   });
   router.post(offerLinkPath(':id'), async (ctx) => {
-    const link = signedAnswer(ctx, deps.secret);
+    const link = signedAnswer(ctx, deps.config.auth.jwtSecret);
     if (!link) return invalidLink();
     const reply = await answerOffer(deps, link.id, link.answer);
     if (!reply) return invalidLink();

@@ -1,4 +1,4 @@
-import type { ownProfile } from '../../testers/tester-profile.ts';
+import type { ownProfile } from '../../../commands/testers/tester-profile.ts';
 import { formList } from '../shared/form-input.ts';
 import type { SignedInRequest } from '../shared/page-routes.ts';
 

@@ -1,5 +1,5 @@
-import { editOwnProfile, ownProfile, type TesterProfileDependencies } from '../../testers/tester-profile.ts';
-import { updateTesterProfileBody } from '../../testers/testers.schema.ts';
+import { editOwnProfile, ownProfile } from '../../../commands/testers/tester-profile.ts';
+import { updateTesterProfileBody } from '../../../commands/testers/tester.schema.ts';
 import { PROFILE_PATH } from '../paths.ts';
 import type { FieldErrors } from '../shared/form-fields.tsx';
 import { commandErrors, parseForm } from '../shared/form-input.ts';
@@ -7,6 +7,7 @@ import { requireRole, type PageRouter } from '../shared/page-routes.ts';
 import { postedValues, profileInput, valuesOf } from './data.ts';
 import { LABELS, ProfilePage } from './view.tsx';
 import { renderPage, seeOther } from '../shared/render.ts';
+import type { CommandContext } from '../../../commands/context.ts';
 
 /** A problem with one item of a list (`languages[1]`) is shown at the list's field. */
 const byField = (errors: FieldErrors): FieldErrors =>
@@ -17,7 +18,7 @@ const byField = (errors: FieldErrors): FieldErrors =>
     }),
   );
 
-export function mountProfilePages(pages: PageRouter, deps: TesterProfileDependencies): void {
+export function mountProfilePages(pages: PageRouter, deps: CommandContext): void {
   pages.signedIn('GET', PROFILE_PATH, async (request) => {
     requireRole(request, 'tester');
     const profile = await ownProfile(deps, request.principal);

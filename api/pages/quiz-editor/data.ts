@@ -1,4 +1,4 @@
-import type { QuizRecord } from '../../admin/quiz-commands.ts';
+import type { QuizRecord } from '../../../commands/admin/quiz-commands.ts';
 import type { FieldErrors } from '../shared/form-fields.tsx';
 import { blankless, notNumberErrors, numberOf, postedRows } from '../shared/form-input.ts';
 

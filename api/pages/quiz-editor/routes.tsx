@@ -1,10 +1,5 @@
-import {
-  changeQuiz,
-  publishQuiz,
-  readCurrentQuiz,
-  type QuizCommandDependencies,
-} from '../../admin/quiz-commands.ts';
-import { publishQuizBody } from '../../admin/quiz.schema.ts';
+import { changeQuiz, publishQuiz, readCurrentQuiz } from '../../../commands/admin/quiz-commands.ts';
+import { publishQuizBody } from '../../../commands/admin/quiz.schema.ts';
 import { QUIZ_EDITOR_PATH } from '../paths.ts';
 import type { FieldErrors } from '../shared/form-fields.tsx';
 import { commandErrors, parseForm } from '../shared/form-input.ts';
@@ -20,6 +15,7 @@ import {
 } from './data.ts';
 import { QuizEditorPage } from './view.tsx';
 import { renderPage, seeOther } from '../shared/render.ts';
+import type { CommandContext } from '../../../commands/context.ts';
 
 const DONE: Readonly<Record<string, string>> = {
   updated: 'Quiz saved: testers taking it from now on get it as it reads here.',
@@ -31,7 +27,7 @@ const DONE: Readonly<Record<string, string>> = {
  * the whole quiz, saved in place (PATCH) or published as the next version (POST), with the schema
  * of the publish body (a saved form gives every field, so both take the same rules).
  */
-export function mountQuizEditorPages(pages: PageRouter, deps: QuizCommandDependencies): void {
+export function mountQuizEditorPages(pages: PageRouter, deps: CommandContext): void {
   const show = async (
     request: SignedInRequest,
     values?: QuizEditorValues,

@@ -1,5 +1,6 @@
-import { quizForTester } from '../../testers/quiz-attempt.ts';
-import type { ownProfile, TesterProfileDependencies } from '../../testers/tester-profile.ts';
+import { quizForTester } from '../../../commands/testers/quiz-attempt.ts';
+import type { ownProfile } from '../../../commands/testers/tester-profile.ts';
+import type { CommandContext } from '../../../commands/context.ts';
 
 export type Quiz = Awaited<ReturnType<typeof quizForTester>>;
 export type TesterProfile = Awaited<ReturnType<typeof ownProfile>>;
@@ -8,7 +9,7 @@ export type TesterProfile = Awaited<ReturnType<typeof ownProfile>>;
 export const answerField = (questionId: string) => `answer-${questionId}`;
 
 /** The quiz testers take now; undefined before the first is published. */
-export async function currentQuiz(deps: TesterProfileDependencies): Promise<Quiz | undefined> {
+export async function currentQuiz(deps: CommandContext): Promise<Quiz | undefined> {
   return quizForTester(deps).catch((error: unknown) => {
     if ((error as { status?: number }).status === 404) return undefined;
     throw error;

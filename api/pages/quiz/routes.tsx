@@ -1,6 +1,6 @@
-import { submitQuizAttempt } from '../../testers/quiz-attempt.ts';
-import { ownProfile, type TesterProfileDependencies } from '../../testers/tester-profile.ts';
-import { quizAttemptBody } from '../../testers/testers.schema.ts';
+import { submitQuizAttempt } from '../../../commands/testers/quiz-attempt.ts';
+import { ownProfile } from '../../../commands/testers/tester-profile.ts';
+import { quizAttemptBody } from '../../../commands/testers/tester.schema.ts';
 import { QUIZ_PATH } from '../paths.ts';
 import type { FieldErrors } from '../shared/form-fields.tsx';
 import { commandErrors, parseForm } from '../shared/form-input.ts';
@@ -8,9 +8,10 @@ import { requireRole, type PageRouter } from '../shared/page-routes.ts';
 import { renderPage, seeOther } from '../shared/render.ts';
 import { answerField, currentQuiz } from './data.ts';
 import { closedReason, QuizPage, resultText } from './view.tsx';
+import type { CommandContext } from '../../../commands/context.ts';
 
 /** `/quiz`: joining as a tester, through the same commands as `GET`/`POST /api/testers/me/quiz...`. */
-export function mountQuizPages(pages: PageRouter, deps: TesterProfileDependencies): void {
+export function mountQuizPages(pages: PageRouter, deps: CommandContext): void {
   pages.signedIn('GET', QUIZ_PATH, async (request) => {
     requireRole(request, 'tester');
     const [profile, quiz] = [await ownProfile(deps, request.principal), await currentQuiz(deps)];

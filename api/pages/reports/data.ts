@@ -3,9 +3,9 @@ import type { Db } from '../../../db/connection.ts';
 import { asUser } from '../../../db/doors.ts';
 import { findReport } from '../../../db/repositories/reports.ts';
 import { findStudy } from '../../../db/repositories/studies.ts';
-import type { SessionPrincipal } from '../../auth/principal.ts';
-import { ApiError, notFound } from '../../http/errors.ts';
-import { readAggregate } from '../../reports/aggregate-commands.ts';
+import type { SessionPrincipal } from '../../../commands/principal.ts';
+import { ApiError, notFound } from '../../../lib/errors.ts';
+import { readAggregate } from '../../../commands/reports/aggregate-commands.ts';
 import { aggregateStatusResponse } from '../../reports/aggregate.schema.ts';
 import type { SignedInRequest } from '../shared/page-routes.ts';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../../db/connection.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../../lib/errors.ts';
 import { renderReport } from '../../reports/report-rendering.ts';
 import { reportPath, studyReportPath } from '../paths.ts';
 import type { PageRouter } from '../shared/page-routes.ts';

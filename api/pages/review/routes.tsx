@@ -1,13 +1,21 @@
-import { confirmSessionBody } from '../../sessions/sessions.schema.ts';
-import type { SessionCommandDependencies } from '../../sessions/create-session.ts';
-import { confirmSession } from '../../sessions/session-commands.ts';
+import { confirmSessionBody } from '../../../commands/sessions/session.schema.ts';
+
+import { confirmSession } from '../../../commands/sessions/session-commands.ts';
+
 import { reviewPath } from '../paths.ts';
+
 import type { FieldErrors } from '../shared/form-fields.tsx';
+
 import { commandErrors, parseForm } from '../shared/form-input.ts';
+
 import type { PageRouter } from '../shared/page-routes.ts';
+
 import { renderPage, seeOther } from '../shared/render.ts';
+
 import { confirmInput, fieldErrorsOf, reviewOf } from './data.ts';
+
 import { ReviewPage } from './view.tsx';
+import type { CommandContext } from '../../../commands/context.ts';
 
 /**
  * The tester's review page, the confirmation request's link: shows every AI finding and takes the
@@ -15,7 +23,7 @@ import { ReviewPage } from './view.tsx';
  * `POST /api/sessions/:id/confirm`, so the gate has one set of rules. Only the session's tester
  * sees it; once confirmed it shows what was sent, and a second post changes nothing.
  */
-export function mountReviewPages(pages: PageRouter, deps: SessionCommandDependencies): void {
+export function mountReviewPages(pages: PageRouter, deps: CommandContext): void {
   pages.signedIn('GET', reviewPath(':id'), async (request) => {
     const review = await reviewOf(deps.db, request);
     const notice = request.ctx.query.sent

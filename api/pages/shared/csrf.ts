@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import { constantTimeEqual } from '../../auth/secrets.ts';
-import { ApiError } from '../../http/errors.ts';
+import { constantTimeEqual } from '../../../lib/secrets.ts';
+import { ApiError } from '../../../lib/errors.ts';
 
 /**
  * The browser's CSRF secret: a random value in an httpOnly cookie. With Secure cookies it is a

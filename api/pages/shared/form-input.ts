@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { z, ZodType } from 'zod';
-import { ApiError } from '../../http/errors.ts';
-import { formatPath } from '../../http/validate.ts';
+import { ApiError } from '../../../lib/errors.ts';
+import { formatPath } from '../../../lib/validation/validate.ts';
 import type { FieldErrors } from './form-fields.tsx';
 
 /** A posted form's fields as strings (a repeated name keeps its first value). */

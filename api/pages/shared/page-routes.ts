@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { SessionPrincipal } from '../../auth/principal.ts';
-import { notFound } from '../../http/errors.ts';
+import type { SessionPrincipal } from '../../../commands/principal.ts';
+import { notFound } from '../../../lib/errors.ts';
 import type { RequestState } from '../../http/state.ts';
 import { LOGIN_PATH } from '../paths.ts';
 import { checkCsrf, CSRF_FIELD, csrfTokenFor, type CsrfSettings } from './csrf.ts';

@@ -7,7 +7,7 @@ import {
 } from '../../auth/auth-commands.ts';
 import { emailBody, loginBody, oneTimeTokenBody } from '../../auth/auth.schema.ts';
 import type { AuthDependencies } from '../../auth/dependencies.ts';
-import { unauthenticated } from '../../http/errors.ts';
+import { unauthenticated } from '../../../lib/errors.ts';
 import type { RequestState } from '../../http/state.ts';
 import {
   DASHBOARD_PATH,

@@ -12,8 +12,8 @@ import {
   studyProgress,
   type StudyProgress,
 } from '../../../db/repositories/study-progress.ts';
-import type { SessionPrincipal } from '../../auth/principal.ts';
-import { notFound } from '../../http/errors.ts';
+import type { SessionPrincipal } from '../../../commands/principal.ts';
+import { notFound } from '../../../lib/errors.ts';
 import type { SignedInRequest } from '../shared/page-routes.ts';
 
 export const studyParams = z.object({ id: z.uuid() });

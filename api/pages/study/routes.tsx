@@ -1,14 +1,25 @@
-import type { BillingDependencies } from '../../billing/billing-dependencies.ts';
-import { startCheckout } from '../../billing/checkout.ts';
-import type { StudyCommandDependencies } from '../../jobs/create-study.ts';
-import { approveOutreach, editOutreach, rejectOutreach } from '../../outreach/outreach-commands.ts';
-import { editOutreachBody, rejectOutreachBody } from '../../outreach/outreach.schema.ts';
-import { approveProposal, rejectProposal } from '../../outreach/proposal-commands.ts';
-import { rejectProposalBody } from '../../outreach/proposals.schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { startCheckout } from '../../../commands/billing/checkout.ts';
+
+import {
+  approveOutreach,
+  editOutreach,
+  rejectOutreach,
+} from '../../../commands/outreach/outreach-commands.ts';
+
+import { editOutreachBody, rejectOutreachBody } from '../../../commands/outreach/outreach.schema.ts';
+
+import { approveProposal, rejectProposal } from '../../../commands/outreach/proposal-commands.ts';
+
+import { rejectProposalBody } from '../../../commands/outreach/proposal.schema.ts';
+
+import { notFound } from '../../../lib/errors.ts';
+
 import type { RequestState } from '../../http/state.ts';
-import { rateSession } from '../../sessions/business-rating.ts';
-import { businessRatingBody } from '../../sessions/sessions.schema.ts';
+
+import { rateSession } from '../../../commands/sessions/business-rating.ts';
+
+import { businessRatingBody } from '../../../commands/sessions/session.schema.ts';
+
 import {
   outreachActionPath,
   proposalActionPath,
@@ -16,10 +27,15 @@ import {
   studyCheckoutPath,
   studyPath,
 } from '../paths.ts';
+
 import type { FieldErrors } from '../shared/form-fields.tsx';
+
 import { commandErrors, parseForm, withoutBlanks } from '../shared/form-input.ts';
+
 import type { PageRouter, SignedInRequest } from '../shared/page-routes.ts';
+
 import { renderPage, seeOther } from '../shared/render.ts';
+
 import {
   bodyField,
   commentField,
@@ -34,7 +50,9 @@ import {
   type StudyItem,
   type StudyPageData,
 } from './data.ts';
+
 import { StudyPage, type StudyPageProps } from './view.tsx';
+import type { CommandContext } from '../../../commands/context.ts';
 
 /** What the page says after each action (`?done=`), so a reload repeats nothing. */
 const DONE: Readonly<Record<string, string>> = {
@@ -55,12 +73,8 @@ type ItemAction = (request: SignedInRequest, itemId: string) => Promise<FieldErr
  * through the command of its REST route. An action answers 303 back to the page with what it did;
  * a refusal (a form error, 409 when someone else decided first) shows the page again with it.
  */
-export function mountStudyPages(
-  pages: PageRouter,
-  deps: StudyCommandDependencies,
-  billing: BillingDependencies,
-): void {
-  const paymentsEnabled = billing.payments.mode !== 'disabled';
+export function mountStudyPages(pages: PageRouter, deps: CommandContext): void {
+  const paymentsEnabled = deps.config.payments.mode !== 'disabled';
   /** The page, whose checkout form leads on to the provider's page (allowed by its CSP). */
   const show = (
     request: SignedInRequest,
@@ -78,7 +92,7 @@ export function mountStudyPages(
         {...shown}
       />,
       status,
-      paymentsEnabled ? [billing.provider.checkoutOrigin] : [],
+      paymentsEnabled ? [deps.payments.checkoutOrigin] : [],
     );
 
   pages.signedIn('GET', studyPath(':id'), async (request) => {
@@ -99,7 +113,7 @@ export function mountStudyPages(
       // Paying is the organization's act: the API takes checkout from business accounts only.
       if (!params.success || request.viewer.role !== 'business') throw notFound('Study');
       try {
-        const { checkoutUrl } = await startCheckout(billing, request.principal, params.data.id);
+        const { checkoutUrl } = await startCheckout(deps, request.principal, params.data.id);
         return seeOther(request.ctx, checkoutUrl);
       } catch (error) {
         const { errors, status } = commandErrors(error, []);

@@ -3,10 +3,10 @@ import {
   createApiToken,
   listOrganizationApiTokens,
   revokeOrganizationApiToken,
-} from '../../auth/api-token-commands.ts';
-import { createApiTokenBody } from '../../auth/api-tokens.schema.ts';
+} from '../../../commands/auth/api-token-commands.ts';
+import { createApiTokenBody } from '../../../commands/auth/api-token.schema.ts';
 import type { AuthDependencies } from '../../auth/dependencies.ts';
-import { ApiError, notFound } from '../../http/errors.ts';
+import { ApiError, notFound } from '../../../lib/errors.ts';
 import { tokenRevokePath, TOKENS_PATH } from '../paths.ts';
 import { commandErrors, parseForm, withoutBlanks } from '../shared/form-input.ts';
 import { requireRole, type PageRouter, type SignedInRequest } from '../shared/page-routes.ts';
@@ -77,7 +77,8 @@ export function mountTokenPages(pages: PageRouter, deps: AuthDependencies): void
       const params = tokenParams.safeParse(request.ctx.params);
       if (!params.success) throw notFound('API token');
       try {
-        await revokeOrganizationApiToken(deps, request.principal, params.data.id);
+        const { tokenHash } = await revokeOrganizationApiToken(deps, request.principal, params.data.id);
+        deps.apiTokens.forget(tokenHash);
       } catch (error) {
         // A token of another organization, or none: the 404 page, as for any item one may not see.
         if (error instanceof ApiError && error.status === 404) throw error;

@@ -1,4 +1,4 @@
-import type { ApiTokenView } from '../../auth/api-token-commands.ts';
+import type { ApiTokenView } from '../../../commands/auth/api-token-commands.ts';
 import { tokenRevokePath, TOKENS_PATH } from '../paths.ts';
 import { ErrorSummary, RadioGroup, TextField, type FieldErrors } from '../shared/form-fields.tsx';
 import { CsrfField, day, Layout, type Viewer } from '../shared/layout.tsx';

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure, TimeoutFailure } from '@temporalio/client';
+import { AUDIT_FAILURES } from '../../lib/failures.ts';
+import { assertAuditableUrl, BlockedUrlError } from '../../lib/url-guard.ts';
+import { asUser } from '../../db/doors.ts';
+import { findUserEmail, insertAuditJob, insertInstantAudit } from '../../db/repositories/audits.ts';
+import { fullAuditWorkflow, instantAuditWorkflow } from '../../workflows/audit.ts';
+import { fullAuditWorkflowId, instantAuditTaskQueue } from '../../workflows/messages/audit.ts';
+import type { Principal } from '../principal.ts';
+import { ApiError, invalid } from '../../lib/errors.ts';
+import type { FullAuditRequest, InstantAuditRequest } from './audit.schema.ts';
+import { publicIssue } from '../../lib/audits.ts';
+import type { CommandContext } from '../context.ts';
+
+/** At most this many issues are listed in an instant result; `issueCounts` counts them all. */
+const TOP_ISSUES = 50;
+
+/** The spec's limit for an instant audit, from the request's arrival to its answer. */
+export const INSTANT_AUDIT_LIMIT_MS = 10_000;
+/**
+ * Kept at the end of the limit for storing the result and sending the answer: generous, so that a
+ * busy API process (or a Temporal timeout reported a little late) still answers in time.
+ */
+const STORE_AND_ANSWER_MS = 1_000;
+/** With less than this left for the workflow no audit can finish in time: answer 503 at once. */
+const WORKFLOW_MINIMUM_MS = 1_000;
+
+/**
+ * Runs one page's audit on the audit worker and answers with it, stored for the caller's
+ * organization. `receivedAt` (`performance.now()` when the request arrived) is where the 10
+ * seconds start: whatever the URL check and the rest of the request took is not given to the
+ * workflow, which gets only what is left before the answer is due.
+ */
+export async function runInstantAudit(
+  deps: CommandContext,
+  principal: Principal,
+  input: InstantAuditRequest,
+  receivedAt: number = performance.now(),
+) {
+  const answerBy = receivedAt + INSTANT_AUDIT_LIMIT_MS - STORE_AND_ANSWER_MS;
+  await checkUrl(deps, input.url);
+  const output = await auditWithin(deps, input, answerBy);
+  const completedAt = deps.now();
+  const issues = output.issues.map(publicIssue);
+  const row = await asUser(deps.db, principal.claims, (tx) =>
+    insertInstantAudit(tx, {
+      organization_id: principal.organizationId,
+      requested_by: principal.claims.sub,
+      url: input.url,
+      score: output.score,
+      grade: output.grade,
+      result: JSON.stringify({
+        issueCounts: output.issueCounts,
+        issues: output.issues,
+        finalUrl: output.url,
+      }),
+      completed_at: completedAt,
+    }),
+  );
+  return {
+    auditId: row.id,
+    url: input.url,
+    score: output.score,
+    grade: output.grade,
+    topIssues: issues.slice(0, TOP_ISSUES),
+    issues,
+    issueCounts: output.issueCounts,
+    completedAt: completedAt.toISOString(),
+  };
+}
+
+/** Stores the job as queued and starts its workflow; the workflow reports everything after that. */
+export async function queueFullAudit(deps: CommandContext, principal: Principal, input: FullAuditRequest) {
+  await checkUrl(deps, input.url);
+  const row = await asUser(deps.db, principal.claims, async (tx) => {
+    const requester = await findUserEmail(tx, principal.claims.sub);
+    const recipients = [...new Set([...(requester ? [requester] : []), ...input.recipientEmails])];
+    if (!recipients.length) throw invalid('recipientEmails: At least one recipient is required');
+    return insertAuditJob(tx, {
+      organization_id: principal.organizationId,
+      requested_by: principal.claims.sub,
+      url: input.url,
+      crawl: input.crawl,
+      max_pages: input.maxPages,
+      viewport_width: input.viewport.width,
+      viewport_height: input.viewport.height,
+      report_title: input.reportTitle ?? null,
+      recipients,
+      queued_at: deps.now(),
+    });
+  });
+  await deps.temporal.workflow.start(fullAuditWorkflow, {
+    taskQueue: deps.config.audits.taskQueue,
+    workflowId: fullAuditWorkflowId(row.id),
+    args: [
+      {
+        auditJobId: row.id,
+        url: row.url,
+        crawl: row.crawl,
+        maxPages: row.max_pages,
+        viewport: input.viewport,
+      },
+    ],
+  });
+  return row;
+}
+
+/**
+ * Executes the instant audit workflow with the time left until `answerBy` (a `performance.now()`
+ * instant) as its execution timeout; the workflow hands its activity what is left of that in turn
+ * (workflows/audit.ts). Temporal's own timeout is the normal end of a wait that no audit worker
+ * takes up; the local timer answers even when the server reports it late.
+ */
+async function auditWithin(deps: CommandContext, input: InstantAuditRequest, answerBy: number) {
+  const left = Math.floor(answerBy - performance.now());
+  if (left < WORKFLOW_MINIMUM_MS) throw notInTime();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const handle = await deps.temporal.workflow.start(instantAuditWorkflow, {
+      taskQueue: instantAuditTaskQueue(deps.config.audits.taskQueue),
+      workflowId: `instant-audit:${randomUUID()}`,
+      args: [{ url: input.url, viewport: input.viewport, categories: input.checkCategories }],
+      workflowExecutionTimeout: left,
+    });
+    const result = handle.result();
+    result.catch(() => undefined); // when the timer wins, nobody awaits it any more
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(notInTime()), Math.max(0, answerBy - performance.now()));
+    });
+    return await Promise.race([result, late]);
+  } catch (error) {
+    throw refusalOf(error) ?? unavailableOf(error) ?? error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function checkUrl(deps: CommandContext, url: string): Promise<void> {
+  try {
+    await assertAuditableUrl(url, {
+      allowPrivate: deps.config.audits.allowPrivateUrls,
+      allowedHosts: deps.config.audits.allowedHosts ?? [],
+    });
+  } catch (error) {
+    if (error instanceof BlockedUrlError) throw invalid(error.message);
+    throw error;
+  }
+}
+
+/** A page that is refused, cannot load or runs out of time is the request's problem (422), not ours. */
+function refusalOf(error: unknown) {
+  const known: readonly string[] = Object.values(AUDIT_FAILURES);
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (current instanceof ApplicationFailure && current.type && known.includes(current.type)) {
+      return invalid(current.message.startsWith('url:') ? current.message : `url: ${current.message}`);
+    }
+  }
+  return undefined;
+}
+
+/** The workflow itself timed out: no audit worker took it (down or overloaded), 503. */
+function unavailableOf(error: unknown) {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (current instanceof TimeoutFailure) return notInTime();
+  }
+  return undefined;
+}
+
+const notInTime = () =>
+  new ApiError('unavailable', 'The audit service did not take the audit in time; try again');

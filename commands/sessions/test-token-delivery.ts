@@ -1,0 +1,131 @@
+import { TEST_TOKEN_KIND, testTokenMessageBody } from '../../lib/outbox-messages.ts';
+
+import { asSystem, type Tx } from '../../db/doors.ts';
+
+import { queueNotification, supersedeNotifications } from '../../db/repositories/notification-outbox.ts';
+
+import { messagingChatOf } from '../../db/repositories/tester-profiles.ts';
+
+import {
+  lockSessionForTestToken,
+  sessionHoldingTestToken,
+  setTestToken,
+} from '../../db/repositories/test-tokens.ts';
+
+import { startNotificationDelivery } from '../../clients/temporal.ts';
+
+import { conflict, notFound } from '../../lib/errors.ts';
+
+import { sha256Hex } from '../../lib/secrets.ts';
+
+import { mintTestToken } from '../../lib/test-token.ts';
+import { serviceTaskQueue, type CommandContext } from '../context.ts';
+
+export interface IssuedTestToken {
+  readonly sessionId: string;
+  readonly testToken: string;
+  readonly expiresAt: Date;
+  /** False when the tester has no chat linked: the caller must hand the token over itself. */
+  readonly messagingQueued: boolean;
+}
+
+/**
+ * Issues the test token of a session (48 hex characters, 192 bits from the CSPRNG), replacing
+ * any earlier one; only its SHA-256 is stored. Call inside the transaction that creates or
+ * re-issues the session.
+ */
+export async function issueTestToken(
+  tx: Tx,
+  sessionId: string,
+  now: Date,
+): Promise<{ token: string; expiresAt: Date }> {
+  const { token, hash, expiresAt } = mintTestToken(now);
+  const stored = await setTestToken(tx, sessionId, hash, expiresAt);
+  if (!stored) throw new Error(`session ${sessionId} not found`);
+  return { token, expiresAt };
+}
+
+/** Only a session that can still record or change status has a use for a token. */
+const TOKEN_STATUSES: readonly string[] = ['active', 'paused'];
+
+interface TokenMessage {
+  readonly sessionId: string;
+  readonly testerId: string;
+  readonly token: string;
+  readonly expiresAt: Date;
+}
+
+/**
+ * Queues the token's message to the tester's chat (tester_profiles.messaging_chat_id) in the
+ * caller's system transaction, giving up any undelivered older token of the session. Null when no
+ * chat is linked.
+ */
+async function queueTestTokenMessage(tx: Tx, message: TokenMessage, now: Date): Promise<string | null> {
+  await supersedeNotifications(tx, TEST_TOKEN_KIND, message.sessionId);
+  const chatId = await messagingChatOf(tx, message.testerId);
+  if (!chatId) return null;
+  return queueNotification(
+    tx,
+    {
+      channel: 'messaging',
+      recipient: chatId,
+      userId: message.testerId,
+      kind: TEST_TOKEN_KIND,
+      body: testTokenMessageBody(message.expiresAt),
+      secret: message.token,
+      payload: { sessionId: message.sessionId, expiresAt: message.expiresAt.toISOString() },
+    },
+    now,
+  );
+}
+
+/** Hands the queued message to its workflow; the request does not wait for the channel. */
+function startDelivery(deps: CommandContext, notificationId: string): Promise<void> {
+  return startNotificationDelivery(deps.temporal, serviceTaskQueue(deps), notificationId);
+}
+
+/**
+ * Sends the token a new session was created with to its tester. The token must still be the
+ * session's current one (its hash is compared), so a token replaced meanwhile is never sent.
+ */
+export async function deliverTestToken(
+  deps: CommandContext,
+  sessionId: string,
+  token: string,
+): Promise<boolean> {
+  const now = deps.now();
+  const notificationId = await asSystem(deps.db, async (tx) => {
+    const session = await sessionHoldingTestToken(tx, sessionId, sha256Hex(token));
+    if (!session?.test_token_expires_at) return null;
+    const expiresAt = session.test_token_expires_at;
+    return queueTestTokenMessage(tx, { sessionId, testerId: session.tester_id, token, expiresAt }, now);
+  });
+  if (notificationId) await startDelivery(deps, notificationId);
+  return notificationId !== null;
+}
+
+/**
+ * `POST /api/sessions/:id/test-token`, once the caller is known to see the session: a fresh token
+ * replaces the previous one (which stops working at once) and is queued for the tester.
+ */
+export async function reissueTestToken(deps: CommandContext, sessionId: string): Promise<IssuedTestToken> {
+  const now = deps.now();
+  const issued = await asSystem(deps.db, async (tx) => {
+    const session = await lockSessionForTestToken(tx, sessionId);
+    if (!session) throw notFound('Session');
+    if (!TOKEN_STATUSES.includes(session.status)) {
+      throw conflict(`Session must be active or paused to issue a test token (it is ${session.status})`);
+    }
+    if (session.tester_status === 'suspended') throw conflict("The session's tester is suspended");
+    const { token, expiresAt } = await issueTestToken(tx, sessionId, now);
+    const message = { sessionId, testerId: session.tester_id, token, expiresAt };
+    return { token, expiresAt, notificationId: await queueTestTokenMessage(tx, message, now) };
+  });
+  if (issued.notificationId) await startDelivery(deps, issued.notificationId);
+  return {
+    sessionId,
+    testToken: issued.token,
+    expiresAt: issued.expiresAt,
+    messagingQueued: issued.notificationId !== null,
+  };
+}
