@@ -13,7 +13,7 @@ const SEARCH_SECONDS = 5;
 const WINDOW_SECONDS = 0.1;
 /** The shortest piece a cut leaves at the end (a sliver of sound is no utterance). */
 const MIN_LAST_PIECE_SECONDS = 1;
-/** The longest transcript the API stores (`api/ingestion/items.schema.ts`). */
+/** The longest transcript the API stores (`commands/ingestion/items.schema.ts`). */
 export const MAX_TRANSCRIPT_CHARS = 10_000;
 
 /** Sample offsets into the segment: `start` included, `end` not. */

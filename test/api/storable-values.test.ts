@@ -107,7 +107,7 @@ const FREE_FORM: Readonly<Record<string, string>> = {
   'POST /api/sessions/:id/voice body.batch[]': 'items',
 };
 
-describe('every value a request schema accepts can be stored (api/validation/storable.ts)', () => {
+describe('every value a request schema accepts can be stored (lib/validation/storable.ts)', () => {
   let api: TestApi;
   let leaves: Leaf[];
 
@@ -176,7 +176,7 @@ describe('every value a request schema accepts can be stored (api/validation/sto
     assert.deepEqual(
       numbers.filter((leaf) => storageOf(leaf.schema) === undefined).map((leaf) => leaf.where),
       [],
-      'numbers without a storage block (api/validation/storable.ts)',
+      'numbers without a storage block (lib/validation/storable.ts)',
     );
     const beyond: Record<NumberStorage, number[]> = {
       integer: [2 ** 31, -(2 ** 31) - 1, 0.5],

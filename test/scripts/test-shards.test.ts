@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { planShards, specFiles } from '../../scripts/lib/test-shards.ts';
+import { PROJECT_ROOT } from '../../scripts/lib/tools.ts';
+
+const folderOf = (file: string) => file.split('/')[1];
+
+describe('npm test: the suite split into shards (scripts/lib/test-shards.ts)', () => {
+  const files = specFiles(PROJECT_ROOT);
+
+  it('finds every spec file under test/, this one included', () => {
+    assert.ok(files.includes('test/scripts/test-shards.test.ts'));
+    assert.ok(files.every((file) => file.startsWith('test/') && file.endsWith('.test.ts')));
+  });
+
+  it('runs every spec file exactly once, and keeps each folder in one shard', () => {
+    const shards = planShards(files, 2);
+    assert.equal(shards.length, 2);
+    assert.deepEqual(shards.flat().sort(), [...files].sort());
+    const shardOf = new Map<string, number>();
+    shards.forEach((shard, index) => {
+      for (const file of shard) {
+        const folder = folderOf(file)!;
+        assert.equal(shardOf.get(folder) ?? index, index, `${folder} is split across shards`);
+        shardOf.set(folder, index);
+      }
+    });
+  });
+
+  it('puts the longest folders apart: audits and extension (the browser suites) in different shards', () => {
+    const [first, second] = planShards(files, 2);
+    assert.ok(first!.some((file) => folderOf(file) === 'audits'));
+    assert.ok(second!.some((file) => folderOf(file) === 'extension'));
+  });
+
+  it('gives a folder it has no time for a share by its number of files', () => {
+    const shards = planShards(
+      ['test/new-area/a.test.ts', 'test/new-area/b.test.ts', 'test/lib/x.test.ts'],
+      2,
+    );
+    assert.deepEqual(shards, [
+      ['test/new-area/a.test.ts', 'test/new-area/b.test.ts'],
+      ['test/lib/x.test.ts'],
+    ]);
+  });
+});
