@@ -111,7 +111,7 @@ export function createOfferActivities({ db }: OfferActivityDependencies) {
     const opened = await openSession(tx, { record, testerId: offer.tester_id, at, dueAt });
     // Every place taken ('filled'), or a session made by hand for this tester meanwhile: the offer
     // has nothing left to give.
-    if (!opened.opened) return withdraw(opened.refusal === 'study_full' ? 'filled' : 'withdrawn');
+    if (!opened.opened) return withdraw(opened.studyFull ? 'filled' : 'withdrawn');
     const { session, token } = opened;
     await changeOffer(
       tx,

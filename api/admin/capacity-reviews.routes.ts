@@ -1,15 +1,9 @@
 import type { Logger } from 'pino';
-
 import { asUser } from '../../db/doors.ts';
-
 import { listCapacityReviews, type CapacityReviewRow } from '../../db/repositories/capacity-reviews.ts';
-
 import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
-
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-
 import { decideCapacityReview } from '../../commands/admin/capacity-review-decision.ts';
-
 import {
   capacityReviewIdParams,
   capacityReviewRecord,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+/** A question as stored, with its correct answer (testers read it without: `testerQuiz`). */
 export const questionRecord = z.object({
   questionId: z.uuid(),
   text: z.string(),

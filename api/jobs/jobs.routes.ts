@@ -1,27 +1,18 @@
 import { asUser } from '../../db/doors.ts';
-
 import { findStudy, listStudies, variantLabelsOf } from '../../db/repositories/studies.ts';
-
 import { notFound } from '../../lib/errors.ts';
-
 import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
-
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-
 import { validateHeader } from '../../lib/validation/validate.ts';
-
 import { createStudy } from '../../commands/studies/create-study.ts';
 import { createStudyResponse, studyIdParams, studyResponse } from './jobs.schema.ts';
-
 import {
   createStudyBody,
   idempotencyKeyHeader,
   listStudiesQuery,
   updateStudyBody,
 } from '../../commands/studies/study.schema.ts';
-
 import { toCreatedStudy, toStudy } from './study-view.ts';
-
 import { updateStudy } from '../../commands/studies/update-study.ts';
 import type { CommandContext } from '../../commands/context.ts';
 

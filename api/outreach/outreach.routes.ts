@@ -1,15 +1,9 @@
 import type { Logger } from 'pino';
-
 import { asUser } from '../../db/doors.ts';
-
 import { listPendingOutreach, type OutreachRow } from '../../db/repositories/outreach-messages.ts';
-
 import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
-
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-
 import { approveOutreach, editOutreach, rejectOutreach } from '../../commands/outreach/outreach-commands.ts';
-
 import {
   approvedOutreach,
   editedOutreach,
@@ -17,7 +11,6 @@ import {
   outreachRecord,
   rejectedOutreach,
 } from './outreach.schema.ts';
-
 import {
   editOutreachBody,
   outreachQueueQuery,

@@ -1,19 +1,11 @@
 import { asUser } from '../../db/doors.ts';
-
 import { listProposals, type ProposalRow } from '../../db/repositories/proposals.ts';
-
 import { findStudy } from '../../db/repositories/studies.ts';
-
 import { notFound } from '../../lib/errors.ts';
-
 import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
-
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-
 import { approveProposal, rejectProposal } from '../../commands/outreach/proposal-commands.ts';
-
 import { proposalApproval, proposalIdParams, proposalRecord, proposalRejection } from './proposals.schema.ts';
-
 import { listProposalsQuery, rejectProposalBody } from '../../commands/outreach/proposal.schema.ts';
 import type { CommandContext } from '../../commands/context.ts';
 

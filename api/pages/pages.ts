@@ -1,44 +1,24 @@
 import type Router from '@koa/router';
 import type { AuthDependencies } from '../auth/dependencies.ts';
-
 import type { RequestState } from '../http/state.ts';
-
 import { mountAdminPages } from './admin/routes.tsx';
-
 import { mountDashboardPage } from './dashboard/routes.tsx';
-
 import { mountLocalCheckoutPages } from './local-checkout/routes.tsx';
-
 import { mountNewStudyPages } from './new-study/routes.tsx';
-
 import { mountOfferListPages } from './offers/routes.tsx';
-
 import { STYLESHEET_PATH } from './paths.ts';
-
 import { mountProfilePages } from './profile/routes.tsx';
-
 import { mountQuizEditorPages } from './quiz-editor/routes.tsx';
-
 import { mountQuizPages } from './quiz/routes.tsx';
-
 import { mountRecoveryPages } from './recovery/routes.tsx';
-
 import { mountRegisterPages } from './register/routes.tsx';
-
 import { mountReportPages } from './reports/routes.tsx';
-
 import { mountReviewPages } from './review/routes.tsx';
-
 import { mountPageAssets } from './shared/assets.ts';
-
 import type { CsrfSettings } from './shared/csrf.ts';
-
 import { pageRouter } from './shared/page-routes.ts';
-
 import { mountSignInPages } from './sign-in/routes.tsx';
-
 import { mountStudyPages } from './study/routes.tsx';
-
 import { mountTokenPages } from './tokens/routes.tsx';
 import type { CommandContext } from '../../commands/context.ts';
 

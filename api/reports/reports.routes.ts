@@ -1,14 +1,13 @@
 import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
-import { findAgentJob, latestAgentJob } from '../../db/repositories/agent-jobs.ts';
+import { findAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { findReport } from '../../db/repositories/reports.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-import { requireVisibleSession } from '../../commands/sessions/session-workflow.ts';
+import { sessionReportJob } from '../../commands/reports/session-report.ts';
 import { toReportJob } from './report-job-view.ts';
 import { renderReport } from './report-rendering.ts';
 import {
-  createReportBody,
   reportIdParams,
   reportJobIdParams,
   reportJobResponse,
@@ -16,11 +15,11 @@ import {
   reportQuery,
   reportResponse,
 } from './reports.schema.ts';
+import { createReportBody } from '../../commands/reports/report.schema.ts';
 
 /**
- * Agent 3 runs inside the session workflow as soon as the tester confirms; this endpoint answers
- * its job. Before confirmation it refuses: the human-in-the-loop gate is not bypassable here.
- * A format asked for here is a rendering of the stored facts (report-rendering.ts), read at
+ * Agent 3's job of a confirmed session (`sessionReportJob`), its status and its report. A format
+ * asked for here is a rendering of the stored facts (report-rendering.ts), read at
  * `reportUrl`.
  */
 export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
@@ -36,17 +35,7 @@ export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
       status: 202,
       errors: [404, 409],
       handler: async ({ body, principal }) => {
-        const job = await asUser(db, principal.claims, async (tx) => {
-          const session = await requireVisibleSession(tx, body.sessionId);
-          if (!session.notes_confirmed) {
-            throw conflict(
-              `Session findings must be confirmed by the tester before a report (the session is ${session.status})`,
-            );
-          }
-          // The confirmation queues the job in the same transaction, so a confirmed session has one.
-          return latestAgentJob(tx, session.id, 'agent3');
-        });
-        if (!job) throw conflict('The report for this session is still being generated');
+        const job = await sessionReportJob({ db }, principal, body.sessionId);
         const { reportJobId, sessionId, status, estimatedCompletionSeconds, reportId, usedFallback } =
           toReportJob(job);
         const query = `format=${body.reportFormat}&includeScreenshots=${body.includeScreenshots}`;

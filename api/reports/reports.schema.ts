@@ -1,15 +1,8 @@
 import { z } from 'zod';
-import { AGENT_JOB_STATUSES, FINDING_SEVERITIES, REPORT_FORMATS, WCAG_LEVELS } from '../../lib/domain.ts';
+import { AGENT_JOB_STATUSES, FINDING_SEVERITIES, WCAG_LEVELS } from '../../lib/domain.ts';
+import { reportFormat } from '../../commands/reports/report.schema.ts';
 
 const jobStatus = z.enum(AGENT_JOB_STATUSES);
-
-const reportFormat = z.enum(REPORT_FORMATS, 'Must be structured or narrative');
-
-export const createReportBody = z.object({
-  sessionId: z.uuid('Must be a session id'),
-  reportFormat: reportFormat.default('structured'),
-  includeScreenshots: z.boolean('Must be true or false').default(false),
-});
 
 export const reportIdParams = z.object({ id: z.uuid() });
 

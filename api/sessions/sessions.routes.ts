@@ -1,32 +1,20 @@
 import type { Logger } from 'pino';
-
 import { asUser } from '../../db/doors.ts';
-
 import { latestCompleteAgentJob } from '../../db/repositories/agent-jobs.ts';
-
 import { listNotes } from '../../db/repositories/session-notes.ts';
-
 import { sessionInsightsOf } from '../ai/ai-view.ts';
-
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-
 import { createSession } from '../../commands/sessions/create-session.ts';
 import { insightsVisible } from '../../commands/sessions/insights-visibility.ts';
-
 import { rateSession } from '../../commands/sessions/business-rating.ts';
-
 import { submitFeedback, updateNotes } from '../../commands/sessions/note-commands.ts';
-
 import {
   analyzeSession,
   changeSessionStatus,
   confirmSession,
 } from '../../commands/sessions/session-commands.ts';
-
 import { passesGate, toCreatedSession, toNote, toSession } from './session-view.ts';
-
 import { requireVisibleSession, visibleSession } from '../../commands/sessions/session-workflow.ts';
-
 import {
   analyzeSessionResponse,
   completeSessionResponse,
@@ -40,7 +28,6 @@ import {
   sessionResponse,
   updateNotesResponse,
 } from './sessions.schema.ts';
-
 import {
   completeSessionBody,
   confirmSessionBody,

@@ -34,6 +34,7 @@ export const sessionResponse = z.object({
   durationSeconds: z.number().int().nullable(),
 });
 
+/** GET: the session with the insights of its latest completed Agent 1 analysis (POST /api/ai). */
 export const sessionReadResponse = sessionResponse.extend({
   insights: insightsSchema
     .extend({

@@ -1,10 +1,7 @@
 import { z } from 'zod';
-
 import { reissueTestToken } from '../../commands/sessions/test-token-delivery.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
-
 import { sessionIdParams } from './sessions.schema.ts';
-
 import { visibleSession } from '../../commands/sessions/session-workflow.ts';
 import type { CommandContext } from '../../commands/context.ts';
 

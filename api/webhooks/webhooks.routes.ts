@@ -17,8 +17,9 @@ import {
   recordPaymentEvent,
   recordUnreadablePaymentEvent,
 } from '../../commands/billing/record-payment-event.ts';
-import { paymentEvent, receivedResponse } from './webhooks.schema.ts';
-import { schedulingEvent } from '../../commands/billing/booking.schema.ts';
+import { receivedResponse } from './webhooks.schema.ts';
+import { paymentEvent } from '../../commands/billing/provider-events.schema.ts';
+import { schedulingEvent } from '../../commands/billing/provider-events.schema.ts';
 import type { CommandContext } from '../../commands/context.ts';
 
 const received = { data: { received: true } };

@@ -1,17 +1,10 @@
 import type { Logger } from 'pino';
-
 import { signalStudyWithStart } from '../../clients/temporal.ts';
-
 import { asUser } from '../../db/doors.ts';
-
 import { lockCapacityReview, recordCapacityDecision } from '../../db/repositories/capacity-reviews.ts';
-
 import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
-
 import type { Principal } from '../principal.ts';
-
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
-
 import type { CapacityDecisionInput } from './capacity-review.schema.ts';
 import { serviceTaskQueue, type CommandContext } from '../context.ts';
 

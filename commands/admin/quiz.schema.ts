@@ -53,5 +53,3 @@ export const updateQuizBody = z
   );
 
 export type UpdateQuizInput = z.output<typeof updateQuizBody>;
-
-/** A question as stored, with its correct answer (testers read it without: `testerQuiz`). */

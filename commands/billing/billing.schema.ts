@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { storableText } from '../../lib/validation/storable.ts';
 
 // DESIGN.md, "Billing bodies": checkout {jobId} -> {checkoutUrl, checkoutSessionId};
-
 // connect {returnUrl} -> {onboardingUrl, accountId}; payout {jobId} -> {queued}.
 
 export const checkoutBody = z.object({ jobId: z.uuid('Must be a study id') });

@@ -5,7 +5,7 @@ import { studyWithPlan } from '../../db/repositories/organizations.ts';
 import { insertProviderEvent, markEventProcessed } from '../../db/repositories/provider-events.ts';
 import { organizationOfStudy } from '../../db/repositories/studies.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
-import type { SchedulingEvent } from './booking.schema.ts';
+import type { SchedulingEvent } from './provider-events.schema.ts';
 
 /**
  * Records a scheduling event. A booking is for a study of an organization on the pro plan (review

@@ -12,5 +12,3 @@ export const evaluateBody = z.object({
     previousStreakCount: int4().min(0, 'Must be 0 or more').optional(),
   }),
 });
-
-export type EvaluateInput = z.output<typeof evaluateBody>;

@@ -1,11 +1,7 @@
 import type { Db } from '../../db/connection.ts';
-
 import { asSystem } from '../../db/doors.ts';
-
 import { findOffer } from '../../db/repositories/offers.ts';
-
 import { closedOfferOutcome, type OfferAnswer } from '../../lib/offers.ts';
-
 import { answerOfferUpdate, offerWorkflowId, type OfferAnswerReply } from '../../workflows/messages/offer.ts';
 import type { CommandContext } from '../context.ts';
 

@@ -1,9 +1,6 @@
 import { asSystem } from '../../db/doors.ts';
-
 import { queueNotificationOnce } from '../../db/repositories/notification-outbox.ts';
-
 import { OFFER_OUTCOME_TEXT, type OfferOutcome } from '../../lib/offers.ts';
-
 import { startNotificationDelivery } from '../../clients/temporal.ts';
 import { serviceTaskQueue, type CommandContext } from '../context.ts';
 

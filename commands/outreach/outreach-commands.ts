@@ -1,33 +1,20 @@
 import { signalStudyWithStart } from '../../clients/temporal.ts';
-
 import { OUTREACH_DECISION_REFUSED } from '../../lib/failures.ts';
-
 import { approveOutreachUpdate } from '../../workflows/messages/recruitment.ts';
-
 import { studyWorkflowId } from '../../workflows/messages/study.ts';
-
 import { updateOrConflict } from '../update-or-conflict.ts';
-
 import { ensureStudyWorkflow } from '../studies/create-study.ts';
-
 import { asUser } from '../../db/doors.ts';
-
 import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
-
 import {
   lockOutreachMessage,
   updateOutreachMessage,
   type OutreachRow,
 } from '../../db/repositories/outreach-messages.ts';
-
 import type { Tx } from '../../db/doors.ts';
-
 import type { Logger } from 'pino';
-
 import type { Principal } from '../principal.ts';
-
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
-
 import type { EditOutreachInput } from './outreach.schema.ts';
 import { serviceTaskQueue, type CommandContext } from '../context.ts';
 

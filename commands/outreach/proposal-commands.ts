@@ -1,21 +1,12 @@
 import { asUser } from '../../db/doors.ts';
-
 import { findProposal, type ProposalRow } from '../../db/repositories/proposals.ts';
-
 import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
-
 import { PROPOSAL_DECISION_REFUSED } from '../../lib/failures.ts';
-
 import { approveProposalUpdate, rejectProposalUpdate } from '../../workflows/messages/recruitment.ts';
-
 import { studyWorkflowId } from '../../workflows/messages/study.ts';
-
 import type { Principal } from '../principal.ts';
-
 import { conflict, notFound } from '../../lib/errors.ts';
-
 import { updateOrConflict } from '../update-or-conflict.ts';
-
 import { ensureStudyWorkflow } from '../studies/create-study.ts';
 import type { CommandContext } from '../context.ts';
 

@@ -1,19 +1,11 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-
 import type { Logger } from 'pino';
-
 import { asUser } from '../../db/doors.ts';
-
 import { lockSession, rateSessionAsBusiness } from '../../db/repositories/sessions.ts';
-
 import type { Principal } from '../principal.ts';
-
 import { conflict, notFound } from '../../lib/errors.ts';
-
 import type { BusinessRatingInput } from './session.schema.ts';
-
 import { gamificationWorkflow } from '../../workflows/gamification.ts';
-
 import { gamificationWorkflowId, sessionRatedSignal } from '../../workflows/messages/gamification.ts';
 import { serviceTaskQueue, type CommandContext } from '../context.ts';
 

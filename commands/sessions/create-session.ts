@@ -1,35 +1,29 @@
 import type { Db } from '../../db/connection.ts';
-
 import { asSystem, asUser } from '../../db/doors.ts';
-
 import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
-
 import { findStudy } from '../../db/repositories/studies.ts';
-
 import { liveSessionOf, testerStanding, type SessionRow } from '../../db/repositories/sessions.ts';
-
 import { openSession, type SessionRefusal } from './open-session.ts';
-
 import type { Principal } from '../principal.ts';
-
 import { deliverTestToken } from './test-token-delivery.ts';
-
 import { ApiError, conflict, invalid, notFound } from '../../lib/errors.ts';
-
 import { ensureStudyWorkflow } from '../studies/create-study.ts';
-
 import { ensureSessionWorkflow as startRecordedSession } from '../../clients/temporal.ts';
-
 import { ensureSessionWorkflow } from './session-workflow.ts';
-
 import type { CreateSessionInput } from './session.schema.ts';
 import { serviceTaskQueue, type CommandContext } from '../context.ts';
 
-/** A study with no place left, or a tester already in it, answers 409 (the session core's refusals). */
+const UNIQUE_VIOLATION = '23505';
+const TESTER_HAS_SESSION = 'The tester already has a session on this study';
+
+/**
+ * A tester already in the study, or a study with no place left, answers 409 (the session core's
+ * refusals); the tester's own session is named first, so a retried create says what it finds.
+ */
 function refusalConflict(refusal: SessionRefusal, testerCount: number): ApiError {
-  return refusal === 'study_full'
-    ? conflict(`The study has no free place: all ${testerCount} of its sessions are taken`)
-    : conflict('The tester already has a session on this study');
+  return refusal.testerHasSession
+    ? conflict(TESTER_HAS_SESSION)
+    : conflict(`The study has no free place: all ${testerCount} of its sessions are taken`);
 }
 
 /**
@@ -60,7 +54,7 @@ export async function createSession(
       variant: input.variant,
       at: now,
     });
-    if (!opened.opened) throw refusalConflict(opened.refusal, record.study.tester_count);
+    if (!opened.opened) throw refusalConflict(opened, record.study.tester_count);
     return {
       session: opened.session,
       testToken: opened.token.token,
@@ -68,10 +62,13 @@ export async function createSession(
     };
   });
   const { session, testToken, maxDurationMinutes } = await inserting.catch(async (error: unknown) => {
-    if (error instanceof ApiError && error.code === 'state_conflict') {
+    // The assignment lock makes a unique violation unreachable; the index stays the last word.
+    const refused =
+      (error as { code?: string }).code === UNIQUE_VIOLATION ? conflict(TESTER_HAS_SESSION) : error;
+    if (refused instanceof ApiError && refused.code === 'state_conflict') {
       await ensureWorkflowOfExisting(deps, principal, input);
     }
-    throw error;
+    throw refused;
   });
 
   await startRecordedSession(deps.temporal, serviceTaskQueue(deps), {

@@ -1,15 +1,9 @@
 import { asUser } from '../../db/doors.ts';
-
 import { insertNotes, noteIdsOf, updateNoteContent } from '../../db/repositories/session-notes.ts';
-
 import { insertFeedback } from '../../db/repositories/sessions.ts';
-
 import type { Principal } from '../principal.ts';
-
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
-
 import type { FeedbackInput, UpdateNotesInput } from './session.schema.ts';
-
 import { requireVisibleSession } from './session-workflow.ts';
 import type { CommandContext } from '../context.ts';
 

@@ -1,26 +1,19 @@
 import { asUser } from '../../db/doors.ts';
-
 import { noteIdsOf } from '../../db/repositories/session-notes.ts';
-
 import {
   analyzeSessionUpdate,
   changeSessionStatusUpdate,
   confirmSessionUpdate,
 } from '../../workflows/messages/session.ts';
-
 import {
   analyzeRefusal,
   confirmRefusal,
   nextSessionStatus,
   type SessionStatusAction,
 } from '../../workflows/session-transitions.ts';
-
 import type { Principal } from '../principal.ts';
-
 import { conflict, forbidden, invalid } from '../../lib/errors.ts';
-
 import type { ConfirmSessionInput } from './session.schema.ts';
-
 import { requireVisibleSession, updateSessionWorkflow, visibleSession } from './session-workflow.ts';
 import type { CommandContext } from '../context.ts';
 

@@ -1,25 +1,14 @@
 import type { WorkflowHandle } from '@temporalio/client';
-
 import { WorkflowNotFoundError } from '@temporalio/common';
-
 import { ensureSessionWorkflow as startRecordedSession } from '../../clients/temporal.ts';
-
 import type { Db } from '../../db/connection.ts';
-
 import { asUser, type Tx } from '../../db/doors.ts';
-
 import { startableSessionOf } from '../../db/repositories/lifecycle.ts';
-
 import { findSession, type SessionRow } from '../../db/repositories/sessions.ts';
-
 import { INVALID_SESSION_TRANSITION } from '../../lib/failures.ts';
-
 import { sessionWorkflowId } from '../../workflows/messages/session.ts';
-
 import type { Principal } from '../principal.ts';
-
 import { notFound } from '../../lib/errors.ts';
-
 import { updateOrConflict } from '../update-or-conflict.ts';
 import { serviceTaskQueue, type CommandContext } from '../context.ts';
 

@@ -79,7 +79,6 @@ export const feedbackBody = z.object({
 
 export type FeedbackInput = z.output<typeof feedbackBody>;
 
-/** GET: the session with the insights of its latest completed Agent 1 analysis (POST /api/ai). */
 export const businessRatingBody = z.object({
   rating,
   comment: optionalText(2_000),

@@ -1,23 +1,15 @@
 import { TEST_TOKEN_KIND, testTokenMessageBody } from '../../lib/outbox-messages.ts';
-
 import { asSystem, type Tx } from '../../db/doors.ts';
-
 import { queueNotification, supersedeNotifications } from '../../db/repositories/notification-outbox.ts';
-
 import { messagingChatOf } from '../../db/repositories/tester-profiles.ts';
-
 import {
   lockSessionForTestToken,
   sessionHoldingTestToken,
   setTestToken,
 } from '../../db/repositories/test-tokens.ts';
-
 import { startNotificationDelivery } from '../../clients/temporal.ts';
-
 import { conflict, notFound } from '../../lib/errors.ts';
-
 import { sha256Hex } from '../../lib/secrets.ts';
-
 import { mintTestToken } from '../../lib/test-token.ts';
 import { serviceTaskQueue, type CommandContext } from '../context.ts';
 

@@ -1,11 +1,7 @@
 import { estimateLaunchDate } from '../../lib/launch-estimate.ts';
-
 import { ensureStudyWorkflow as startStudyWorkflowOnce } from '../../clients/temporal.ts';
-
 import { unreachableDependency } from '../../clients/unavailable.ts';
-
 import { asUser } from '../../db/doors.ts';
-
 import {
   findStudyByIdempotencyKey,
   insertStudy,
@@ -14,13 +10,9 @@ import {
   type NewVariant,
   type StudyRow,
 } from '../../db/repositories/studies.ts';
-
 import type { Principal } from '../principal.ts';
-
 import { forbidden, invalid } from '../../lib/errors.ts';
-
 import type { CreateStudyInput } from './study.schema.ts';
-
 import { requestHashOf } from './request-hash.ts';
 import { serviceTaskQueue, type CommandContext } from '../context.ts';
 

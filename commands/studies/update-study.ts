@@ -1,23 +1,13 @@
 import { asUser } from '../../db/doors.ts';
-
 import { studyHasReports } from '../../db/repositories/reports.ts';
-
 import { findStudy, lockStudy, updateStudyRow, type StudyRecord } from '../../db/repositories/studies.ts';
-
 import type { StudyStatus } from '../../lib/domain.ts';
-
 import { INVALID_STUDY_TRANSITION } from '../../lib/failures.ts';
-
 import { changeStudyStatusUpdate, studyWorkflowId } from '../../workflows/messages/study.ts';
-
 import { nextStudyStatus, type StudyStatusAction } from '../../workflows/study-transitions.ts';
-
 import type { Principal } from '../principal.ts';
-
 import { conflict, notFound } from '../../lib/errors.ts';
-
 import { updateOrConflict } from '../update-or-conflict.ts';
-
 import { ensureStudyWorkflow } from './create-study.ts';
 import type { UpdateStudyInput } from './study.schema.ts';
 import type { CommandContext } from '../context.ts';

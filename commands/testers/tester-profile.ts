@@ -81,6 +81,9 @@ async function readProfile(tx: Tx, testerId: string, baseUrl: string, now: Date)
 }
 
 /** The caller's own profile, through the user door (a tester reads only their own). */
+/** The tester's own profile as the API answers it. */
+export type TesterProfile = Awaited<ReturnType<typeof ownProfile>>;
+
 export function ownProfile(deps: CommandContext, principal: Principal) {
   return asUser(deps.db, principal.claims, (tx) =>
     readProfile(tx, principal.claims.sub, deps.config.http.baseUrl, deps.now()),

@@ -4,7 +4,6 @@ import { countryCode, languageTag } from '../../lib/validation/locale-fields.ts'
 import { int4, storableText } from '../../lib/validation/storable.ts';
 
 /** Testers are at least 13 (the youngest age a study may target). */
-
 export const YOUNGEST_TESTER_AGE = 13;
 
 const distinct = <T extends z.ZodType>(item: T, max: number, what: string) =>

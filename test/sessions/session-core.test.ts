@@ -138,4 +138,45 @@ describe('one session core: POST /api/sessions and accepting an offer', () => {
     assert.equal(offer.outcome, 'withdrawn');
     assert.equal((await liveSessions(jobId)).length, 1);
   });
+
+  it('the last free place goes to one of two at once, an API create and an offer acceptance', async () => {
+    const { business, jobId } = await businessWithStudy(api, 1);
+    const [byApi, byOffer] = await Promise.all([eligibleTester(), eligibleTester()]);
+    const outreachId = await openOffer(jobId, byOffer.sub);
+    const [created, accepted] = await Promise.all([
+      api.request('POST', '/api/sessions', { body: { jobId, testerId: byApi.sub }, token: business }),
+      accept(outreachId),
+    ]);
+    const winners = [created.status === 201, accepted.outcome === 'accepted'].filter(Boolean);
+    assert.equal(winners.length, 1, `${created.status} ${created.text} / ${accepted.outcome}`);
+    if (created.status !== 201) assert.equal(created.status, 409);
+    else assert.equal(accepted.outcome, 'filled');
+    assert.equal((await liveSessions(jobId)).length, 1);
+  });
+
+  it('a variant the study does not have answers 422 even when the study is full', async () => {
+    const { business, jobId } = await businessWithStudy(api, 1);
+    const [first, second] = await Promise.all([eligibleTester(), eligibleTester()]);
+    const create = (testerId: string, variant?: string) =>
+      api.request('POST', '/api/sessions', {
+        body: { jobId, testerId, ...(variant ? { variant } : {}) },
+        token: business,
+      });
+    assert.equal((await create(first.sub)).status, 201);
+    const wrong = await create(second.sub, 'Z');
+    assert.equal(wrong.status, 422, wrong.text);
+    assert.equal(wrong.body.error, 'variant: This study runs a single variant');
+    assert.equal((await create(second.sub)).status, 409);
+  });
+
+  it('an offer to a tester who has a session on a study that is full answers "filled"', async () => {
+    const { business, jobId } = await businessWithStudy(api, 1);
+    const tester = await eligibleTester();
+    const created = await api.request('POST', '/api/sessions', {
+      body: { jobId, testerId: tester.sub },
+      token: business,
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await accept(await openOffer(jobId, tester.sub))).outcome, 'filled');
+  });
 });

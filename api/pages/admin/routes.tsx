@@ -1,23 +1,13 @@
 import { decideCapacityReview } from '../../../commands/admin/capacity-review-decision.ts';
-
 import { decideCapacityReviewBody } from '../../../commands/admin/capacity-review.schema.ts';
-
 import { changeTesterStatus } from '../../../commands/admin/tester-status.ts';
-
 import { testerStatusBody } from '../../../commands/admin/tester.schema.ts';
-
 import type { RequestState } from '../../http/state.ts';
-
 import { CAPACITY_REVIEWS_PATH, capacityReviewPath, testerPath, TESTERS_PATH } from '../paths.ts';
-
 import type { FieldErrors } from '../shared/form-fields.tsx';
-
 import { commandErrors, parseForm } from '../shared/form-input.ts';
-
 import { requireRole, type PageRouter, type SignedInRequest } from '../shared/page-routes.ts';
-
 import { renderPage, seeOther } from '../shared/render.ts';
-
 import {
   decisionInput,
   idOf,
@@ -28,7 +18,6 @@ import {
   testersOf,
   type TesterList,
 } from './data.ts';
-
 import { CapacityReviewsPage, TestersPage } from './view.tsx';
 import type { CommandContext } from '../../../commands/context.ts';
 

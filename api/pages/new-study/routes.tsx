@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
-
 import { createStudy } from '../../../commands/studies/create-study.ts';
 import { createStudyBody, idempotencyKeyHeader } from '../../../commands/studies/study.schema.ts';
-
 import { NEW_STUDY_PATH, studyPath } from '../paths.ts';
-
 import type { FieldErrors } from '../shared/form-fields.tsx';
-
 import { commandErrors, formList, parseForm } from '../shared/form-input.ts';
-
 import {
   blankStudyValues,
   fieldOfPath,
@@ -18,11 +13,8 @@ import {
   withRows,
   type NewStudyValues,
 } from './data.ts';
-
 import { NewStudyPage, studyFormLabels } from './view.tsx';
-
 import { requireRole, type PageRouter, type SignedInRequest } from '../shared/page-routes.ts';
-
 import { renderPage, seeOther } from '../shared/render.ts';
 import type { CommandContext } from '../../../commands/context.ts';
 

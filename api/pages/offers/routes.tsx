@@ -1,25 +1,15 @@
 import type Router from '@koa/router';
 import { asUser } from '../../../db/doors.ts';
-
 import { isOfferTo } from '../../../db/repositories/offers.ts';
-
 import { OFFER_OUTCOME_TEXT, OFFER_OUTCOMES } from '../../../lib/offers.ts';
-
 import { ApiError, notFound } from '../../../lib/errors.ts';
-
 import type { RawEndpoint } from '../../http/openapi.ts';
-
 import type { RequestState } from '../../http/state.ts';
-
 import { answerOffer } from '../../../commands/offers/answer-offer.ts';
 import { offerAnswerPath, offerLinkPath, OFFERS_PATH } from '../paths.ts';
-
 import { requireRole, type PageRouter } from '../shared/page-routes.ts';
-
 import { renderPage, seeOther } from '../shared/render.ts';
-
 import { answerForm, linkQuery, offerParams, ownOffers, signedAnswer } from './data.ts';
-
 import { OfferLinkAnsweredPage, OfferLinkPage, OffersPage } from './view.tsx';
 import type { CommandContext } from '../../../commands/context.ts';
 

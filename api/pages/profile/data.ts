@@ -1,8 +1,8 @@
-import type { ownProfile } from '../../../commands/testers/tester-profile.ts';
+import type { TesterProfile } from '../../../commands/testers/tester-profile.ts';
 import { formList } from '../shared/form-input.ts';
 import type { SignedInRequest } from '../shared/page-routes.ts';
 
-export type TesterProfile = Awaited<ReturnType<typeof ownProfile>>;
+export type { TesterProfile };
 
 /** What the form shows: the profile as stored, or what was just posted. */
 export interface ProfileValues {

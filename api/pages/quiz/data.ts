@@ -1,9 +1,9 @@
 import { quizForTester } from '../../../commands/testers/quiz-attempt.ts';
-import type { ownProfile } from '../../../commands/testers/tester-profile.ts';
+import type { TesterProfile } from '../../../commands/testers/tester-profile.ts';
 import type { CommandContext } from '../../../commands/context.ts';
 
 export type Quiz = Awaited<ReturnType<typeof quizForTester>>;
-export type TesterProfile = Awaited<ReturnType<typeof ownProfile>>;
+export type { TesterProfile };
 
 /** The form's name of a question's radio group. */
 export const answerField = (questionId: string) => `answer-${questionId}`;

@@ -27,7 +27,7 @@ export interface ReviewData {
  * only. Anyone else gets nothing (a 404 page), whether row-level security hides the session from
  * them or they may see it otherwise (its business, an admin).
  */
-export async function loadReview(
+async function loadReview(
   db: Db,
   principal: SessionPrincipal,
   sessionId: string,

@@ -1,19 +1,11 @@
 import { confirmSessionBody } from '../../../commands/sessions/session.schema.ts';
-
 import { confirmSession } from '../../../commands/sessions/session-commands.ts';
-
 import { reviewPath } from '../paths.ts';
-
 import type { FieldErrors } from '../shared/form-fields.tsx';
-
 import { commandErrors, parseForm } from '../shared/form-input.ts';
-
 import type { PageRouter } from '../shared/page-routes.ts';
-
 import { renderPage, seeOther } from '../shared/render.ts';
-
 import { confirmInput, fieldErrorsOf, reviewOf } from './data.ts';
-
 import { ReviewPage } from './view.tsx';
 import type { CommandContext } from '../../../commands/context.ts';
 

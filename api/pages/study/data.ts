@@ -27,7 +27,7 @@ export const ratingField = (id: string) => `rating-${id}`;
 export const commentField = (id: string) => `comment-${id}`;
 
 /** One page shows at most this many of each list; the API pages through the rest. */
-export const STUDY_PAGE_LIST_LIMIT = 100;
+const STUDY_PAGE_LIST_LIMIT = 100;
 
 export interface StudyPageData {
   readonly study: StudyRow;
@@ -43,7 +43,7 @@ export interface StudyPageData {
  * A study as its organization (or an admin) sees it on its page: row-level security decides, and a
  * tester, who may read a study they test, is not shown the business's page.
  */
-export async function loadStudyPage(
+async function loadStudyPage(
   db: Db,
   principal: SessionPrincipal,
   studyId: string,

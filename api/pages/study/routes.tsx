@@ -1,25 +1,16 @@
 import { startCheckout } from '../../../commands/billing/checkout.ts';
-
 import {
   approveOutreach,
   editOutreach,
   rejectOutreach,
 } from '../../../commands/outreach/outreach-commands.ts';
-
 import { editOutreachBody, rejectOutreachBody } from '../../../commands/outreach/outreach.schema.ts';
-
 import { approveProposal, rejectProposal } from '../../../commands/outreach/proposal-commands.ts';
-
 import { rejectProposalBody } from '../../../commands/outreach/proposal.schema.ts';
-
 import { notFound } from '../../../lib/errors.ts';
-
 import type { RequestState } from '../../http/state.ts';
-
 import { rateSession } from '../../../commands/sessions/business-rating.ts';
-
 import { businessRatingBody } from '../../../commands/sessions/session.schema.ts';
-
 import {
   outreachActionPath,
   proposalActionPath,
@@ -27,15 +18,10 @@ import {
   studyCheckoutPath,
   studyPath,
 } from '../paths.ts';
-
 import type { FieldErrors } from '../shared/form-fields.tsx';
-
 import { commandErrors, parseForm, withoutBlanks } from '../shared/form-input.ts';
-
 import type { PageRouter, SignedInRequest } from '../shared/page-routes.ts';
-
 import { renderPage, seeOther } from '../shared/render.ts';
-
 import {
   bodyField,
   commentField,
@@ -50,7 +36,6 @@ import {
   type StudyItem,
   type StudyPageData,
 } from './data.ts';
-
 import { StudyPage, type StudyPageProps } from './view.tsx';
 import type { CommandContext } from '../../../commands/context.ts';
 

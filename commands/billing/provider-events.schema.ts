@@ -1,7 +1,19 @@
 import { z } from 'zod';
-import { int8, isoTimestamp, storableText } from '../../lib/validation/storable.ts';
+import {
+  int8,
+  isoTimestamp,
+  storableJson,
+  storableString,
+  storableText,
+} from '../../lib/validation/storable.ts';
 
 /** The provider's event envelope, as far as the route reads it (spec, Events). */
+export const paymentEvent = z.object({
+  id: storableText(255).min(1),
+  type: storableText(100).min(1),
+  created: int8(),
+  data: z.object({ object: z.record(storableString(), storableJson()) }),
+});
 
 const booking = z
   .object({
