@@ -232,6 +232,17 @@ async function tellStudy(outreachId: string, heldSince?: string): Promise<void> 
   }
 }
 
+/** How many offer workflows a study starts, or signals, in one go (one workflow task, not one each). */
+export const OFFERS_AT_ONCE = 50;
+
+/** What a study's run that may continue as new gives `sendApprovedOffers`. */
+export interface OfferSending {
+  /** The offers started and not known to have closed; carried to the next run. */
+  readonly live: Set<string>;
+  /** True once the workflow continues as new: every wait ends and the run stops there. */
+  readonly draining: () => boolean;
+}
+
 /**
  * The study's side: starts each approved message's offer workflow as a child (id
  * `offer:<outreachId>`). Offers wait while the study is paused (pausing stops new offers). Each
@@ -240,47 +251,89 @@ async function tellStudy(outreachId: string, heldSince?: string): Promise<void> 
  * go out tells the study (`offerHeld`) and waits: once active, the study finds it running and
  * signals it `resume`. Once recruitment is over the unsent ones are withdrawn; archiving the
  * study signals every offer it started to withdraw.
+ *
+ * True once done (archived, every offer told); false when a run that may continue as new
+ * (`sending`) stopped at a wait: its approved and live offers are carried to the next run, which
+ * starts them OFFERS_AT_ONCE at a time and withdraws them as many at a time.
  */
 export async function sendApprovedOffers(
   studyId: string,
   wants: { readonly active: () => boolean; readonly over: () => boolean; readonly archived: () => boolean },
   approved: ApprovedOffer[],
-): Promise<void> {
-  const started: string[] = [];
+  sending?: OfferSending,
+): Promise<boolean> {
+  const started = sending?.live ?? new Set<string>();
+  const stopping = sending?.draining ?? (() => false);
   const queue = (offer: ApprovedOffer) => {
     if (!approved.some((queued) => queued.outreachId === offer.outreachId)) approved.push(offer);
   };
   setHandler(offerHeldSignal, queue);
   const fromRecords = patched('held-offers');
   for (;;) {
-    await condition(() => wants.over() || wants.active());
+    await condition(() => wants.over() || wants.active() || stopping());
     if (wants.over()) break;
+    if (stopping()) return false;
     if (fromRecords) {
       for (const offer of await offers.unsentOffers({ studyId })) queue(offer);
     }
     while (wants.active()) {
-      for (const offer of approved.splice(0)) {
-        try {
-          await startChild(offerWorkflow, {
-            workflowId: offerWorkflowId(offer.outreachId),
-            args: [{ ...offer, studyId }],
-            parentClosePolicy: ParentClosePolicy.ABANDON,
-          });
-        } catch (error) {
-          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-          // Its offer runs already: held by a pause, it goes out now (any other stage ignores this).
-          await signalOffer(offer.outreachId, resumeOfferSignal);
+      if (sending) {
+        while (approved.length && !stopping()) {
+          const batch = approved.splice(0, OFFERS_AT_ONCE);
+          // Live before it starts: its `offerClosed` may come in the same task as its start.
+          for (const offer of batch) started.add(offer.outreachId);
+          await Promise.all(batch.map((offer) => startOffer(studyId, offer)));
         }
-        started.push(offer.outreachId);
+      } else {
+        for (const offer of approved.splice(0)) {
+          await startOffer(studyId, offer);
+          started.add(offer.outreachId);
+        }
       }
-      await condition(() => wants.over() || !wants.active() || approved.length > 0);
+      await condition(() => wants.over() || !wants.active() || approved.length > 0 || stopping());
+      if (stopping()) return false;
     }
   }
   await withdrawUnsent(studyId, approved, fromRecords);
-  await condition(wants.archived);
+  await condition(() => wants.archived() || stopping());
+  if (!wants.archived()) return false;
   // An approval still in flight when recruitment ended lands here: withdrawn too.
   await withdrawUnsent(studyId, approved, fromRecords);
-  for (const outreachId of new Set(started)) await signalOffer(outreachId, withdrawOfferSignal);
+  if (!sending) {
+    for (const outreachId of started) await signalOffer(outreachId, withdrawOfferSignal);
+    return true;
+  }
+  while (started.size) {
+    if (stopping()) return false;
+    const batch = [...take(started, OFFERS_AT_ONCE)];
+    await Promise.all(batch.map((outreachId) => signalOffer(outreachId, withdrawOfferSignal)));
+    for (const outreachId of batch) started.delete(outreachId);
+  }
+  return true;
+}
+
+/** Starts the approved message's offer; one running already (held by a pause) is told to go out now. */
+async function startOffer(studyId: string, offer: ApprovedOffer): Promise<void> {
+  try {
+    await startChild(offerWorkflow, {
+      workflowId: offerWorkflowId(offer.outreachId),
+      args: [{ ...offer, studyId }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    // Its offer runs already: held by a pause, it goes out now (any other stage ignores this).
+    await signalOffer(offer.outreachId, resumeOfferSignal);
+  }
+}
+
+/** The first `count` values of a set, in insertion order. */
+function* take<T>(values: Set<T>, count: number): Generator<T> {
+  let taken = 0;
+  for (const value of values) {
+    if (taken++ >= count) return;
+    yield value;
+  }
 }
 
 /** Signals a running offer; one whose workflow has ended (answered, expired) has nothing to hear. */

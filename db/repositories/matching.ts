@@ -107,6 +107,9 @@ export interface NewProposal {
   readonly reasons: readonly string[];
 }
 
+/** Rows per insert: each takes six parameters, and a statement at most 65,535. */
+const PROPOSALS_PER_INSERT = 1_000;
+
 /** Stores pending proposals; a tester already proposed for the study is skipped (one each). */
 export async function insertProposals(
   tx: Tx,
@@ -114,23 +117,26 @@ export async function insertProposals(
   proposals: readonly NewProposal[],
   now: Date,
 ): Promise<number> {
-  if (proposals.length === 0) return 0;
-  const inserted = await tx
-    .insertInto('proposals')
-    .values(
-      proposals.map((proposal) => ({
-        organization_id: study.organizationId,
-        study_id: study.id,
-        tester_id: proposal.testerId,
-        match_score: proposal.score.toFixed(4),
-        match_reasons: [...proposal.reasons],
-        generated_at: now,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['study_id', 'tester_id']).doNothing())
-    .returning('id')
-    .execute();
-  return inserted.length;
+  let count = 0;
+  for (let start = 0; start < proposals.length; start += PROPOSALS_PER_INSERT) {
+    const inserted = await tx
+      .insertInto('proposals')
+      .values(
+        proposals.slice(start, start + PROPOSALS_PER_INSERT).map((proposal) => ({
+          organization_id: study.organizationId,
+          study_id: study.id,
+          tester_id: proposal.testerId,
+          match_score: proposal.score.toFixed(4),
+          match_reasons: [...proposal.reasons],
+          generated_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['study_id', 'tester_id']).doNothing())
+      .returning('id')
+      .execute();
+    count += inserted.length;
+  }
+  return count;
 }
 
 /**

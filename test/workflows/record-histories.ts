@@ -9,11 +9,29 @@ import proto from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { sql } from 'kysely';
 import { asSystem } from '../../db/doors.ts';
+import { insertStudy } from '../../db/repositories/studies.ts';
+import { offerAnswerLink } from '../../lib/offer-links.ts';
 import { notificationWorkflowId } from '../../workflows/messages/notification.ts';
+import { offerWorkflowId } from '../../workflows/messages/offer.ts';
 import { payoutWorkflowId } from '../../workflows/messages/payout.ts';
 import { sessionWorkflowId } from '../../workflows/messages/session.ts';
-import { paymentConfirmedSignal, studyWorkflowId } from '../../workflows/messages/study.ts';
-import { eventually, paymentsOf, payoutEvent, addPayoutAccount } from '../payments/fixtures.ts';
+import {
+  MIN_STUDY_HISTORY_LIMIT,
+  paymentConfirmedSignal,
+  studyStatusQuery,
+  studyWorkflowId,
+} from '../../workflows/messages/study.ts';
+import type { offerWorkflow } from '../../workflows/offer.ts';
+import { studyWorkflow } from '../../workflows/study.ts';
+import { qualifiedTester } from '../outreach/fixtures.ts';
+import {
+  addPayoutAccount,
+  business as payingBusiness,
+  eventually,
+  paymentsOf,
+  payoutEvent,
+  studyValues,
+} from '../payments/fixtures.ts';
 import { startPaymentsHarness, type PaymentsHarness } from '../payments/harness.ts';
 import { eligibleTester, recordStruggle, waitForSessionStatus } from '../sessions/fixtures.ts';
 import { testDatabase } from '../support/database.ts';
@@ -21,10 +39,13 @@ import { createBusiness } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { timeSkippingEnvironment } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
-import { HISTORIES_DIR } from './histories.ts';
+import { HISTORIES_DIR, runsOf } from './histories.ts';
 
 async function keep(name: string, handle: WorkflowHandle): Promise<void> {
-  const history = await handle.fetchHistory();
+  await keepHistory(name, await handle.fetchHistory());
+}
+
+async function keepHistory(name: string, history: proto.temporal.api.history.v1.IHistory): Promise<void> {
   await writeFile(
     new URL(name, HISTORIES_DIR),
     proto.temporal.api.history.v1.History.encode(history).finish(),
@@ -130,5 +151,140 @@ describe('recording workflow histories for the replay test', function () {
     await keep('session-paused-confirmed-reported.binpb', session);
     await keep('payout-failed-then-paid.binpb', payout);
     await keep('notification-test-token.binpb', notification);
+  });
+});
+
+// On the suite's Temporal server, in real time: the time-skipping server stops skipping once a
+// run that started children has continued as new (its sleeps never end), and a session completed
+// through the API must not end before it started (that server's clock runs ahead of this process's).
+// The accepted offer's reminders are a day away: archiving withdraws it first.
+describe('recording the recruitment histories for the replay test', function () {
+  this.timeout(300_000);
+  let h: PaymentsHarness;
+  before(async function () {
+    this.timeout(120_000);
+    h = await startPaymentsHarness();
+  });
+  after(async function () {
+    this.timeout(60_000);
+    await h?.stop();
+  });
+
+  it('a study recruiting through proposals, offers (one declined, one accepted, withdrawn on archiving) and a skip, continuing as new, to archived', async () => {
+    const owner = await payingBusiness('pro');
+    const post = async (path: string, body: unknown = {}, token = owner.token) => {
+      const answer = await h.request('POST', path, { body, token });
+      assert.ok(answer.status < 300, `POST ${path}: ${answer.status} ${answer.text}`);
+      return answer.body.data as Record<string, string>;
+    };
+    // Mexico (MX): no other test recruits there. One place: two proposals (over-booking), a third
+    // tester for the refill after the decline.
+    const testers = [];
+    for (let i = 0; i < 3; i += 1) testers.push(await qualifiedTester('MX'));
+    const studyId = await asSystem(testDatabase(), async (tx) => {
+      const row = await insertStudy(
+        tx,
+        {
+          ...studyValues(owner),
+          title: 'Recruitment history',
+          target_countries: ['MX'],
+          tester_count: 1,
+          status: 'draft',
+          paid_at: new Date(),
+        },
+        [{ position: 1, title: 'Pay', description: 'Complete the purchase', success_criteria: null }],
+        [],
+      );
+      return row!.id;
+    });
+    const study = await h.temporal.client.workflow.start(studyWorkflow, {
+      workflowId: studyWorkflowId(studyId),
+      taskQueue: h.taskQueue,
+      args: [{ studyId, status: 'draft', historyLimit: MIN_STUDY_HISTORY_LIMIT }],
+    });
+    await study.signal(paymentConfirmedSignal);
+    const pending = async () =>
+      (
+        (await h.request('GET', `/api/outreach/proposals?jobId=${studyId}&limit=100`, { token: owner.token }))
+          .body.data as { proposalId: string; testerId: string; status: string }[]
+      ).filter((p) => p.status === 'pending');
+    const offerRow = (outreachId: string) =>
+      asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('outreach_messages')
+          .select(['offer_status', 'session_id'])
+          .where('id', '=', outreachId)
+          .executeTakeFirstOrThrow(),
+      );
+    /** Approves the proposal and its message, waits for the offer to go out, and answers it. */
+    const offered = async (proposalId: string, answer: 'accept' | 'decline') => {
+      const { outreachId } = await post(`/api/outreach/proposals/${proposalId}/approve`);
+      await post(`/api/outreach/${outreachId}/approve`);
+      await eventually(async () => (await offerRow(outreachId!)).offer_status === 'open', 'offer sent');
+      const link = offerAnswerLink(h.config.http.baseUrl, h.config.auth.jwtSecret, outreachId!, answer);
+      const answered = await fetch(`${h.url}${link.slice(h.config.http.baseUrl.length)}`, { method: 'POST' });
+      assert.equal(answered.status, 200);
+      return outreachId!;
+    };
+
+    const [first, second] = await eventually(async () => {
+      const listed = await pending();
+      return listed.length === 2 && listed;
+    }, 'two proposals');
+    const declined = await offered(first!.proposalId, 'decline');
+    const refill = await eventually(
+      async () => (await pending()).find((p) => p.proposalId !== second!.proposalId),
+      'a proposal for the freed place',
+    );
+    await post(`/api/outreach/proposals/${refill.proposalId}/reject`, { reason: 'Not this time' });
+    const accepted = await offered(second!.proposalId, 'accept');
+    const { session_id: sessionId } = await offerRow(accepted);
+    assert.ok(sessionId);
+
+    const accountId = `acct_history_${sessionId.slice(0, 8)}`;
+    await addPayoutAccount(second!.testerId, accountId);
+    const { started_at: startedAt } = await asSystem(testDatabase(), (tx) =>
+      tx.selectFrom('sessions').select('started_at').where('id', '=', sessionId).executeTakeFirstOrThrow(),
+    );
+    await recordStruggle(sessionId, new Date(startedAt.getTime() + 60_000));
+    await post(`/api/sessions/${sessionId}/complete`);
+    await waitForSessionStatus(h, sessionId, owner.token, 'analyzed');
+    const testerToken = await sessionToken({ sub: second!.testerId, role: 'tester', organization_id: null });
+    await post(`/api/sessions/${sessionId}/confirm`, { rating: 4 }, testerToken);
+    const payment = await eventually(async () => {
+      const [row] = await paymentsOf(studyId);
+      return row?.status === 'processing' && row;
+    }, 'payout sent');
+    const paid = payoutEvent('payout.paid', payment.provider_payout_id!, accountId);
+    assert.equal((await h.postPaymentEvent(paid)).status, 200);
+    await eventually(async () => (await study.query(studyStatusQuery)) === 'completed', 'completed');
+    await eventually(async () => (await paymentsOf(studyId))[0]?.status === 'paid', 'paid');
+    const archived = await h.request('PATCH', `/api/jobs/${studyId}`, {
+      body: { status: 'archived' },
+      token: owner.token,
+    });
+    assert.equal(archived.status, 200, archived.text);
+    await study.result();
+    const acceptedOffer = h.temporal.client.workflow.getHandle<typeof offerWorkflow>(
+      offerWorkflowId(accepted),
+    );
+    const declinedOffer = h.temporal.client.workflow.getHandle<typeof offerWorkflow>(
+      offerWorkflowId(declined),
+    );
+    const acceptedEnd = await acceptedOffer.result();
+    assert.deepEqual(
+      [acceptedEnd.outcome, acceptedEnd.remindersDue.map((reminder) => reminder.kind)],
+      ['accepted', ['due_24h', 'due_2h']],
+    );
+    assert.equal((await declinedOffer.result()).outcome, 'declined');
+
+    const runs = await runsOf(h.temporal.client, studyWorkflowId(studyId));
+    assert.ok(runs.length >= 2, `the study continued as new: ${runs.length} run(s)`);
+    const runHistory = (runId: string) =>
+      h.temporal.client.workflow.getHandle(studyWorkflowId(studyId), runId).fetchHistory();
+    await keepHistory('study-recruitment-first-run.binpb', await runHistory(runs[0]!.runId));
+    await keepHistory('study-recruitment-last-run.binpb', await runHistory(runs.at(-1)!.runId));
+    await keep('offer-accepted-withdrawn.binpb', acceptedOffer);
+    await keep('offer-declined.binpb', declinedOffer);
   });
 });

@@ -25,6 +25,16 @@ export interface RecruitmentState {
   readonly pendingCapacityReviews: number;
 }
 
+/** What recruitment hands to the study's next run when the workflow continues as new. */
+export interface RecruitmentCarried {
+  readonly lastMatchedAt: string | null;
+  readonly pendingCapacityReviews: number;
+  /** A capacity decision (or a matching run) may have a rejection to tell the business of. */
+  readonly noticesWanted: boolean;
+  /** ISO 8601: when the matching recheck (MATCHING_RECHECK after the last look) is due. */
+  readonly recheckAt: string | null;
+}
+
 export interface OutreachApproval {
   readonly outreachId: string;
   /** The business user or admin who approved. */
