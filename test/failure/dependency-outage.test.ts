@@ -8,6 +8,9 @@ import { validStudyBody } from '../support/study-body.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { sessionToken } from '../support/tokens.ts';
 
+/** The service's pool in these tests: small, so that terminated connections are soon met. */
+const POOL_SIZE = 4;
+
 /** The service login's URL, through `port` and tagged with `applicationName` so a test can find its backends. */
 function serviceUrlVia(port: number, applicationName: string): string {
   const url = new URL(serviceDatabaseUrl());
@@ -38,7 +41,7 @@ describe('the database going away', function () {
   before(async () => {
     const direct = new URL(serviceDatabaseUrl());
     proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-    database = connectDatabase(serviceUrlVia(proxy.port, applicationName), { poolSize: 4 });
+    database = connectDatabase(serviceUrlVia(proxy.port, applicationName), { poolSize: POOL_SIZE });
     api = await startTestApi({ db: database.db });
   });
   after(async () => {
@@ -97,7 +100,11 @@ describe('the database going away', function () {
       [],
     );
     assert.ok(statuses.includes(503), 'some reads were on a connection when it ended');
-    for (let attempt = 0; attempt < 3; attempt += 1) await read();
+    // Each dead connection still in the pool fails one read (503) as it is found and dropped; under
+    // load the pool may not have heard of them all yet, so the API is back within a pool's worth.
+    const before = statuses.length;
+    do await read();
+    while (statuses.at(-1) !== 200 && statuses.length - before <= POOL_SIZE);
     assert.deepEqual(statuses.slice(-1), [200]);
   });
 });
