@@ -135,7 +135,10 @@ export async function run(): Promise<BenchResult> {
     activities: { ...createActivities({ db: workerDb.db }), ...createBenchSessionActivities(workerDb.db) },
     maxConcurrentActivityTaskExecutions: 40,
   });
-  const running = worker.run();
+  let workerFailure: unknown;
+  const running = worker.run().catch((error: unknown) => {
+    workerFailure = error;
+  });
   const failures: string[] = [];
   try {
     const study = await client.workflow.start(studyWorkflow, {
@@ -153,6 +156,7 @@ export async function run(): Promise<BenchResult> {
     let status = 'active';
     while (status !== 'completed') {
       if (performance.now() - started > DEADLINE_MS) throw new Error(`not completed in ${DEADLINE_MS} ms`);
+      if (workerFailure) throw new Error('The worker stopped', { cause: workerFailure });
       const [{ closed }, studyRow] = await Promise.all([
         tally(studyId),
         testDatabase()
