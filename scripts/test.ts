@@ -1,7 +1,8 @@
 // `npm test`: the whole suite in two shards at once, each a mocha process with a fresh database of
 // its own and its own Temporal server (scripts/lib/suite-environment.ts, test/support/temporal.ts),
-// or mocha over the spec files given as arguments (`npm test -- test/api/x.test.ts`) in one
-// process. Other arguments go to mocha as they are. Exits non-zero when any shard fails.
+// then the files that need the machine to themselves (`ALONE_FILES`) in a third process; or mocha
+// over the spec files given as arguments (`npm test -- test/api/x.test.ts`) in one process. Other
+// arguments go to mocha as they are. Exits non-zero when any process fails.
 //
 // Most of the suite's time is spent waiting (on browsers, workflows, servers restarting), so two
 // processes on two cores take about half the time of one; more would slow the browser suites.
@@ -11,7 +12,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { prepareSuiteEnvironment, type SuiteEnvironment } from './lib/suite-environment.ts';
-import { planShards, specFiles } from './lib/test-shards.ts';
+import { planSuite, specFiles } from './lib/test-shards.ts';
 import { PROJECT_ROOT } from './lib/tools.ts';
 
 const SHARDS = 2;
@@ -73,20 +74,25 @@ if (namesSpecFiles) {
 }
 
 const started = Date.now();
-const shards = planShards(specFiles(PROJECT_ROOT), SHARDS);
+const { shards, alone } = planSuite(specFiles(PROJECT_ROOT), SHARDS);
+const runs = alone.length ? [...shards, alone] : shards;
 const shardTimesFile = (index: number) => `.data/test-times-shard-${index + 1}.json`;
 // One after the other: the first installs what is missing (Temporal's binaries, Chromium), which
 // two at once would do twice over each other.
 const environments: SuiteEnvironment[] = [];
-for (const _ of shards) environments.push(await prepareSuiteEnvironment('test'));
+for (const _ of runs) environments.push(await prepareSuiteEnvironment('test'));
 const statuses = await Promise.all(
   shards.map((files, index) =>
     runShard(environments[index]!, [...args, ...files], `[${index + 1}]`, shardTimesFile(index)),
   ),
 );
+if (alone.length) {
+  const index = shards.length;
+  statuses.push(await runShard(environments[index]!, [...args, ...alone], '[alone]', shardTimesFile(index)));
+}
 
 // One table of file times and one closing line, in the form a single run prints them.
-const times = await Promise.all(shards.map((_, index) => readTimes(shardTimesFile(index))));
+const times = await Promise.all(runs.map((_, index) => readTimes(shardTimesFile(index))));
 const sum = (pick: (t: ShardTimes) => number) => times.reduce((total, t) => total + (t ? pick(t) : 0), 0);
 const merged = {
   totalMs: Date.now() - started,
@@ -98,12 +104,13 @@ const merged = {
 };
 await mkdir(join(PROJECT_ROOT, '.data'), { recursive: true });
 await writeFile(join(PROJECT_ROOT, TIMES_FILE), `${JSON.stringify(merged, null, 2)}\n`);
-await Promise.all(shards.map((_, index) => rm(join(PROJECT_ROOT, shardTimesFile(index)), { force: true })));
+await Promise.all(runs.map((_, index) => rm(join(PROJECT_ROOT, shardTimesFile(index)), { force: true })));
 
 const failedShards = statuses.filter((status) => status !== 0).length;
-if (failedShards && !merged.failures) console.log(`\n${failedShards} shard(s) exited with an error`);
+if (failedShards && !merged.failures) console.log(`\n${failedShards} process(es) exited with an error`);
+const aloneText = alone.length ? `, then ${alone.length} file(s) alone` : '';
 console.log(
-  `\n${shards.length} shards in ${Math.round(merged.totalMs / 1000)} s; file times in ${TIMES_FILE}`,
+  `\n${shards.length} shards${aloneText} in ${Math.round(merged.totalMs / 1000)} s; file times in ${TIMES_FILE}`,
 );
 console.log(`${merged.passes} passed, ${merged.failures} failed, ${merged.pending} skipped`);
 process.exit(failedShards ? 1 : 0);

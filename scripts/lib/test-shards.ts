@@ -3,29 +3,30 @@ import { join, relative } from 'node:path';
 
 /**
  * Seconds each test folder took in a two-shard run on the reference machine (2 cores; the figures
- * in docs/testing.md), where the browser suites slow each other down. Only their proportions
- * matter: they balance the shards. A folder missing here counts `UNKNOWN_FILE_SECONDS` a spec file.
+ * in docs/testing.md), where the shards slow each other down; files that run alone are left out.
+ * Only their proportions matter: they balance the shards. A folder missing here counts
+ * `UNKNOWN_FILE_SECONDS` a spec file.
  */
 const FOLDER_SECONDS: Readonly<Record<string, number>> = {
-  audits: 204,
-  extension: 175,
-  sessions: 88,
-  pages: 67,
-  failure: 61,
-  scripts: 58,
-  payments: 39,
-  api: 24,
-  auth: 17,
-  ai: 13,
-  db: 12,
-  outreach: 10,
-  community: 7,
-  gamification: 3,
-  admin: 2,
-  ingestion: 2,
-  workflows: 2,
-  'facial-engine': 2,
-  testers: 1,
+  audits: 364,
+  sessions: 167,
+  scripts: 139,
+  pages: 130,
+  extension: 124,
+  failure: 78,
+  payments: 67,
+  api: 40,
+  workflows: 32,
+  auth: 27,
+  outreach: 26,
+  ai: 25,
+  db: 15,
+  community: 8,
+  gamification: 7,
+  testers: 4,
+  admin: 3,
+  'facial-engine': 3,
+  ingestion: 3,
   matching: 1,
   lib: 1,
   config: 1,
@@ -66,4 +67,17 @@ export function planShards(files: readonly string[], count: number): string[][] 
     lightest.files.push(...folders.get(folder)!);
   }
   return shards.map((shard) => shard.files).filter((shard) => shard.length > 0);
+}
+
+/**
+ * Spec files run after the shards, in a process of their own with the machine to themselves: their
+ * recognisers work in real time on Chromium's fake camera and microphone, and beside another shard
+ * the starved capture stutters (transcripts garbled, a model still loading when the test looks).
+ */
+export const ALONE_FILES: readonly string[] = ['test/extension/facial.test.ts', 'test/extension/voice.test.ts'];
+
+/** The whole suite: `count` shards run at once (`planShards`), then the files that run alone. */
+export function planSuite(files: readonly string[], count: number): { shards: string[][]; alone: string[] } {
+  const alone = files.filter((file) => ALONE_FILES.includes(file));
+  return { shards: planShards(files.filter((file) => !alone.includes(file)), count), alone };
 }

@@ -15,7 +15,7 @@ import {
 
 /** The extension API as the worker's evaluated functions see it. */
 declare const chrome: { runtime: { getContexts(filter: { contextTypes: string[] }): Promise<unknown[]> } };
-import { clicked, popupShows, waitForEvents } from './support/session.ts';
+import { clicked, MODEL_LOAD_MS, popupShows, waitForEvents } from './support/session.ts';
 
 interface FrameRow {
   frame_index: number;
@@ -49,7 +49,7 @@ mediaSuite(
       const { session, popup } = await suite.startRecording();
       await popupShows(popup, '#camera', 'waiting for your answer');
       await allowDevice(popup, 'camera');
-      await popupShows(popup, '#camera', /^on: expression scores only/);
+      await popupShows(popup, '#camera', /^on: expression scores only/, MODEL_LOAD_MS);
       await waitFor(async () => (await badgeText(suite)) === 'CAM').catch(() => assert.fail('no CAM badge'));
 
       const rows = await waitForFrames(session.sessionId, (stored) => stored.length >= 4);
@@ -125,7 +125,7 @@ mediaSuite(
       const tabs: string[] = [];
       suite.browser.context.on('page', (tab) => tabs.push(tab.url()));
       await answerPrompt(popup, 'camera', 'allow');
-      await popupShows(popup, '#camera', /^on: expression scores only/);
+      await popupShows(popup, '#camera', /^on: expression scores only/, MODEL_LOAD_MS);
       assert.deepEqual(tabs, [], 'a permission tab opened although the camera was allowed');
       const rows = await waitForFrames(session.sessionId, (stored) => stored.length >= 2);
       assert.ok(

@@ -12,7 +12,7 @@ import {
   mediaSuite,
   refusedInTab,
 } from './support/media.ts';
-import { clicked, popupShows, waitForEvents } from './support/session.ts';
+import { clicked, MODEL_LOAD_MS, popupShows, waitForEvents } from './support/session.ts';
 
 /** The extension API as the worker's evaluated functions see it. */
 declare const chrome: { runtime: { getContexts(filter: { contextTypes: string[] }): Promise<unknown[]> } };
@@ -66,7 +66,7 @@ mediaSuite(
       const { session, popup } = await suite.startRecording();
       await popupShows(popup, '#microphone', 'waiting for your answer');
       await allowDevice(popup, 'microphone');
-      await popupShows(popup, '#microphone', /^on: transcripts only/);
+      await popupShows(popup, '#microphone', /^on: transcripts only/, MODEL_LOAD_MS);
       await waitFor(async () => (await badgeText(suite)) === 'MIC').catch(() => assert.fail('no MIC badge'));
 
       let rows: SegmentRow[] = [];

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { planShards, specFiles } from '../../scripts/lib/test-shards.ts';
+import { ALONE_FILES, planShards, planSuite, specFiles } from '../../scripts/lib/test-shards.ts';
 import { PROJECT_ROOT } from '../../scripts/lib/tools.ts';
 
 const folderOf = (file: string) => file.split('/')[1];
@@ -26,10 +26,16 @@ describe('npm test: the suite split into shards (scripts/lib/test-shards.ts)', (
     });
   });
 
-  it('puts the longest folders apart: audits and extension (the browser suites) in different shards', () => {
+  it('puts the longest folders apart: audits and sessions in different shards', () => {
     const [first, second] = planShards(files, 2);
     assert.ok(first!.some((file) => folderOf(file) === 'audits'));
-    assert.ok(second!.some((file) => folderOf(file) === 'extension'));
+    assert.ok(second!.some((file) => folderOf(file) === 'sessions'));
+  });
+
+  it('runs the real-time media suites alone, after the shards, and every other file in a shard once', () => {
+    const { shards, alone } = planSuite(files, 2);
+    assert.deepEqual(alone, [...ALONE_FILES].sort());
+    assert.deepEqual([...shards.flat(), ...alone].sort(), [...files].sort());
   });
 
   it('gives a folder it has no time for a share by its number of files', () => {

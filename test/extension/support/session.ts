@@ -64,11 +64,25 @@ export async function startInPopup(popup: Page, apiBase: string, session: Record
   await popupShows(popup, '#phase', 'recording');
 }
 
-/** Waits until the popup's element reads the text. */
-export async function popupShows(popup: Page, selector: string, text: string | RegExp): Promise<void> {
+/**
+ * How long a device may take to come on: its recogniser's model loads and compiles first, which a
+ * loaded machine makes slow.
+ */
+export const MODEL_LOAD_MS = 60_000;
+
+/**
+ * Waits until the popup's element reads the text; a device coming on waits for its model to load
+ * (`MODEL_LOAD_MS`).
+ */
+export async function popupShows(
+  popup: Page,
+  selector: string,
+  text: string | RegExp,
+  timeout = 20_000,
+): Promise<void> {
   await popup
     .locator(selector, { hasText: text })
-    .waitFor({ timeout: 20_000 })
+    .waitFor({ timeout })
     .catch(async () =>
       assert.fail(`popup ${selector} shows "${await popup.textContent(selector)}", expected ${String(text)}`),
     );
