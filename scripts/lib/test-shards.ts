@@ -74,10 +74,19 @@ export function planShards(files: readonly string[], count: number): string[][] 
  * recognisers work in real time on Chromium's fake camera and microphone, and beside another shard
  * the starved capture stutters (transcripts garbled, a model still loading when the test looks).
  */
-export const ALONE_FILES: readonly string[] = ['test/extension/facial.test.ts', 'test/extension/voice.test.ts'];
+export const ALONE_FILES: readonly string[] = [
+  'test/extension/facial.test.ts',
+  'test/extension/voice.test.ts',
+];
 
 /** The whole suite: `count` shards run at once (`planShards`), then the files that run alone. */
 export function planSuite(files: readonly string[], count: number): { shards: string[][]; alone: string[] } {
   const alone = files.filter((file) => ALONE_FILES.includes(file));
-  return { shards: planShards(files.filter((file) => !alone.includes(file)), count), alone };
+  return {
+    shards: planShards(
+      files.filter((file) => !alone.includes(file)),
+      count,
+    ),
+    alone,
+  };
 }

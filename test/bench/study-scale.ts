@@ -40,6 +40,8 @@ const TESTERS = Number(process.env.STUDY_SCALE_TESTERS ?? 10_000);
 /** Approvals the business has in flight at once (people approving in parallel). */
 const LANES = Number(process.env.STUDY_SCALE_LANES ?? 16);
 const TARGET_HISTORY_EVENTS = 10_000;
+/** Where a run continues as new; STUDY_SCALE_HISTORY_LIMIT sets a lower one, for many switches in a quick check. */
+const HISTORY_LIMIT = Number(process.env.STUDY_SCALE_HISTORY_LIMIT ?? STUDY_HISTORY_LIMIT);
 /** New Zealand (NZ): no other benchmark seeds testers there. */
 const COUNTRY = 'NZ';
 const WORKFLOWS = fileURLToPath(new URL('./study-scale/workflows.ts', import.meta.url));
@@ -144,7 +146,7 @@ export async function run(): Promise<BenchResult> {
     const study = await client.workflow.start(studyWorkflow, {
       workflowId: studyWorkflowId(studyId),
       taskQueue,
-      args: [{ studyId, status: 'draft' }],
+      args: [{ studyId, status: 'draft', historyLimit: HISTORY_LIMIT }],
     });
     const started = performance.now();
     await study.signal(paymentConfirmedSignal);
@@ -235,7 +237,7 @@ export async function run(): Promise<BenchResult> {
         wallMs,
         runs: runs.length,
         historyEventsByRun: runs.map((r) => String(r.events)),
-        historyLimit: STUDY_HISTORY_LIMIT,
+        historyLimit: HISTORY_LIMIT,
         offers,
         declined,
         archiveMs,

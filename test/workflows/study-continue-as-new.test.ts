@@ -32,8 +32,8 @@ import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { runsOf } from './histories.ts';
 import { sessionToken } from '../support/tokens.ts';
 
-// Kenya (KE): no other test recruits there.
-const COUNTRY = 'KE';
+// Bhutan (BT): no other test recruits there (its testers are the only ones matching proposes).
+const COUNTRY = 'BT';
 const TESTERS = 8;
 /** 1.25 x TESTERS are proposed (matching's over-booking); a few more stay eligible for refills. */
 const ELIGIBLE = 12;
