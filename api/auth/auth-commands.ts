@@ -10,7 +10,7 @@ import { createAccount, findAccountByEmail, findAccountById, normalizeEmail } fr
 import type { RegisterInput } from './auth.schema.ts';
 import { REFRESH_COOKIE } from './cookies.ts';
 import type { AuthDependencies } from './dependencies.ts';
-import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens.ts';
+import { consumeOneTimeToken, issueOneTimeToken } from '../../commands/auth/one-time-tokens.ts';
 import { hashPassword } from './password-hash.ts';
 import { checkPassword } from './password-login.ts';
 import type { Principal } from '../../commands/principal.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { asSystem } from '../../db/doors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import type { AuthDependencies } from './dependencies.ts';
-import { issueMessagingLinkCode } from './messaging-links.ts';
+import { issueMessagingLinkCode } from '../../commands/messaging/messaging-links.ts';
 
 const linkCodeResponse = z.object({
   code: z.string().describe('One-time, valid 15 minutes; a newer code replaces it'),

@@ -1,17 +1,13 @@
 import type { Logger } from 'pino';
 import type { MessagingSender } from '../../clients/messaging.ts';
-import { asSystem } from '../../db/doors.ts';
-import { markEventProcessed } from '../../db/repositories/provider-events.ts';
 import { messagingWebhookCredential, WEBHOOK_SECRET_HEADER } from '../auth/service-credentials.ts';
 import { malformed } from '../../lib/errors.ts';
 import { admitWebhookDelivery } from '../http/rate-limit.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { validateBody } from '../../lib/validation/validate.ts';
-import { messagingReceivedResponse, messagingUpdate } from './messaging.schema.ts';
-import { type ChatOfferAnswer, receiveMessagingUpdate } from './messaging-update.ts';
-import { answerOffer } from '../../commands/offers/answer-offer.ts';
-import { replyToTester } from '../../commands/offers/offer-replies.ts';
-import type { OfferOutcome } from '../../lib/offers.ts';
+import { messagingUpdate } from '../../commands/messaging/messaging-update.schema.ts';
+import { messagingReceivedResponse } from './messaging.schema.ts';
+import { answerInChat, receiveMessagingUpdate } from '../../commands/messaging/receive-update.ts';
 import type { CommandContext } from '../../commands/context.ts';
 
 export interface MessagingWebhookDependencies extends CommandContext {
@@ -29,23 +25,6 @@ function parseObject(raw: Buffer): Record<string, unknown> {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
     throw malformed('Body must be a JSON object');
   return parsed as Record<string, unknown>;
-}
-
-/**
- * Hands a pressed offer button to the offer and tells the tester in the chat what it did (an
- * acceptance is told by its confirmation, which carries the test token).
- */
-async function answerInChat(
-  deps: MessagingWebhookDependencies,
-  pressed: ChatOfferAnswer,
-  updateId: number,
-): Promise<OfferOutcome | undefined> {
-  const reply = await answerOffer(deps, pressed.outreachId, pressed.answer);
-  if (reply && reply.outcome !== 'accepted') {
-    await replyToTester(deps, { ...pressed, outcome: reply.outcome, dedupeKey: `offer-answer:${updateId}` });
-  }
-  await asSystem(deps.db, (tx) => markEventProcessed(tx, 'messaging', String(updateId), deps.now()));
-  return reply?.outcome;
 }
 
 export function messagingWebhookRoutes(deps: MessagingWebhookDependencies): RouteDefinition[] {
@@ -67,7 +46,7 @@ export function messagingWebhookRoutes(deps: MessagingWebhookDependencies): Rout
         await admitWebhookDelivery(ctx);
         const raw = parseObject(rawBody!);
         const update = validateBody(messagingUpdate, raw);
-        const received = await receiveMessagingUpdate(deps.db, update, raw, deps.now());
+        const received = await receiveMessagingUpdate(deps, update, raw);
         const offer = received.offerAnswer
           ? await answerInChat(deps, received.offerAnswer, update.update_id)
           : undefined;

@@ -2,7 +2,11 @@ import type { Tx } from '../../db/doors.ts';
 import { voidOneTimeTokens } from '../../db/repositories/one-time-tokens.ts';
 import { hasTesterProfile, linkChatToTester } from '../../db/repositories/tester-profiles.ts';
 import { conflict } from '../../lib/errors.ts';
-import { consumeOneTimeToken, issueOneTimeToken, ONE_TIME_TOKEN_LIFETIME_MS } from './one-time-tokens.ts';
+import {
+  consumeOneTimeToken,
+  issueOneTimeToken,
+  ONE_TIME_TOKEN_LIFETIME_MS,
+} from '../auth/one-time-tokens.ts';
 
 // Linking a tester's chat with the messaging bot: the tester asks for a one-time code, sends
 // `/start <code>` to the bot, and the bot API's update (POST /api/webhooks/messaging) names the

@@ -1,15 +1,17 @@
-import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import {
   findProviderEvent,
   insertProviderEvent,
   markEventProcessed,
 } from '../../db/repositories/provider-events.ts';
-import { linkMessagingChat } from '../auth/messaging-links.ts';
+import { linkMessagingChat } from './messaging-links.ts';
 import { findOffer } from '../../db/repositories/offers.ts';
 import { messagingChatOf } from '../../db/repositories/tester-profiles.ts';
-import { type OfferAnswer, parseOfferCallback } from '../../lib/offers.ts';
-import type { MessagingUpdate } from './messaging.schema.ts';
+import { type OfferAnswer, type OfferOutcome, parseOfferCallback } from '../../lib/offers.ts';
+import type { MessagingUpdate } from './messaging-update.schema.ts';
+import type { CommandContext } from '../context.ts';
+import { answerOffer } from '../offers/answer-offer.ts';
+import { replyToTester } from '../offers/offer-replies.ts';
 
 /** `/start <code>` (the bot API's deep-link form), optionally addressed as `/start@botname`. */
 const START_COMMAND = /^\/start(?:@\w+)?\s+(\S+)\s*$/;
@@ -38,11 +40,11 @@ export interface ReceivedUpdate {
  * pressed from another chat, is recorded and left alone.
  */
 export async function receiveMessagingUpdate(
-  db: Db,
+  { db, now }: Pick<CommandContext, 'db' | 'now'>,
   update: MessagingUpdate,
   raw: Record<string, unknown>,
-  at: Date,
 ): Promise<ReceivedUpdate> {
+  const at = now();
   const id = String(update.update_id);
   const message = update.message;
   const code = message?.chat.type === 'private' ? START_COMMAND.exec(message.text ?? '')?.[1] : undefined;
@@ -89,6 +91,23 @@ export async function receiveMessagingUpdate(
     await markEventProcessed(tx, 'messaging', id, at, linked ? null : 'unknown, expired or used link code');
     return { linked: linked !== undefined };
   });
+}
+
+/**
+ * Hands a pressed offer button to the offer and tells the tester in the chat what it did (an
+ * acceptance is told by its confirmation, which carries the test token).
+ */
+export async function answerInChat(
+  deps: CommandContext,
+  pressed: ChatOfferAnswer,
+  updateId: number,
+): Promise<OfferOutcome | undefined> {
+  const reply = await answerOffer(deps, pressed.outreachId, pressed.answer);
+  if (reply && reply.outcome !== 'accepted') {
+    await replyToTester(deps, { ...pressed, outcome: reply.outcome, dedupeKey: `offer-answer:${updateId}` });
+  }
+  await asSystem(deps.db, (tx) => markEventProcessed(tx, 'messaging', String(updateId), deps.now()));
+  return reply?.outcome;
 }
 
 /** The update's kind: the field beside `update_id` (message, edited_message, callback_query, ...). */
