@@ -4,8 +4,9 @@
 // over the spec files given as arguments (`npm test -- test/api/x.test.ts`) in one process. Other
 // arguments go to mocha as they are. Exits non-zero when any process fails.
 //
-// Most of the suite's time is spent waiting (on browsers, workflows, servers restarting), so two
-// processes on two cores take about half the time of one; more would slow the browser suites.
+// Part of the suite's time is spent waiting (on browsers, workflows, servers restarting), so two
+// processes on two cores take a little over half the time of one; the rest keeps both cores busy,
+// so more processes would only share them (docs/testing.md).
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
