@@ -22,6 +22,11 @@ export const AUDIT_FAILURES = {
   pageLoad: 'PageLoadError',
   timeout: 'AuditTimeoutError',
 } as const;
+/**
+ * The study's run is continuing as new and takes no new update: the caller sends it again, and the
+ * next run takes it (commands/update-or-conflict.ts).
+ */
+export const STUDY_RUN_SWITCHING = 'StudyRunSwitching';
 /** The study workflow refused a status change that does not apply; the API answers 409. */
 export const INVALID_STUDY_TRANSITION = 'InvalidStudyTransition';
 /** The session workflow refused a transition that does not apply; the API answers 409. */

@@ -97,6 +97,8 @@ export interface ReviewDecisionHooks {
   readonly offerClosed?: (outreachId: string) => void;
   /** Each decision's update as it starts (before continuing as new, the study waits for a quiet task). */
   readonly updateStarted?: () => void;
+  /** The failure that refuses any new decision now (the run is continuing as new), if any. */
+  readonly refuseNew?: () => ApplicationFailure | undefined;
 }
 
 /**
@@ -111,8 +113,11 @@ export function handleReviewDecisions({
   offerApproved,
   offerClosed = () => undefined,
   updateStarted = () => undefined,
+  refuseNew = () => undefined,
 }: ReviewDecisionHooks): void {
   const judge = (what = 'its proposals', type = PROPOSAL_DECISION_REFUSED) => {
+    const refusal = refuseNew();
+    if (refusal) throw refusal;
     const status = recruitingStatus();
     if (status) throw refuse(`Study must be active or paused to decide ${what} (it is ${status})`, type);
   };

@@ -17,7 +17,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { Mutex } from 'async-mutex';
 import type { AiActivities } from '../activities/ai/ai-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
-import { AGENT_INPUT_ERROR, INVALID_STUDY_TRANSITION } from '../lib/failures.ts';
+import { AGENT_INPUT_ERROR, INVALID_STUDY_TRANSITION, STUDY_RUN_SWITCHING } from '../lib/failures.ts';
 import type { StudyStatus } from '../lib/domain.ts';
 import { agent4Workflow } from './agents.ts';
 import { agent4WorkflowId } from './messages/agents.ts';
@@ -63,6 +63,12 @@ interface StudyWorkflowState {
 }
 
 const refuse = (message: string) => ApplicationFailure.create({ type: INVALID_STUDY_TRANSITION, message });
+/** A draining run takes no new update (the caller sends it again to the next run: `sendOverRunSwitch`). */
+const switching = () =>
+  ApplicationFailure.create({
+    type: STUDY_RUN_SWITCHING,
+    message: "The study's workflow is continuing as new",
+  });
 
 const { recordStudyStatus, studyTargetReached, paymentsToPayOut } = proxyActivities<StudyActivities>({
   startToCloseTimeout: '30 seconds',
@@ -168,6 +174,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
       // A change in flight may make the action valid (payment then pause), so only a settled status
       // is judged here; the handler judges again once it holds the lock.
       validator: (action: StudyStatusAction) => {
+        if (draining()) throw switching();
         if (lock.isLocked()) return;
         const transition = nextStudyStatus(state.status, action);
         if ('refusal' in transition) throw refuse(transition.refusal);
@@ -185,6 +192,7 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
     updateStarted: () => {
       updatesStarted += 1;
     },
+    refuseNew: () => (draining() ? switching() : undefined),
   });
 
   // Recruitment (DESIGN.md, "The spine"): once the study is paid, matching proposes testers for

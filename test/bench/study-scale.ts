@@ -18,6 +18,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { sql } from 'kysely';
 import type { BenchResult } from '../../scripts/bench.ts';
 import { createActivities } from '../../activities/index.ts';
+import { sendOverRunSwitch } from '../../commands/update-or-conflict.ts';
 import { connectDatabase } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { insertStudy } from '../../db/repositories/studies.ts';
@@ -192,12 +193,17 @@ export async function run(): Promise<BenchResult> {
         while (index < next.length) {
           const proposalId = next[index++]!.id;
           try {
-            const { outreachId } = await study.executeUpdate(approveProposalUpdate, {
-              args: [{ proposalId, decidedBy: business.userId }],
-            });
-            await study.executeUpdate(approveOutreachUpdate, {
-              args: [{ outreachId, approvedBy: business.userId }],
-            });
+            // As the API's commands send them: again while the study's run switches.
+            const { outreachId } = await sendOverRunSwitch(() =>
+              study.executeUpdate(approveProposalUpdate, {
+                args: [{ proposalId, decidedBy: business.userId }],
+              }),
+            );
+            await sendOverRunSwitch(() =>
+              study.executeUpdate(approveOutreachUpdate, {
+                args: [{ outreachId, approvedBy: business.userId }],
+              }),
+            );
             approved += 1;
           } catch (error) {
             const cause =

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
+import { updateOrConflict } from '../../commands/update-or-conflict.ts';
 import { asSystem, type Claims } from '../../db/doors.ts';
 import { insertStudy } from '../../db/repositories/studies.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { failureOfType, INVALID_STUDY_TRANSITION, STUDY_RUN_SWITCHING } from '../../lib/failures.ts';
 import { offerAnswerLink } from '../../lib/offer-links.ts';
 import { offerWorkflowId } from '../../workflows/messages/offer.ts';
 import {
@@ -320,7 +323,27 @@ describe('a study run continuing as new with a confirmation that came while it d
     }
     await study.signal(sessionConfirmedSignal, sessionIds[1]!);
     assert.equal(await study.query(studyStatusQuery), 'active');
+    // The draining run takes no new update, so a stream of them cannot hold it past its limit: it
+    // refuses with STUDY_RUN_SWITCHING (no event in its history), and the commands' way of sending
+    // an update sends it again until the next run takes it.
+    const length = (await study.describe()).historyLength;
+    await assert.rejects(study.executeUpdate(changeStudyStatusUpdate, { args: ['pause'] }), (error) =>
+      Boolean(failureOfType(error, STUDY_RUN_SWITCHING)),
+    );
+    assert.equal((await study.describe()).historyLength, length, 'the refused update left no event');
+    const paused = updateOrConflict(INVALID_STUDY_TRANSITION, () =>
+      study.executeUpdate(changeStudyStatusUpdate, { args: ['pause'] }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await study.query(studyStatusQuery), 'active', 'no run has taken the pause yet');
     release();
+    // The next run answers it: paused, or refused once that run has completed the study (its first
+    // task checks the carried confirmation, which may come first).
+    const answer = await paused.catch((error: unknown) =>
+      error instanceof ApiError ? error.message : Promise.reject(error),
+    );
+    assert.ok(['paused', 'Study must be active to pause (it is completed)'].includes(answer), answer);
+    assert.equal((await runsOf(client, studyWorkflowId(jobId))).length, 2, 'the next run took the pause');
 
     await eventually(async () => (await study.query(studyStatusQuery)) === 'completed', 'study completed');
     assert.equal(checks, 2);
