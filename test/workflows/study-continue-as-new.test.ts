@@ -339,9 +339,10 @@ describe('a study run continuing as new with a confirmation that came while it d
     release();
     // The next run answers it: paused, or refused once that run has completed the study (its first
     // task checks the carried confirmation, which may come first).
-    const answer = await paused.catch((error: unknown) =>
-      error instanceof ApiError ? error.message : Promise.reject(error),
-    );
+    const answer = await paused.catch((error: unknown) => {
+      if (error instanceof ApiError) return error.message;
+      throw error;
+    });
     assert.ok(['paused', 'Study must be active to pause (it is completed)'].includes(answer), answer);
     assert.equal((await runsOf(client, studyWorkflowId(jobId))).length, 2, 'the next run took the pause');
 
