@@ -62,7 +62,11 @@ mediaSuite(
   async (dir) => ({ audio: await spokenSentences(dir) }),
   'voice',
   (suite) => {
-    it('asks first, then sends what was said as text with its metrics, never a sound; pause stops listening', async () => {
+    it('asks first, then sends what was said as text with its metrics, never a sound; pause stops listening', async function () {
+      // The recogniser hears Chromium's fake microphone in real time: on a slow machine the
+      // detector now and then cuts a stray piece that the model hears as words never said ("That's
+      // fine."). One more try, from a new session, with every assertion as strict.
+      this.retries(1);
       const { session, popup } = await suite.startRecording();
       await popupShows(popup, '#microphone', 'waiting for your answer');
       await allowDevice(popup, 'microphone');
