@@ -21,7 +21,6 @@ import { createActivities } from '../../activities/index.ts';
 import { sendOverRunSwitch } from '../../commands/update-or-conflict.ts';
 import { connectDatabase } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
-import { insertStudy } from '../../db/repositories/studies.ts';
 import { approveOutreachUpdate, approveProposalUpdate } from '../../workflows/messages/recruitment.ts';
 import {
   changeStudyStatusUpdate,
@@ -32,7 +31,7 @@ import {
 import { studyWorkflow } from '../../workflows/study.ts';
 import { serviceDatabaseUrl, testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
-import { plainStudyColumns } from '../support/study-body.ts';
+import { insertPaidDraftStudy } from '../payments/fixtures.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
 import { runsOf } from '../workflows/histories.ts';
 import { createBenchSessionActivities } from './study-scale/activities.ts';
@@ -105,28 +104,11 @@ export async function run(): Promise<BenchResult> {
   const seedStarted = performance.now();
   await seedTesters(randomUUID(), Math.ceil(TESTERS * 1.4) + 20);
   const seedMs = Math.round(performance.now() - seedStarted);
-  const studyId = await asSystem(testDatabase(), async (tx) => {
-    const study = await insertStudy(
-      tx,
-      {
-        ...plainStudyColumns(),
-        organization_id: business.organizationId,
-        created_by: business.userId,
-        title: 'A study of ten thousand testers',
-        description: 'Checkout with a screen reader',
-        prototype_url: 'https://shop.example/',
-        compensation_currency: 'EUR',
-        compensation_amount: '10.00',
-        target_countries: [COUNTRY],
-        tester_count: TESTERS,
-        status: 'draft',
-        paid_at: new Date(),
-      },
-      [{ position: 1, title: 'Pay', description: 'Complete the purchase', success_criteria: null }],
-      [],
-    );
-    return study!.id;
-  });
+  const studyId = await insertPaidDraftStudy(
+    business,
+    { title: 'A study of ten thousand testers', country: COUNTRY, testers: TESTERS },
+    { currency: 'EUR', amount: '10.00' },
+  );
 
   const taskQueue = `study-scale-${process.pid}`;
   const workerDb = connectDatabase(serviceDatabaseUrl(), { poolSize: 20 });

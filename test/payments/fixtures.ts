@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { asSystem, type Claims } from '../../db/doors.ts';
+import { insertStudy } from '../../db/repositories/studies.ts';
 import type { Insertable } from 'kysely';
 import type { StudiesTable } from '../../db/schema.ts';
 import type { Plan } from '../../lib/domain.ts';
@@ -136,6 +137,33 @@ export function studyValues(
     compensation_currency: compensation.currency,
     compensation_amount: compensation.amount,
   };
+}
+
+/**
+ * A paid study stored in draft with no workflow yet (its one task: pay), recruiting `testers` in
+ * `country`; the caller starts its workflow and signals the payment.
+ */
+export async function insertPaidDraftStudy(
+  owner: BusinessFixture,
+  study: { title: string; country: string; testers: number },
+  compensation?: { currency: string; amount: string },
+): Promise<string> {
+  return asSystem(testDatabase(), async (tx) => {
+    const row = await insertStudy(
+      tx,
+      {
+        ...studyValues(owner, compensation),
+        title: study.title,
+        target_countries: [study.country],
+        tester_count: study.testers,
+        status: 'draft',
+        paid_at: new Date(),
+      },
+      [{ position: 1, title: 'Pay', description: 'Complete the purchase', success_criteria: null }],
+      [],
+    );
+    return row!.id;
+  });
 }
 
 /**

@@ -9,7 +9,6 @@ import proto from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { sql } from 'kysely';
 import { asSystem } from '../../db/doors.ts';
-import { insertStudy } from '../../db/repositories/studies.ts';
 import { offerAnswerLink } from '../../lib/offer-links.ts';
 import { notificationWorkflowId } from '../../workflows/messages/notification.ts';
 import { offerWorkflowId } from '../../workflows/messages/offer.ts';
@@ -30,7 +29,7 @@ import {
   eventually,
   paymentsOf,
   payoutEvent,
-  studyValues,
+  insertPaidDraftStudy,
 } from '../payments/fixtures.ts';
 import { startPaymentsHarness, type PaymentsHarness } from '../payments/harness.ts';
 import { eligibleTester, recordStruggle, waitForSessionStatus } from '../sessions/fixtures.ts';
@@ -181,21 +180,10 @@ describe('recording the recruitment histories for the replay test', function () 
     // tester for the refill after the decline.
     const testers = [];
     for (let i = 0; i < 3; i += 1) testers.push(await qualifiedTester('MX'));
-    const studyId = await asSystem(testDatabase(), async (tx) => {
-      const row = await insertStudy(
-        tx,
-        {
-          ...studyValues(owner),
-          title: 'Recruitment history',
-          target_countries: ['MX'],
-          tester_count: 1,
-          status: 'draft',
-          paid_at: new Date(),
-        },
-        [{ position: 1, title: 'Pay', description: 'Complete the purchase', success_criteria: null }],
-        [],
-      );
-      return row!.id;
+    const studyId = await insertPaidDraftStudy(owner, {
+      title: 'Recruitment history',
+      country: 'MX',
+      testers: 1,
     });
     const study = await h.temporal.client.workflow.start(studyWorkflow, {
       workflowId: studyWorkflowId(studyId),

@@ -3,7 +3,6 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
 import { updateOrConflict } from '../../commands/update-or-conflict.ts';
 import { asSystem, type Claims } from '../../db/doors.ts';
-import { insertStudy } from '../../db/repositories/studies.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { failureOfType, INVALID_STUDY_TRANSITION, STUDY_RUN_SWITCHING } from '../../lib/failures.ts';
 import { offerAnswerLink } from '../../lib/offer-links.ts';
@@ -24,7 +23,7 @@ import {
   business,
   completedStudy,
   eventually,
-  studyValues,
+  insertPaidDraftStudy,
   tester,
   type Business,
 } from '../payments/fixtures.ts';
@@ -112,21 +111,10 @@ describe('a study workflow continuing as new', function () {
       await addPayoutAccount(sub, `acct_local_can_${i}_${sub.slice(0, 8)}`);
       testers.set(sub, { sub, role: 'tester', organization_id: null });
     }
-    const studyId = await asSystem(testDatabase(), async (tx) => {
-      const study = await insertStudy(
-        tx,
-        {
-          ...studyValues(owner),
-          title: 'A study of many runs',
-          target_countries: [COUNTRY],
-          tester_count: TESTERS,
-          status: 'draft',
-          paid_at: new Date(),
-        },
-        [{ position: 1, title: 'Pay', description: 'Complete the purchase', success_criteria: null }],
-        [],
-      );
-      return study!.id;
+    const studyId = await insertPaidDraftStudy(owner, {
+      title: 'A study of many runs',
+      country: COUNTRY,
+      testers: TESTERS,
     });
     // Started as a study stored without a workflow is (signal-with-start), with the lowest limit.
     const study = await h.temporal.client.workflow.start(studyWorkflow, {
