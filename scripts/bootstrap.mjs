@@ -46,12 +46,46 @@ function ensureDependencies() {
   writeFileSync(stampFile, installedStamp());
 }
 
+/**
+ * Every change git sees in the work tree (tracked files changed, untracked files not ignored), one
+ * `git status --porcelain` line each; null outside a git checkout or without git.
+ */
+function workTreeChanges() {
+  const result = spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (result.error || result.status !== 0) return null;
+  return result.stdout.split('\n').filter((line) => line !== '');
+}
+
+/**
+ * The commands that must leave a clean checkout clean, install included. They are checked on
+ * every run that starts from a clean tree (a fresh clone, as CI's): that is where an install that
+ * rewrites the lockfile or a test that leaves a file behind shows. `npm start` is left out: it
+ * runs while its developer edits.
+ */
+const KEEPS_TREE_CLEAN = new Set(['test', 'setup']);
+
+/** Fails the run when it changed a tree that was clean when it started. */
+function checkTreeStillClean(changesAtStart, code) {
+  if (changesAtStart?.length !== 0) return code;
+  const changes = workTreeChanges() ?? [];
+  if (!changes.length) return code;
+  console.error(
+    `[setup] npm ${command} changed a work tree that was clean when it started (it must leave it as it found it):`,
+  );
+  for (const change of changes) console.error(`  ${change}`);
+  return code || 1;
+}
+
 const [command, ...rest] = process.argv.slice(2);
 const script = COMMANDS[command];
 if (!script) {
   console.error(`usage: node scripts/bootstrap.mjs <${Object.keys(COMMANDS).join('|')}> [args]`);
   process.exit(2);
 }
+const changesAtStart = KEEPS_TREE_CLEAN.has(command) ? workTreeChanges() : null;
 ensureDependencies();
 const child = spawn(process.execPath, ['--import', 'tsx', `${root}/${script}`, ...rest], {
   cwd: root,
@@ -60,4 +94,6 @@ const child = spawn(process.execPath, ['--import', 'tsx', `${root}/${script}`, .
 // The child gets Ctrl-C from the terminal itself; forward only what is sent to us alone.
 for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
 process.on('SIGINT', () => {});
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) =>
+  process.exit(checkTreeStillClean(changesAtStart, code ?? (signal ? 1 : 0))),
+);

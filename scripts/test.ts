@@ -1,12 +1,13 @@
 // `npm test`: the whole suite in two shards at once, each a mocha process with a fresh database of
 // its own and its own Temporal server (scripts/lib/suite-environment.ts, test/support/temporal.ts),
-// then the files that need the machine to themselves (`ALONE_FILES`) in a third process; or mocha
-// over the spec files given as arguments (`npm test -- test/api/x.test.ts`) in one process. Other
-// arguments go to mocha as they are. Exits non-zero when any process fails.
+// then the files whose recognisers work in real time (`REAL_TIME_FILES`) in a third process, with
+// the machine to themselves; or mocha over the spec files given as arguments
+// (`npm test -- test/api/x.test.ts`) in one process. Other arguments go to mocha as they are.
+// Exits non-zero when any process fails.
 //
 // Part of the suite's time is spent waiting (on browsers, workflows, servers restarting), so two
 // processes on two cores take a little over half the time of one; the rest keeps both cores busy,
-// so more processes would only share them (docs/testing.md).
+// so more shards would only share them (docs/testing.md).
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -75,8 +76,8 @@ if (namesSpecFiles) {
 }
 
 const started = Date.now();
-const { shards, alone } = planSuite(specFiles(PROJECT_ROOT), SHARDS);
-const runs = alone.length ? [...shards, alone] : shards;
+const { shards, realTime } = planSuite(specFiles(PROJECT_ROOT), SHARDS);
+const runs = realTime.length ? [...shards, realTime] : shards;
 const shardTimesFile = (index: number) => `.data/test-times-shard-${index + 1}.json`;
 // One after the other: the first installs what is missing (Temporal's binaries, Chromium), which
 // two at once would do twice over each other.
@@ -87,9 +88,11 @@ const statuses = await Promise.all(
     runShard(environments[index]!, [...args, ...files], `[${index + 1}]`, shardTimesFile(index)),
   ),
 );
-if (alone.length) {
+if (realTime.length) {
   const index = shards.length;
-  statuses.push(await runShard(environments[index]!, [...args, ...alone], '[alone]', shardTimesFile(index)));
+  statuses.push(
+    await runShard(environments[index]!, [...args, ...realTime], '[real-time]', shardTimesFile(index)),
+  );
 }
 
 // One table of file times and one closing line, in the form a single run prints them.
@@ -109,9 +112,9 @@ await Promise.all(runs.map((_, index) => rm(join(PROJECT_ROOT, shardTimesFile(in
 
 const failedShards = statuses.filter((status) => status !== 0).length;
 if (failedShards && !merged.failures) console.log(`\n${failedShards} process(es) exited with an error`);
-const aloneText = alone.length ? `, then ${alone.length} file(s) alone` : '';
+const realTimeText = realTime.length ? `, then ${realTime.length} real-time file(s) alone` : '';
 console.log(
-  `\n${shards.length} shards${aloneText} in ${Math.round(merged.totalMs / 1000)} s; file times in ${TIMES_FILE}`,
+  `\n${shards.length} shards${realTimeText} in ${Math.round(merged.totalMs / 1000)} s; file times in ${TIMES_FILE}`,
 );
 console.log(`${merged.passes} passed, ${merged.failures} failed, ${merged.pending} skipped`);
 process.exit(failedShards ? 1 : 0);

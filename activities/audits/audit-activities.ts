@@ -69,7 +69,7 @@ export interface AuditedPage {
  * 9 s), so it can still answer and frees its browser context in time.
  */
 const INSTANT_AUDIT_BUDGET_MS = 9_000;
-const INSTANT_ANSWER_MARGIN_MS = 300;
+const INSTANT_ANSWER_MARGIN_MS = 500;
 /** Less time than this left after waiting for a slot: no audit can finish, so do not start one. */
 const INSTANT_MINIMUM_MS = 1_500;
 const REPORT_PAGE_BUDGET_MS = 60_000;

@@ -102,7 +102,7 @@ export function webhookRoutes(deps: CommandContext): RouteDefinition[] {
         });
         await admitWebhookDelivery(ctx);
         const event = validateBody(schedulingEvent, parseJson(rawBody!));
-        await recordSchedulingEvent(deps.db, event, deps.now());
+        await recordSchedulingEvent(deps, event);
         return received;
       },
     }),

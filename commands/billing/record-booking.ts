@@ -1,10 +1,10 @@
-import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { cancelBooking, upsertBooking } from '../../db/repositories/bookings.ts';
 import { studyWithPlan } from '../../db/repositories/organizations.ts';
 import { insertProviderEvent, markEventProcessed } from '../../db/repositories/provider-events.ts';
 import { organizationOfStudy } from '../../db/repositories/studies.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
+import type { CommandContext } from '../context.ts';
 import type { SchedulingEvent } from './provider-events.schema.ts';
 
 /**
@@ -12,8 +12,12 @@ import type { SchedulingEvent } from './provider-events.schema.ts';
  * calls are part of paid plans): an unknown study is 404 and a free plan 403, and such an event is
  * not recorded, so every delivery of it is refused alike. A recorded event's repeat changes nothing.
  */
-export async function recordSchedulingEvent(db: Db, event: SchedulingEvent, at: Date): Promise<void> {
-  await asSystem(db, async (tx) => {
+export async function recordSchedulingEvent(
+  deps: Pick<CommandContext, 'db' | 'now'>,
+  event: SchedulingEvent,
+): Promise<void> {
+  const at = deps.now();
+  await asSystem(deps.db, async (tx) => {
     if (event.type === 'booking.created') {
       const study = await studyWithPlan(tx, event.data.jobId);
       if (!study) throw notFound('Study');

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connection.ts';
+import type { CommandContext } from '../context.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
 import { testerContact } from '../../db/repositories/contacts.ts';
 import {
@@ -111,7 +111,8 @@ async function signalsOf(
  * awarded (those not held yet); a level-up queues the tester's notification (its id for the caller to deliver).
  */
 export async function evaluateSession(
-  deps: { readonly db: Db; readonly baseUrl: string; readonly now: () => Date },
+  // The badge icons' origin: the service's own address (an activity has no configuration, only it).
+  deps: Pick<CommandContext, 'db' | 'now'> & { readonly baseUrl: string },
   input: EvaluationRequest,
 ): Promise<{ result: string; levelUpNotification: string | null }> {
   return asSystem(deps.db, async (tx) => {

@@ -1,4 +1,3 @@
-import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
 import {
   currentQuiz,
@@ -8,6 +7,7 @@ import {
 } from '../../db/repositories/quizzes.ts';
 import { lockTesterProfile, recordQuizResult } from '../../db/repositories/tester-profiles.ts';
 import { answersProblem, QUIZ_RETRY_COOLDOWN_MS, scoreAnswers } from '../../lib/quiz-scoring.ts';
+import type { CommandContext } from '../context.ts';
 import type { Principal } from '../principal.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { nextQuizAttemptAt } from './tester-profile.ts';
@@ -22,7 +22,7 @@ const scored = ({ questions }: QuizWithQuestions) =>
   }));
 
 /** The current quiz as a tester sees it: without the correct answers. */
-export async function quizForTester(deps: { db: Db }) {
+export async function quizForTester(deps: Pick<CommandContext, 'db'>) {
   // The system door: quizzes are admin-only because they hold the answers, which are left out here.
   const current = await asSystem(deps.db, (tx) => currentQuiz(tx));
   if (!current) throw notFound('Quiz');
@@ -65,7 +65,7 @@ async function judgeAttempt(tx: Tx, testerId: string, quizId: string, now: Date)
  * QUIZ_RETRY_COOLDOWN_MS. The profile's row lock takes concurrent attempts one at a time.
  */
 export async function submitQuizAttempt(
-  deps: { db: Db; now: () => Date },
+  deps: Pick<CommandContext, 'db' | 'now'>,
   principal: Principal,
   input: QuizAttemptInput,
 ) {

@@ -3,35 +3,43 @@ import { join, relative } from 'node:path';
 
 /**
  * Seconds each test folder took in a two-shard run on the reference machine (2 cores; the figures
- * in docs/testing.md), where the shards slow each other down; files that run alone are left out.
+ * in docs/testing.md), where the shards slow each other down; the real-time files are left out.
  * Only their proportions matter: they balance the shards. A folder missing here counts
  * `UNKNOWN_FILE_SECONDS` a spec file.
  */
 const FOLDER_SECONDS: Readonly<Record<string, number>> = {
-  audits: 365,
-  scripts: 210,
-  sessions: 199,
-  pages: 166,
-  extension: 110,
-  payments: 81,
-  failure: 67,
-  api: 46,
-  auth: 35,
-  workflows: 22,
-  outreach: 20,
-  db: 18,
+  audits: 321,
+  sessions: 207,
+  pages: 127,
+  extension: 119,
+  failure: 97,
+  api: 70,
+  payments: 58,
+  scripts: 55,
+  workflows: 35,
+  auth: 34,
+  outreach: 29,
   ai: 17,
-  community: 8,
-  gamification: 5,
-  'facial-engine': 4,
-  testers: 3,
-  admin: 3,
+  db: 15,
+  community: 11,
+  gamification: 7,
+  admin: 7,
+  'facial-engine': 6,
+  testers: 5,
   ingestion: 3,
-  matching: 1,
+  matching: 2,
+  commands: 1,
   lib: 1,
   config: 1,
 };
 const UNKNOWN_FILE_SECONDS = 5;
+
+/**
+ * Folders that go to the same shard. `audits` and `pages` both run instant audits in Chromium
+ * against the spec's 10 seconds: in different shards, their audits ran at the same moment and
+ * starved each other past the limit (a 2,000-link page answered 503, twice in two runs).
+ */
+const SAME_SHARD: readonly (readonly string[])[] = [['audits', 'pages']];
 
 /** Every spec file under `test/`, as paths relative to the project's root, sorted. */
 export function specFiles(root: string): string[] {
@@ -49,24 +57,37 @@ export function specFiles(root: string): string[] {
 
 /**
  * The spec files split into `count` shards of about equal time. A folder stays whole: its files
- * share fixtures on disk (the extension's unpacked copy, for one) and countries to recruit in.
- * Longest folder first, each to the shard with the least time so far.
+ * share fixtures and the countries their studies recruit in. Longest folder (or group of folders,
+ * `SAME_SHARD`) first, each to the shard with the least time so far.
  */
 export function planShards(files: readonly string[], count: number): string[][] {
-  const folders = new Map<string, string[]>();
+  // A unit is a folder, or a group of folders that must share a shard (SAME_SHARD).
+  const unitOf = (folder: string) => SAME_SHARD.find((group) => group.includes(folder))?.join('+') ?? folder;
+  const units = new Map<string, { seconds: number; files: string[] }>();
   for (const file of files) {
     const folder = file.split('/')[1] ?? '';
-    folders.set(folder, [...(folders.get(folder) ?? []), file]);
+    const unit = units.get(unitOf(folder)) ?? { seconds: 0, files: [] };
+    unit.seconds += folderShare(folder, files);
+    unit.files.push(file);
+    units.set(unitOf(folder), unit);
   }
-  const weight = (folder: string) =>
-    FOLDER_SECONDS[folder] ?? UNKNOWN_FILE_SECONDS * folders.get(folder)!.length;
   const shards = Array.from({ length: count }, () => ({ seconds: 0, files: [] as string[] }));
-  for (const folder of [...folders.keys()].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))) {
+  const longestFirst = [...units.entries()].sort(
+    ([a, x], [b, y]) => y.seconds - x.seconds || a.localeCompare(b),
+  );
+  for (const [, unit] of longestFirst) {
     const lightest = shards.reduce((best, shard) => (shard.seconds < best.seconds ? shard : best));
-    lightest.seconds += weight(folder);
-    lightest.files.push(...folders.get(folder)!);
+    lightest.seconds += unit.seconds;
+    lightest.files.push(...unit.files);
   }
   return shards.map((shard) => shard.files).filter((shard) => shard.length > 0);
+}
+
+/** One file's share of its folder's seconds (a folder without a figure: `UNKNOWN_FILE_SECONDS`). */
+function folderShare(folder: string, files: readonly string[]): number {
+  const seconds = FOLDER_SECONDS[folder];
+  if (seconds === undefined) return UNKNOWN_FILE_SECONDS;
+  return seconds / files.filter((file) => file.split('/')[1] === folder).length;
 }
 
 /**
@@ -74,19 +95,22 @@ export function planShards(files: readonly string[], count: number): string[][] 
  * recognisers work in real time on Chromium's fake camera and microphone, and beside another shard
  * the starved capture stutters (transcripts garbled, a model still loading when the test looks).
  */
-export const ALONE_FILES: readonly string[] = [
+export const REAL_TIME_FILES: readonly string[] = [
   'test/extension/facial.test.ts',
   'test/extension/voice.test.ts',
 ];
 
-/** The whole suite: `count` shards run at once (`planShards`), then the files that run alone. */
-export function planSuite(files: readonly string[], count: number): { shards: string[][]; alone: string[] } {
-  const alone = files.filter((file) => ALONE_FILES.includes(file));
+/** The whole suite: `count` shards run at once (`planShards`), then the real-time files. */
+export function planSuite(
+  files: readonly string[],
+  count: number,
+): { shards: string[][]; realTime: string[] } {
+  const realTime = files.filter((file) => REAL_TIME_FILES.includes(file));
   return {
     shards: planShards(
-      files.filter((file) => !alone.includes(file)),
+      files.filter((file) => !realTime.includes(file)),
       count,
     ),
-    alone,
+    realTime,
   };
 }

@@ -63,14 +63,18 @@ mediaSuite(
   'voice',
   (suite) => {
     it('asks first, then sends what was said as text with its metrics, never a sound; pause stops listening', async function () {
-      // The recogniser hears Chromium's fake microphone in real time: on a slow machine the
-      // detector now and then cuts a stray piece that the model hears as words never said ("That's
-      // fine."). One more try, from a new session, with every assertion as strict.
+      // The recogniser hears Chromium's fake microphone in real time, and a loaded machine makes
+      // its capture stutter. One more try, from a new session, with every assertion as strict.
       this.retries(1);
       const { session, popup } = await suite.startRecording();
       await popupShows(popup, '#microphone', 'waiting for your answer');
       await allowDevice(popup, 'microphone');
       await popupShows(popup, '#microphone', /^on: transcripts only/, MODEL_LOAD_MS);
+      // The fake microphone plays its file in a loop from when Chromium opened the device, so the
+      // listener may join a sentence under way: that first segment holds the sentence's tail, cut
+      // mid-word ("...ckout button" heard as "Couch button."), as a tester's would who switched the
+      // microphone on mid-word. It must still be a segment; its words are not checked.
+      const listeningShownAt = Date.now();
       await waitFor(async () => (await badgeText(suite)) === 'MIC').catch(() => assert.fail('no MIC badge'));
 
       let rows: SegmentRow[] = [];
@@ -82,11 +86,17 @@ mediaSuite(
       const rates = SPOKEN_SENTENCES.map((said) => bestWordErrorRate(said, rows));
       console.log(`      word error rates: ${rates.map((rate) => rate.toFixed(2)).join(', ')}`);
       // Every segment is a sentence or a run of one's words, heard well: none garbled, none made up.
-      for (const row of rows) {
+      const clock = (at: Date) => at.toISOString().slice(17, 23);
+      const timeline = `${rows.map((row) => `${clock(row.started_at)}-${clock(row.ended_at)} "${row.transcript}"`).join('; ')} (listening shown at ${clock(new Date(listeningShownAt))})`;
+      // Speech under way from the first sound has no silence before it: its start is placed the
+      // detector's padding (500 ms) after the sound began, so up to a second after the popup said so.
+      const joinedMidSentence = (row: SegmentRow) =>
+        row.segment_index === 0 && row.started_at.getTime() < listeningShownAt + 1_000;
+      for (const row of rows.filter((row) => !joinedMidSentence(row))) {
         const rate = fragmentErrorRate(row.transcript);
         assert.ok(
           rate <= 0.35,
-          `"${row.transcript}" matches no part of a sentence (word error rate ${rate.toFixed(2)})`,
+          `"${row.transcript}" matches no part of a sentence (word error rate ${rate.toFixed(2)}); segments: ${timeline}`,
         );
       }
 

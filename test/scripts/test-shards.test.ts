@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ALONE_FILES, planShards, planSuite, specFiles } from '../../scripts/lib/test-shards.ts';
+import { REAL_TIME_FILES, planShards, planSuite, specFiles } from '../../scripts/lib/test-shards.ts';
 import { PROJECT_ROOT } from '../../scripts/lib/tools.ts';
 
 const folderOf = (file: string) => file.split('/')[1];
@@ -32,10 +32,18 @@ describe('npm test: the suite split into shards (scripts/lib/test-shards.ts)', (
     assert.ok(second!.some((file) => folderOf(file) === 'sessions'));
   });
 
-  it('runs the real-time media suites alone, after the shards, and every other file in a shard once', () => {
-    const { shards, alone } = planSuite(files, 2);
-    assert.deepEqual(alone, [...ALONE_FILES].sort());
-    assert.deepEqual([...shards.flat(), ...alone].sort(), [...files].sort());
+  it('keeps the folders that run instant audits against the 10 s limit in one shard: audits and pages', () => {
+    const shards = planShards(files, 2);
+    const shardOf = (folder: string) =>
+      shards.findIndex((shard) => shard.some((file) => folderOf(file) === folder));
+    assert.notEqual(shardOf('audits'), -1);
+    assert.equal(shardOf('pages'), shardOf('audits'));
+  });
+
+  it('runs the real-time media suites in a process of their own after the shards, and every other file in a shard once', () => {
+    const { shards, realTime } = planSuite(files, 2);
+    assert.deepEqual(realTime, [...REAL_TIME_FILES].sort());
+    assert.deepEqual([...shards.flat(), ...realTime].sort(), [...files].sort());
   });
 
   it('gives a folder it has no time for a share by its number of files', () => {

@@ -1,15 +1,25 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { buildExtension } from '../../../scripts/lib/extension-build.ts';
 import { testConfig } from '../../support/config.ts';
 
-/** The extension as `npm run build:extension` packages it, built once per test run. */
-export const EXTENSION_DIR = fileURLToPath(new URL('../../../.data/extension-under-test', import.meta.url));
+/**
+ * The extension as `npm run build:extension` packages it, built once per mocha process into a folder
+ * of its own (`npm test` runs processes at once, and a build empties its folder first), removed
+ * when the process ends.
+ */
+export const EXTENSION_DIR = join(tmpdir(), `usability-extension-under-test-${process.pid}`);
 let built: Promise<void> | undefined;
-const builtExtension = () => (built ??= buildExtension(EXTENSION_DIR));
+const builtExtension = () => {
+  if (!built) {
+    process.once('exit', () => rmSync(EXTENSION_DIR, { recursive: true, force: true }));
+    built = buildExtension(EXTENSION_DIR);
+  }
+  return built;
+};
 
 /**
  * Chromium's fake devices: a Y4M video and a WAV sound it plays in a loop (a device without a file

@@ -45,6 +45,21 @@ function wavOf(samples: Buffer, rate: number): Buffer {
 }
 
 /**
+ * `seconds` of a quiet room: noise about 60 dB below full scale, as a real microphone gives between
+ * words (never digital silence, which no microphone sends and after which the detector was slow
+ * to hear the next sentence). Deterministic, so every run plays the same sound.
+ */
+function roomTone(seconds: number, rate: number): Buffer {
+  const samples = Buffer.alloc(Math.round(seconds * rate) * 2);
+  let seed = 12345;
+  for (let at = 0; at < samples.length; at += 2) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    samples.writeInt16LE((seed % 65) - 32, at);
+  }
+  return samples;
+}
+
+/**
  * A WAV (what Chromium's `--use-file-for-fake-audio-capture` plays, in a loop) of the sentences
  * spoken by espeak-ng with a pause after each.
  */
@@ -59,11 +74,11 @@ export async function spokenSentences(dir: string, sentences = SPOKEN_SENTENCES)
     if (result.status !== 0) throw new Error(`espeak-ng failed: ${result.stderr}`);
     const pcm = await pcmOf(file);
     rate = pcm.rate;
-    parts.push(pcm.samples, Buffer.alloc(Math.round(PAUSE_SECONDS * rate) * 2));
+    parts.push(pcm.samples, roomTone(PAUSE_SECONDS, rate));
   }
   const path = join(dir, 'spoken.wav');
   // Two seconds of silence first: the models load while it plays, and the first sentence is heard whole.
-  await writeFile(path, wavOf(Buffer.concat([Buffer.alloc(rate * 2 * 2), ...parts]), rate));
+  await writeFile(path, wavOf(Buffer.concat([roomTone(2, rate), ...parts]), rate));
   return path;
 }
 
