@@ -10,6 +10,7 @@ import type {
   QueuedAiWorkStatus,
   Sentiment,
   SessionStatus,
+  TaskOutcome,
   WcagLevel,
 } from '../lib/domain.ts';
 import type {
@@ -179,4 +180,18 @@ export interface QueuedAiWorkTable {
   next_attempt_at: GeneratedTimestamp;
   created_at: GeneratedTimestamp;
   completed_at: Timestamp | null;
+}
+
+/** An attempt at one of the study's tasks (0037), recorded by the session workflow. */
+export interface TaskAttemptsTable {
+  id: Generated<string>;
+  session_id: string;
+  task_id: string;
+  variant: string | null;
+  started_at: Timestamp;
+  ended_at: Timestamp | null;
+  outcome: TaskOutcome | null;
+  active_ms: number | null;
+  ease: number | null;
+  reason: string | null;
 }

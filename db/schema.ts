@@ -39,6 +39,7 @@ import type {
   SessionEventsTable,
   SessionFeedbackTable,
   SessionNotesTable,
+  TaskAttemptsTable,
   SessionsTable,
   VoiceSegmentsTable,
 } from './schema-sessions.ts';
@@ -175,6 +176,7 @@ export interface Database extends AuditTables, AuthTables {
   voice_segments: VoiceSegmentsTable;
   agent_jobs: AgentJobsTable;
   session_notes: SessionNotesTable;
+  task_attempts: TaskAttemptsTable;
   queued_ai_work: QueuedAiWorkTable;
   reports: ReportsTable;
   study_reports: StudyReportsTable;

@@ -71,6 +71,27 @@ export const SESSION_STATUSES = [
   'cancelled',
 ] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
+/** What the tester reports of a task: they began it, did it, or gave up on it. */
+export const TASK_PROGRESS_STATES = ['started', 'completed', 'abandoned'] as const;
+export type TaskProgressState = (typeof TASK_PROGRESS_STATES)[number];
+/** How an attempt ended: as the tester said, or unfinished when the session ended first. */
+export const TASK_OUTCOMES = ['completed', 'abandoned', 'unfinished'] as const;
+export type TaskOutcome = (typeof TASK_OUTCOMES)[number];
+/** A task attempt as it is recorded: begun, or ended with its outcome and time on task. */
+export interface TaskAttemptChange {
+  /** The task's `order` in its study. */
+  readonly order: number;
+  readonly startedAt: string;
+  readonly endedAt?: string;
+  readonly outcome?: TaskOutcome;
+  /** Time on task: from start to end, less the session's pauses in between. */
+  readonly activeMs?: number;
+  readonly ease?: number;
+  readonly reason?: string;
+}
+/** The Single Ease Question's scale: 1 = very difficult ... 7 = very easy. */
+export const EASE_MIN = 1;
+export const EASE_MAX = 7;
 export const EVENT_TYPES = ['click', 'scroll', 'input', 'focus', 'blur', 'navigation', 'error'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;

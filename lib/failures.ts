@@ -31,6 +31,8 @@ export const STUDY_RUN_SWITCHING = 'StudyRunSwitching';
 export const INVALID_STUDY_TRANSITION = 'InvalidStudyTransition';
 /** The session workflow refused a transition that does not apply; the API answers 409. */
 export const INVALID_SESSION_TRANSITION = 'InvalidSessionTransition';
+/** The session workflow found a task's reported time impossible (an end before its start); 422. */
+export const INVALID_TASK_TIME = 'InvalidTaskTime';
 /**
  * A proposal decision that no longer applies (the proposal was decided meanwhile, or its study no
  * longer recruits); the API answers 409.

@@ -14,7 +14,7 @@ import type { MilestoneActivities } from '../activities/notify/milestone-activit
 import type { PrivacyActivities } from '../activities/privacy/privacy-activities.ts';
 import type { SessionActivities } from '../activities/sessions/session-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
-import { INVALID_SESSION_TRANSITION } from '../lib/failures.ts';
+import { INVALID_SESSION_TRANSITION, INVALID_TASK_TIME } from '../lib/failures.ts';
 import {
   buildReport,
   failureMessage,
@@ -28,6 +28,7 @@ import {
   analyzeSessionUpdate,
   changeSessionStatusUpdate,
   confirmSessionUpdate,
+  recordTaskProgressUpdate,
   sessionStatusQuery,
   sessionWorkflowId,
   type AiWorkCompletion,
@@ -36,6 +37,7 @@ import {
   type SessionState,
   type SessionStatusChange,
   type SessionWorkflowInput,
+  type TaskProgress,
 } from './messages/session.ts';
 import { deliverAll } from './notification.ts';
 import { startPayoutChild } from './payout.ts';
@@ -46,9 +48,19 @@ import {
   type SessionWorkflowStatus,
   type SessionStatusAction,
 } from './session-transitions.ts';
+import {
+  applyAttempt,
+  emptyTaskBook,
+  judgeTaskProgress,
+  notePause,
+  unfinishedAttempt,
+  type TaskAttemptChange,
+  type TaskBook,
+} from './task-progress.ts';
 
 const {
   recordSessionStatus,
+  recordTaskAttempt,
   recordConfirmation,
   queueSessionPayment,
   queueAnalysisJob,
@@ -80,9 +92,12 @@ interface SessionWorkflowState {
   confirmed: ConfirmedSession | undefined;
   /** Agent steps the AI retry schedule settled after every provider had been down. */
   readonly settledByRetry: Map<string, AiWorkCompletion['status']>;
+  /** The tester's attempts at the study's tasks, and the pauses their time on task leaves out. */
+  readonly tasks: TaskBook;
 }
 
 const refuse = (message: string) => ApplicationFailure.create({ type: INVALID_SESSION_TRANSITION, message });
+const impossibleTime = (message: string) => ApplicationFailure.create({ type: INVALID_TASK_TIME, message });
 
 /**
  * Owns a session's life: active <-> paused -> completed (by the tester, or by a durable timer at
@@ -99,7 +114,10 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
     analysisRequested: false,
     confirmed: undefined,
     settledByRetry: new Map(),
+    tasks: emptyTaskBook(),
   };
+  // A session whose workflow starts late while paused (the lifecycle reconciler): paused from here.
+  if (state.status === 'paused') notePause(state.tasks, true, new Date().toISOString());
   const lock = new Mutex();
   const notify: AgentNotice = {
     workflowId: sessionWorkflowId(sessionId),
@@ -112,6 +130,17 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
     await recordSessionStatus({ sessionId, status: next, ...(completedAt ? { completedAt } : {}) });
     state.status = next;
     if (completedAt) state.completedAt = completedAt;
+  }
+  /** Records a task attempt's change; only called while holding the lock. */
+  async function recordAttempt(change: TaskAttemptChange): Promise<void> {
+    await recordTaskAttempt({ sessionId, ...change });
+    applyAttempt(state.tasks, change);
+  }
+  /** Completes the session at `at`: a task still in progress is recorded unfinished first. */
+  async function complete(at: string): Promise<void> {
+    const unfinished = unfinishedAttempt(state.tasks, at);
+    if (unfinished) await recordAttempt(unfinished);
+    await moveTo('completed', at);
   }
   /**
    * Validators judge only a settled status: a change in flight may make the update valid (or not),
@@ -135,11 +164,37 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
       lock.runExclusive(async () => {
         const transition = nextSessionStatus(state.status, action);
         if ('refusal' in transition) throw refuse(transition.refusal);
-        const at = action === 'complete' ? (completedAt ?? new Date().toISOString()) : undefined;
-        await moveTo(transition.next, at);
+        if (action === 'complete') {
+          await complete(completedAt ?? new Date().toISOString());
+        } else {
+          await moveTo(transition.next);
+          notePause(state.tasks, action === 'pause', new Date().toISOString());
+        }
         return view();
       }),
     { validator: ({ action }: SessionStatusChange) => judge(refusalOf(action)) },
+  );
+  const taskRefusal = (progress: TaskProgress) => {
+    const judged = judgeTaskProgress(state.tasks, state.status, progress);
+    if ('conflict' in judged) return refuse(judged.conflict);
+    if ('invalid' in judged) return impossibleTime(judged.invalid);
+    return judged.change;
+  };
+  setHandler(
+    recordTaskProgressUpdate,
+    (progress) =>
+      lock.runExclusive(async () => {
+        const judged = taskRefusal(progress);
+        if (judged instanceof ApplicationFailure) throw judged;
+        await recordAttempt(judged);
+        return view();
+      }),
+    {
+      validator: (progress: TaskProgress) => {
+        const judged = taskRefusal(progress);
+        if (judged instanceof ApplicationFailure && !lock.isLocked()) throw judged;
+      },
+    },
   );
   setHandler(
     analyzeSessionUpdate,
@@ -228,7 +283,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   const running = () => state.status === 'active' || state.status === 'paused';
   if (!(await condition(() => !running(), Math.max(0, deadline - Date.now())))) {
     await lock.runExclusive(async () => {
-      if (running()) await moveTo('completed', new Date(deadline).toISOString());
+      if (running()) await complete(new Date(deadline).toISOString());
     });
   }
 

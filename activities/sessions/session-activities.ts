@@ -1,9 +1,12 @@
 import type { Db } from '../../db/connection.ts';
+import { ApplicationFailure } from '@temporalio/common';
 import { asSystem } from '../../db/doors.ts';
 import { insertAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { applyDecisions } from '../../db/repositories/session-notes.ts';
 import { queuePayment, refreshStudyNotesConfirmed, updateSession } from '../../db/repositories/sessions.ts';
+import { saveTaskAttempt, type TaskAttemptRecord } from '../../db/repositories/task-attempts.ts';
 import type { SessionStatus } from '../../lib/domain.ts';
+import { SESSION_STATE_ERROR } from '../../lib/failures.ts';
 import type { Confirmation } from '../../workflows/messages/session.ts';
 import { createAgentActivities, REPORT_ESTIMATE_SECONDS } from './agent-activities.ts';
 import { requireSession } from './require-session.ts';
@@ -38,6 +41,17 @@ export function createSessionActivities({ db, payoutsEnabled = false }: SessionA
           duration_seconds: seconds,
         });
       });
+    },
+
+    /** One change of a task attempt the workflow judged (begun, or ended with its time on task). */
+    async recordTaskAttempt(record: TaskAttemptRecord) {
+      const saved = await asSystem(db, (tx) => saveTaskAttempt(tx, record));
+      if (!saved) {
+        throw ApplicationFailure.nonRetryable(
+          `Session ${record.sessionId} has no task ${record.order}`,
+          SESSION_STATE_ERROR,
+        );
+      }
     },
 
     /**

@@ -5,7 +5,8 @@ import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { validateHeader } from '../../lib/validation/validate.ts';
 import { createStudy } from '../../commands/studies/create-study.ts';
-import { createStudyResponse, studyIdParams, studyResponse } from './jobs.schema.ts';
+import { createStudyResponse, studyIdParams, studyResponse, studyResultsResponse } from './jobs.schema.ts';
+import { studyResults } from '../../commands/studies/study-results.ts';
 import {
   createStudyBody,
   idempotencyKeyHeader,
@@ -79,6 +80,19 @@ export function jobRoutes(deps: CommandContext): RouteDefinition[] {
         if (!record) throw notFound('Study');
         return { data: toStudy(record) };
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/jobs/:id/results',
+      tag: 'Studies',
+      summary:
+        'Per-task results, live while the study runs: completion rate, time on task and ease, overall, by variant and by kind of tester (the owning organization and admins)',
+      auth: 'user',
+      roles: ['business', 'admin'],
+      params: studyIdParams,
+      resource: 'Study',
+      response: studyResultsResponse,
+      handler: async ({ params, principal }) => ({ data: await studyResults(deps, principal, params.id) }),
     }),
     defineRoute({
       method: 'PATCH',

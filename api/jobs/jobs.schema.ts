@@ -58,3 +58,50 @@ export const studyResponse = z.object({
 export type Study = z.output<typeof studyResponse>;
 
 export const studyIdParams = z.object({ id: z.uuid() });
+
+const interval = (what: string) =>
+  z
+    .object({ value: z.number(), low: z.number(), high: z.number() })
+    .nullable()
+    .describe(
+      `${what}, with its 95 % confidence interval; null when there is nothing to measure or the figures are withheld`,
+    );
+
+const taskFigures = {
+  testers: z.number().int().describe('testers whose attempt at the task ended'),
+  completed: z.number().int().nullable(),
+  abandoned: z.number().int().nullable().describe('attempts the tester gave up on'),
+  unfinished: z.number().int().nullable().describe('attempts still open when the session ended'),
+  completionRate: interval('completed of ended attempts, 0 to 1 (adjusted-Wald interval)'),
+  timeOnTaskSeconds: interval(
+    'seconds on task of the completed attempts, pauses left out: the geometric mean (interval of the log times)',
+  ),
+  meanEase: z
+    .number()
+    .nullable()
+    .describe('the mean Single Ease Question answer, 1 = very difficult ... 7 = very easy'),
+  withheld: z
+    .boolean()
+    .describe('a group of fewer testers than minimumGroupTesters: its figures are withheld'),
+};
+const groupFigures = z.object({ group: z.string(), ...taskFigures }).array();
+
+/** GET /api/jobs/:id/results: per task, overall, by variant and by kind of tester. */
+export const studyResultsResponse = z.object({
+  jobId: z.string(),
+  computedAt: z.string().describe('ISO 8601; the figures are computed live from the attempts so far'),
+  minimumGroupTesters: z.number().int(),
+  tasks: z
+    .object({
+      order: z.number().int(),
+      title: z.string(),
+      overall: z.object(taskFigures),
+      byVariant: groupFigures,
+      byAssistiveTechnology: groupFigures.describe(
+        'a tester with several counts in each; "none" without one',
+      ),
+      byDevice: groupFigures.describe('the device the session ran on; "unknown" until it is recorded'),
+      byCountry: groupFigures,
+    })
+    .array(),
+});

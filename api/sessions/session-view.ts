@@ -1,5 +1,6 @@
 import type { NoteRow } from '../../db/repositories/session-notes.ts';
 import type { SessionRow } from '../../db/repositories/sessions.ts';
+import type { TaskWithAttemptRow } from '../../db/repositories/task-attempts.ts';
 
 /** The spec's create response: exactly its six fields. */
 export function toCreatedSession(row: SessionRow) {
@@ -17,12 +18,32 @@ function sessionIdentity(row: SessionRow) {
   };
 }
 
-export function toSession(row: SessionRow) {
+export function toSession(row: SessionRow, tasks: readonly TaskWithAttemptRow[]) {
   return {
     ...sessionIdentity(row),
     startedAt: row.started_at.toISOString(),
     completedAt: row.completed_at?.toISOString() ?? null,
     durationSeconds: row.duration_seconds,
+    tasks: tasks.map(toTask),
+  };
+}
+
+/** A task as the session's tester follows it (its success criteria are for the business). */
+function toTask(row: TaskWithAttemptRow) {
+  return {
+    order: row.position,
+    title: row.title,
+    description: row.description,
+    attempt: row.started_at
+      ? {
+          state: row.outcome ?? ('in_progress' as const),
+          startedAt: row.started_at.toISOString(),
+          endedAt: row.ended_at?.toISOString() ?? null,
+          timeOnTaskSeconds: row.active_ms === null ? null : Math.round(row.active_ms / 100) / 10,
+          ease: row.ease,
+          reason: row.reason,
+        }
+      : null,
   };
 }
 

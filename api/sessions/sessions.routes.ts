@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import { asUser } from '../../db/doors.ts';
 import { latestCompleteAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { listNotes } from '../../db/repositories/session-notes.ts';
+import { tasksWithAttempts } from '../../db/repositories/task-attempts.ts';
+import { recordTaskProgress } from '../../commands/sessions/task-progress.ts';
 import { sessionInsightsOf } from '../ai/ai-view.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { createSession } from '../../commands/sessions/create-session.ts';
@@ -14,7 +16,7 @@ import {
   confirmSession,
 } from '../../commands/sessions/session-commands.ts';
 import { passesGate, toCreatedSession, toNote, toSession } from './session-view.ts';
-import { requireVisibleSession, visibleSession } from '../../commands/sessions/session-workflow.ts';
+import { requireVisibleSession } from '../../commands/sessions/session-workflow.ts';
 import {
   analyzeSessionResponse,
   completeSessionResponse,
@@ -69,14 +71,14 @@ export function sessionRoutes(deps: CommandContext): RouteDefinition[] {
         'Read a session, with the insights of its latest completed live analysis (Agent 1): for everyone who sees the session while it is active or paused, then for its tester until confirmation',
       response: sessionReadResponse,
       handler: async ({ params, principal }) => {
-        const { session, agent1 } = await asUser(deps.db, principal.claims, async (tx) => {
+        const { session, tasks, agent1 } = await asUser(deps.db, principal.claims, async (tx) => {
           const session = await requireVisibleSession(tx, params.id);
           const agent1 = insightsVisible(principal, session)
             ? await latestCompleteAgentJob(tx, session.id, 'agent1')
             : undefined;
-          return { session, agent1 };
+          return { session, tasks: await tasksWithAttempts(tx, session.id), agent1 };
         });
-        return { data: { ...toSession(session), insights: sessionInsightsOf(agent1) } };
+        return { data: { ...toSession(session, tasks), insights: sessionInsightsOf(agent1) } };
       },
     }),
     defineRoute({
@@ -84,15 +86,20 @@ export function sessionRoutes(deps: CommandContext): RouteDefinition[] {
       method: 'PATCH',
       path: '/api/sessions/:id',
       summary:
-        'Pause, resume or complete a session (also with the test token); answers the status the change produced',
+        "Pause, resume or complete a session, or record the tester's progress on one of its tasks (also with the test token); answers the session as the change left it, with its tasks",
       body: updateSessionBody,
       response: sessionResponse,
       errors: [409],
       handler: async ({ params, body, principal }) => {
-        const state = await changeSessionStatus(deps, principal, params.id, ACTION_FOR[body.status]);
+        const state = body.task
+          ? await recordTaskProgress(deps, principal, params.id, body.task)
+          : await changeSessionStatus(deps, principal, params.id, ACTION_FOR[body.status!]);
         // A completed session moves on to Agent 2 at once; the answer reports this change.
-        const session = toSession(await visibleSession(deps.db, principal, params.id));
-        return { data: { ...session, status: state.status } };
+        const { session, tasks } = await asUser(deps.db, principal.claims, async (tx) => {
+          const session = await requireVisibleSession(tx, params.id);
+          return { session, tasks: await tasksWithAttempts(tx, session.id) };
+        });
+        return { data: { ...toSession(session, tasks), status: state.status } };
       },
     }),
     defineRoute({

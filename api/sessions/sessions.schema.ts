@@ -4,6 +4,7 @@ import {
   NOTE_AUTHOR_KINDS,
   NOTE_DECISIONS,
   SESSION_STATUSES,
+  TASK_OUTCOMES,
   WCAG_LEVELS,
 } from '../../lib/domain.ts';
 import { insightsSchema } from '../ai/ai.schema.ts';
@@ -23,6 +24,26 @@ export const createdSessionResponse = z.object({
   createdAt: timestamp,
 });
 
+const taskAttempt = z
+  .object({
+    state: z.enum(['in_progress', ...TASK_OUTCOMES]),
+    startedAt: timestamp,
+    endedAt: timestamp.nullable(),
+    timeOnTaskSeconds: z
+      .number()
+      .nullable()
+      .describe('from start to end less the time the session was paused; null while in progress'),
+    ease: z
+      .number()
+      .int()
+      .nullable()
+      .describe('the Single Ease Question: 1 = very difficult ... 7 = very easy'),
+    reason: z.string().nullable().describe('why the tester gave up'),
+  })
+  .describe(
+    "the session's attempt at the task: abandoned or completed as the tester said, unfinished when the session ended first",
+  );
+
 export const sessionResponse = z.object({
   sessionId: z.string(),
   jobId: z.string(),
@@ -32,6 +53,16 @@ export const sessionResponse = z.object({
   startedAt: timestamp,
   completedAt: timestamp.nullable(),
   durationSeconds: z.number().int().nullable(),
+  tasks: z
+    .array(
+      z.object({
+        order: z.number().int(),
+        title: z.string(),
+        description: z.string(),
+        attempt: taskAttempt.nullable(),
+      }),
+    )
+    .describe("the study's tasks in order (never their success criteria), each with this session's attempt"),
 });
 
 /** GET: the session with the insights of its latest completed Agent 1 analysis (POST /api/ai). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOTE_DECISIONS } from '../../lib/domain.ts';
+import { EASE_MAX, EASE_MIN, NOTE_DECISIONS, TASK_PROGRESS_STATES } from '../../lib/domain.ts';
 import { int4, isoTimestamp, storableString } from '../../lib/validation/storable.ts';
 
 const TEXT_MAX = 5000;
@@ -23,9 +23,55 @@ export const completeSessionBody = z.object({
   completedAt: isoTimestamp().optional(),
 });
 
-export const updateSessionBody = z.object({
-  status: z.enum(['active', 'paused', 'completed'], 'Must be one of active, paused, completed'),
-});
+/** Why the tester gave up on a task: at most this many characters. */
+export const TASK_REASON_MAX = 1000;
+
+const taskProgress = z
+  .object({
+    order: int4().min(1, 'Must be a task order (1 or more)').describe("the task's order in its study"),
+    state: z.enum(TASK_PROGRESS_STATES, 'Must be one of started, completed, abandoned'),
+    at: isoTimestamp()
+      .optional()
+      .describe(
+        "when the tester acted; default the server's time. Within 5 minutes of the server's clock it is taken as given",
+      ),
+    ease: int4()
+      .min(EASE_MIN, `Must be ${EASE_MIN} to ${EASE_MAX}`)
+      .max(EASE_MAX, `Must be ${EASE_MIN} to ${EASE_MAX}`)
+      .optional()
+      .describe('the Single Ease Question after the task: 1 = very difficult ... 7 = very easy'),
+    reason: optionalText(TASK_REASON_MAX).describe('why the tester gave up (abandoned only)'),
+  })
+  .superRefine((task, ctx) => {
+    if (task.ease !== undefined && task.state === 'started') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ease'],
+        message: 'Only when the task ends (completed or abandoned)',
+      });
+    }
+    if (task.reason !== undefined && task.state !== 'abandoned') {
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'Only when the task is abandoned' });
+    }
+  });
+
+export type TaskProgressInput = z.output<typeof taskProgress>;
+
+/** A status change, or the tester's progress on one task: one of the two. */
+export const updateSessionBody = z
+  .object({
+    status: z.enum(['active', 'paused', 'completed'], 'Must be one of active, paused, completed').optional(),
+    task: taskProgress.optional().describe("the tester's progress on one of the study's tasks"),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.status === undefined) === (body.task === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [body.status === undefined ? 'status' : 'task'],
+        message: 'Give either status or task, not both and not neither',
+      });
+    }
+  });
 
 export const updateNotesBody = z.object({
   notes: z

@@ -415,6 +415,18 @@ const COLUMNS = {
     comment: true,
     submitted_at: true,
   },
+  task_attempts: {
+    id: true,
+    session_id: true,
+    task_id: true,
+    variant: true,
+    started_at: true,
+    ended_at: true,
+    outcome: true,
+    active_ms: true,
+    ease: true,
+    reason: true,
+  },
   session_notes: {
     id: true,
     session_id: true,

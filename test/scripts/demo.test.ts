@@ -87,6 +87,15 @@ describe("npm run demo: one study's whole life through the public HTTP API", fun
       assert.ok(output.includes(link), `the demo prints ${link}`);
     }
     assert.match(output, /^11\. The report, the payout, the points and the study report follow$/m);
+    // The tester did the first task and gave up on the second: the business's per-task results.
+    assert.deepEqual(
+      summary.taskResults.map((line) => line.replace(/, [0-9.]+ s on task/, '')),
+      [
+        'Task 1 "Fill the basket": 1 of 1 completed (100 %, 95 % interval 17 % to 100 %), ease 6.0 of 7',
+        'Task 2 "Pay": 0 of 1 completed (0 %, 95 % interval 0 % to 83 %), 1 gave up, ease 2.0 of 7',
+      ],
+    );
+    for (const line of summary.taskResults) assert.ok(output.includes(line), `the demo prints ${line}`);
   });
 
   it('--by-hand: each human step is done by a person on the pages, and the demo follows', async () => {

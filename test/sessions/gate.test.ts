@@ -71,6 +71,7 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
   'POST /api/jobs': none('study records: no session data'),
   'GET /api/jobs': none('study records: no session data'),
   'GET /api/jobs/:id': none('study records: no session data'),
+  'GET /api/jobs/:id/results': none("per-task figures from the testers' own task reports: no finding"),
   'PATCH /api/jobs/:id': none('study records: no session data'),
   'POST /api/sessions': none('creates a session and answers its ids'),
   // Carries Agent 1's insights, which name the elements of findings: the tester's until confirming.

@@ -20,6 +20,7 @@ const SESSION_KEYS = [
   'sessionId',
   'startedAt',
   'status',
+  'tasks',
   'testerId',
   'variant',
 ];

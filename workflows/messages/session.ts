@@ -4,6 +4,9 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentKind, NoteDecisionInput } from '../../lib/domain.ts';
 import type { SessionStatusAction, SessionWorkflowStatus } from '../session-transitions.ts';
+import type { TaskProgress } from '../task-progress.ts';
+
+export type { TaskProgress };
 
 export interface SessionWorkflowInput {
   readonly sessionId: string;
@@ -60,6 +63,8 @@ export const sessionWorkflowId = (sessionId: string): string => `session:${sessi
 
 /** Pause, resume or complete; answers once the database holds the new status. */
 export const changeSessionStatusUpdate = defineUpdate<SessionState, [SessionStatusChange]>('changeStatus');
+/** The tester began, did or gave up on a task; answers once the attempt is recorded. */
+export const recordTaskProgressUpdate = defineUpdate<SessionState, [TaskProgress]>('taskProgress');
 /** Starts Agent 2 on a completed session; answers once the session is analyzing (or already past it). */
 export const analyzeSessionUpdate = defineUpdate<SessionState, []>('analyze');
 /** The tester's confirmation: the human-in-the-loop gate. Answers once the payout is queued. */

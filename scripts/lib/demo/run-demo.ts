@@ -36,6 +36,34 @@ export interface DemoSummary {
   readonly level: number;
   readonly studyStatus: string;
   readonly studyReport: string;
+  /** The per-task results as printed, one line a task. */
+  readonly taskResults: readonly string[];
+}
+
+interface TaskFigures {
+  readonly testers: number;
+  readonly completed: number | null;
+  readonly abandoned: number | null;
+  readonly completionRate: { value: number; low: number; high: number } | null;
+  readonly timeOnTaskSeconds: { value: number } | null;
+  readonly meanEase: number | null;
+}
+interface StudyResults {
+  readonly tasks: readonly { order: number; title: string; overall: TaskFigures }[];
+}
+
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
+/** One task's overall figures in a line: who did it, the interval, the time, the ease. */
+function describeTaskResult({ order, title, overall }: StudyResults['tasks'][number]): string {
+  const rate = overall.completionRate;
+  return [
+    `Task ${order} "${title}": ${overall.completed} of ${overall.testers} completed`,
+    rate ? ` (${percent(rate.value)}, 95 % interval ${percent(rate.low)} to ${percent(rate.high)})` : '',
+    overall.abandoned ? `, ${overall.abandoned} gave up` : '',
+    overall.timeOnTaskSeconds ? `, ${overall.timeOnTaskSeconds.value.toFixed(1)} s on task` : '',
+    overall.meanEase !== null ? `, ease ${overall.meanEase.toFixed(1)} of 7` : '',
+  ].join('');
 }
 
 /** Every account the demo makes signs in with the seeded accounts' password. */
@@ -280,8 +308,14 @@ export async function runDemo(settings: DemoSettings): Promise<DemoSummary> {
   print(`    Accepted: session ${sessionId}; the test token is in ${tokenMail.file}`);
   print(`    Session workflow:    ${workflow(`session:${sessionId}`)}`);
 
-  // 7. The session streams what the extension records: events and voice with the test token,
-  // facial frames scored by the facial engine with the tester's login.
+  // 7. The tester follows the study's tasks (the extension reports each with the test token) while
+  // the session streams what the extension records: events and voice with the test token, facial
+  // frames scored by the facial engine with the tester's login.
+  const task = (body: Record<string, unknown>) =>
+    api.call('PATCH', `/api/sessions/${sessionId}`, { testToken, body: { task: body } });
+  await task({ order: 1, state: 'started' });
+  await task({ order: 1, state: 'completed', ease: 6 });
+  await task({ order: 2, state: 'started' });
   const base = new Date(Date.now() - 3 * 60_000);
   const events = await api.call<{ accepted: number }>('POST', `/api/sessions/${sessionId}/events`, {
     testToken,
@@ -295,7 +329,9 @@ export async function runDemo(settings: DemoSettings): Promise<DemoSummary> {
     token: tester,
     body: { sessionId, batch: syntheticFacialFrames(base) },
   });
-  step('The session streams its signals', [
+  await task({ order: 2, state: 'abandoned', ease: 2, reason: 'The Pay button does nothing' });
+  step('The tester follows the tasks; the session streams its signals', [
+    'Task 1 "Fill the basket" done (ease 6 of 7); task 2 "Pay" given up: "The Pay button does nothing" (ease 2).',
     `${events.accepted} interaction events and ${voice.accepted} voice segments with the test token, ${facial.accepted} facial frames:`,
     'four clicks on a Pay button that does nothing, said out loud in frustration, then a card-number error.',
   ]);
@@ -309,9 +345,13 @@ export async function runDemo(settings: DemoSettings): Promise<DemoSummary> {
     return session.status === 'analyzed' ? session : undefined;
   });
   const reviewPath = `/sessions/${sessionId}/review`;
+  const results = await api.call<StudyResults>('GET', `/api/jobs/${jobId}/results`, { token: business });
+  const taskResults = results.tasks.map(describeTaskResult);
   step('The session completes and Agent 2 analyses it', [
     'The tester is asked to confirm the findings (the confirmation request email links the review page).',
     `Review page:         ${page(reviewPath)}`,
+    `Per-task results (GET /api/jobs/${jobId}/results):`,
+    ...taskResults.map((line) => `  ${line}`),
   ]);
 
   // 9. The tester confirms on the review page, through the page's own form post: the gate.
@@ -410,5 +450,6 @@ export async function runDemo(settings: DemoSettings): Promise<DemoSummary> {
     level: standing.level,
     studyStatus: study.status,
     studyReport: studyReport.status,
+    taskResults,
   };
 }

@@ -10,6 +10,8 @@ export interface SessionSideParents {
   readonly finishedStudy: string;
   readonly liveSession: string;
   readonly confirmedSession: string;
+  /** The task of `study` (the live session's). */
+  readonly task: string;
 }
 
 export interface SessionSideRows {
@@ -17,6 +19,7 @@ export interface SessionSideRows {
   readonly payoutAccount: string;
   readonly feedback: string;
   readonly event: string;
+  readonly taskAttempt: string;
   readonly facialSnapshot: string;
   readonly voiceSegment: string;
   readonly agentJob: string;
@@ -44,7 +47,7 @@ export interface SessionSideRows {
 const id = (row: { id: string }) => row.id;
 
 export async function createSessionSideRows(tx: Tx, parents: SessionSideParents): Promise<SessionSideRows> {
-  const { organizationA, businessA, testerWith, study, finishedStudy, liveSession, confirmedSession } =
+  const { organizationA, businessA, testerWith, study, finishedStudy, liveSession, confirmedSession, task } =
     parents;
   await tx
     .insertInto('tester_profiles')
@@ -65,6 +68,12 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
       difficulty: 2,
       technical_issues: false,
     })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then(id);
+  const taskAttempt = await tx
+    .insertInto('task_attempts')
+    .values({ session_id: liveSession, task_id: task, started_at: '2030-01-12T08:01:00Z' })
     .returning('id')
     .executeTakeFirstOrThrow()
     .then(id);
@@ -297,6 +306,7 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     payoutAccount,
     feedback,
     event,
+    taskAttempt,
     facialSnapshot,
     voiceSegment,
     agentJob,

@@ -193,6 +193,7 @@ export function createFixtures(db: Parameters<typeof asSystem>[0]): Promise<Fixt
       finishedStudy,
       liveSession,
       confirmedSession,
+      task: task.id,
     });
 
     const platform = await createPlatformRows(tx, { organizationA, businessA, testerWith, finishedStudy });

@@ -50,6 +50,22 @@ export const SESSION_TABLES: readonly TableCells[] = [
     },
   }),
   tableCells({
+    table: 'task_attempts',
+    rule: 'task attempts: seen with their session, recorded by the session workflow (the system) alone, corrected only by admins',
+    rows: [
+      systemRow({
+        key: (f) => ({ id: f.taskAttempt }),
+        touch: 'ease',
+        select: ORG_AND_TESTER,
+      }),
+    ],
+    insert: {
+      allowed: ADMIN,
+      row: (into, f) =>
+        into.values({ session_id: f.confirmedSession, task_id: f.task, started_at: '2030-01-12T08:05:00Z' }),
+    },
+  }),
+  tableCells({
     table: 'session_events',
     rule: 'session events: seen with their session, recorded by its tester while it runs, corrected only by admins',
     rows: [systemRow({ key: (f) => ({ id: f.event }), touch: 'x', select: ORG_AND_TESTER })],

@@ -1,0 +1,119 @@
+// A study's figures per task (GET /api/jobs/:id/results): could people do it, how long it took
+// those who did, how easy they found it, overall, by variant and by kind of tester.
+import type { AssistiveTechnology, Device, TaskOutcome } from '../domain.ts';
+import { completionRate, geometricMeanTime, type Interval } from './task-statistics.ts';
+
+/** One ended attempt, with what is known of its session and tester. */
+export interface EndedAttempt {
+  readonly order: number;
+  readonly testerId: string;
+  readonly variant: string | null;
+  readonly outcome: TaskOutcome;
+  readonly activeMs: number;
+  readonly ease: number | null;
+  readonly device: Device | null;
+  readonly country: string | null;
+  readonly assistiveTechnologies: readonly AssistiveTechnology[];
+}
+
+/**
+ * Fewer testers than this in a group of testers (a variant, a kind of assistive technology, a
+ * device, a country): its figures are withheld. Below five the intervals span most of the scale,
+ * and a small group can single out the one tester who uses a given technology.
+ */
+export const MIN_GROUP_TESTERS = 5;
+
+export interface TaskFigures {
+  /** Testers whose attempt ended (completed, abandoned, or unfinished when the session ended). */
+  readonly testers: number;
+  /** How the attempts ended; null, like every figure below, when withheld. */
+  readonly completed: number | null;
+  readonly abandoned: number | null;
+  readonly unfinished: number | null;
+  /** Completed of ended, with the adjusted-Wald 95 % interval. */
+  readonly completionRate: Interval | null;
+  /** Seconds on task of the completed attempts: geometric mean and 95 % interval. */
+  readonly timeOnTaskSeconds: Interval | null;
+  /** The Single Ease Question's mean over the attempts that answered it (1-7). */
+  readonly meanEase: number | null;
+  /** Whether the figures are withheld: a group of fewer than `MIN_GROUP_TESTERS` testers. */
+  readonly withheld: boolean;
+}
+
+export interface GroupFigures extends TaskFigures {
+  readonly group: string;
+}
+
+export interface TaskResults {
+  readonly order: number;
+  readonly overall: TaskFigures;
+  readonly byVariant: readonly GroupFigures[];
+  readonly byAssistiveTechnology: readonly GroupFigures[];
+  readonly byDevice: readonly GroupFigures[];
+  readonly byCountry: readonly GroupFigures[];
+}
+
+/** What a tester without an assistive technology, or a session of an unknown device, is grouped as. */
+export const NONE_GROUP = 'none';
+export const UNKNOWN_GROUP = 'unknown';
+
+/** The figures of each task in `orders`, from the ended attempts of the study's sessions. */
+export function taskResults(orders: readonly number[], attempts: readonly EndedAttempt[]): TaskResults[] {
+  return orders.map((order) => {
+    const ofTask = attempts.filter((attempt) => attempt.order === order);
+    return {
+      order,
+      // The whole study is never withheld: the business sees its own totals, however few.
+      overall: figures(ofTask, 0),
+      // A study without variants has no split by variant.
+      byVariant: grouped(ofTask, (attempt) => (attempt.variant === null ? [] : [attempt.variant])),
+      byAssistiveTechnology: grouped(ofTask, (attempt) =>
+        attempt.assistiveTechnologies.length ? attempt.assistiveTechnologies : [NONE_GROUP],
+      ),
+      byDevice: grouped(ofTask, (attempt) => [attempt.device ?? UNKNOWN_GROUP]),
+      byCountry: grouped(ofTask, (attempt) => [attempt.country ?? UNKNOWN_GROUP]),
+    };
+  });
+}
+
+/** A tester with two assistive technologies counts in both groups. */
+function grouped(attempts: readonly EndedAttempt[], groupsOf: (attempt: EndedAttempt) => readonly string[]) {
+  const groups = new Map<string, EndedAttempt[]>();
+  for (const attempt of attempts) {
+    for (const group of groupsOf(attempt)) groups.set(group, [...(groups.get(group) ?? []), attempt]);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([group, members]): GroupFigures => ({ group, ...figures(members, MIN_GROUP_TESTERS) }));
+}
+
+function figures(attempts: readonly EndedAttempt[], minimum: number): TaskFigures {
+  const testers = new Set(attempts.map((attempt) => attempt.testerId)).size;
+  if (testers < minimum) {
+    return {
+      testers,
+      completed: null,
+      abandoned: null,
+      unfinished: null,
+      completionRate: null,
+      timeOnTaskSeconds: null,
+      meanEase: null,
+      withheld: true,
+    };
+  }
+  const count = (outcome: TaskOutcome) => attempts.filter((attempt) => attempt.outcome === outcome).length;
+  const completed = attempts.filter((attempt) => attempt.outcome === 'completed');
+  const eases = attempts.map((attempt) => attempt.ease).filter((ease): ease is number => ease !== null);
+  // A completed attempt measured at 0 ms (ended as it began) has no time to average in logarithms.
+  const times = completed.map((attempt) => attempt.activeMs / 1000).filter((seconds) => seconds > 0);
+  return {
+    testers,
+    completed: completed.length,
+    abandoned: count('abandoned'),
+    unfinished: count('unfinished'),
+    completionRate: attempts.length ? completionRate(completed.length, attempts.length) : null,
+    timeOnTaskSeconds: times.length ? geometricMeanTime(times) : null,
+    meanEase: eases.length ? eases.reduce((sum, ease) => sum + ease, 0) / eases.length : null,
+    withheld: false,
+  };
+}

@@ -1,0 +1,335 @@
+import assert from 'node:assert/strict';
+import { asSystem } from '../../db/doors.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { testDatabase } from '../support/database.ts';
+import { createBusiness } from '../support/factories.ts';
+import { sessionToken } from '../support/tokens.ts';
+import { adminToken, businessWithStudy, startSession, testTokenFor } from './fixtures.ts';
+
+interface Attempt {
+  state: string;
+  startedAt: string;
+  endedAt: string | null;
+  timeOnTaskSeconds: number | null;
+  ease: number | null;
+  reason: string | null;
+}
+interface SessionAnswer {
+  status: string;
+  tasks: { order: number; title: string; description: string; attempt: Attempt | null }[];
+}
+
+const attemptRows = (sessionId: string) =>
+  asSystem(testDatabase(), (tx) =>
+    tx
+      .selectFrom('task_attempts as a')
+      .innerJoin('study_tasks as t', 't.id', 'a.task_id')
+      .select([
+        't.position',
+        'a.variant',
+        'a.started_at',
+        'a.ended_at',
+        'a.outcome',
+        'a.active_ms',
+        'a.ease',
+        'a.reason',
+      ])
+      .where('a.session_id', '=', sessionId)
+      .orderBy('t.position')
+      .execute(),
+  );
+
+// PATCH /api/sessions/:id with `task` (issue 31): the tester's progress on the study's tasks
+// (validStudyBody: 1 "Find a product", 2 "Pay"), judged by the session workflow.
+describe('task progress through PATCH /api/sessions/:id', () => {
+  let api: TestApi;
+  let business: string;
+  let jobId: string;
+
+  before(async () => {
+    api = await startTestApi();
+    ({ business, jobId } = await businessWithStudy(api, 100));
+  });
+  after(() => api.stop());
+
+  /** A fresh session and a PATCH sending its test token, as the extension does. */
+  async function testerSession() {
+    const session = await startSession(api, business, jobId);
+    const headers = { 'X-Test-Token': await testTokenFor(session.sessionId) };
+    const patch = (body: unknown) =>
+      api.request('PATCH', `/api/sessions/${session.sessionId}`, { body, headers });
+    const progress = async (task: Record<string, unknown>) => {
+      const response = await patch({ task });
+      assert.equal(response.status, 200, response.text);
+      return response.body.data as SessionAnswer;
+    };
+    return { ...session, patch, progress };
+  }
+
+  it('the test token starts and completes a task: the answer and GET show the attempt, never the success criteria', async () => {
+    const { sessionId, progress } = await testerSession();
+    const started = await progress({ order: 1, state: 'started' });
+    assert.equal(started.status, 'active');
+    assert.deepEqual(
+      started.tasks.map((task) => [task.order, task.title, task.attempt?.state ?? null]),
+      [
+        [1, 'Find a product', 'in_progress'],
+        [2, 'Pay', null],
+      ],
+    );
+    assert.ok(started.tasks.every((task) => !('successCriteria' in task)));
+    assert.deepEqual(Object.keys(started.tasks[1]!).sort(), ['attempt', 'description', 'order', 'title']);
+
+    const done = await progress({ order: 1, state: 'completed', ease: 6 });
+    const attempt = done.tasks[0]!.attempt!;
+    assert.equal(attempt.state, 'completed');
+    assert.equal(attempt.ease, 6);
+    assert.equal(attempt.reason, null);
+    assert.ok(Date.parse(attempt.endedAt!) >= Date.parse(attempt.startedAt));
+    assert.ok(attempt.timeOnTaskSeconds! >= 0);
+
+    const read = await api.request('GET', `/api/sessions/${sessionId}`, { token: business });
+    assert.deepEqual((read.body.data as SessionAnswer).tasks, done.tasks);
+    const [row] = await attemptRows(sessionId);
+    assert.equal(row!.outcome, 'completed');
+    assert.equal(row!.ease, 6);
+    assert.equal(row!.variant, null);
+    assert.equal(row!.ended_at!.toISOString(), attempt.endedAt);
+  });
+
+  it('gives up on a task with a reason; a task still open when the session completes is recorded unfinished', async () => {
+    const { sessionId, progress, patch } = await testerSession();
+    await progress({ order: 1, state: 'started' });
+    const gaveUp = await progress({
+      order: 1,
+      state: 'abandoned',
+      ease: 2,
+      reason: 'The search found nothing',
+    });
+    assert.deepEqual(
+      [gaveUp.tasks[0]!.attempt!.state, gaveUp.tasks[0]!.attempt!.ease, gaveUp.tasks[0]!.attempt!.reason],
+      ['abandoned', 2, 'The search found nothing'],
+    );
+    await progress({ order: 2, state: 'started' });
+    const completed = await patch({ status: 'completed' });
+    assert.equal(completed.status, 200, completed.text);
+    const rows = await attemptRows(sessionId);
+    assert.deepEqual(
+      rows.map((row) => [row.position, row.outcome]),
+      [
+        [1, 'abandoned'],
+        [2, 'unfinished'],
+      ],
+    );
+    const { completed_at: completedAt } = await asSystem(testDatabase(), (tx) =>
+      tx.selectFrom('sessions').select('completed_at').where('id', '=', sessionId).executeTakeFirstOrThrow(),
+    );
+    assert.equal(rows[1]!.ended_at!.toISOString(), completedAt!.toISOString());
+    assert.equal(rows[1]!.ease, null);
+  });
+
+  it('time on task leaves out the time the session was paused', async () => {
+    const { sessionId, progress, patch } = await testerSession();
+    await progress({ order: 2, state: 'started' });
+    assert.equal((await patch({ status: 'paused' })).status, 200);
+    const pausedFor = 1_500;
+    await new Promise((resolve) => setTimeout(resolve, pausedFor));
+    assert.equal((await patch({ status: 'active' })).status, 200);
+    const done = await progress({ order: 2, state: 'completed', ease: 5 });
+    const attempt = done.tasks[1]!.attempt!;
+    const [row] = await attemptRows(sessionId);
+    const span = Date.parse(attempt.endedAt!) - Date.parse(attempt.startedAt);
+    // The pause began before the pause's answer and ended after the resume's request.
+    assert.ok(row!.active_ms! <= span - pausedFor, `${row!.active_ms} ms on task of ${span} ms`);
+    assert.equal(attempt.timeOnTaskSeconds, Math.round(row!.active_ms! / 100) / 10);
+  });
+
+  it('refuses what the rules forbid with the envelope, changing nothing', async () => {
+    const { sessionId, patch } = await testerSession();
+    const refused = async (body: unknown, status: number, error: RegExp) => {
+      const before = await attemptRows(sessionId);
+      const response = await patch(body);
+      assert.equal(response.status, status, `${JSON.stringify(body)}: ${response.text}`);
+      assert.equal(response.body.success, false);
+      assert.match(response.body.error ?? '', error);
+      assert.deepEqual(await attemptRows(sessionId), before, `${JSON.stringify(body)} changed the attempts`);
+    };
+    await refused({ task: { order: 3, state: 'started' } }, 422, /^task\.order: The study has no task 3/);
+    await refused({ task: { order: 0, state: 'started' } }, 422, /^task\.order: /);
+    await refused({ task: { order: 1, state: 'finished' } }, 422, /^task\.state: /);
+    await refused(
+      { task: { order: 1, state: 'completed' } },
+      409,
+      /Task 1 is not in progress: start it first/,
+    );
+    await refused(
+      { task: { order: 1, state: 'started', ease: 4 } },
+      422,
+      /^task\.ease: Only when the task ends/,
+    );
+    await refused(
+      { status: 'paused', task: { order: 1, state: 'started' } },
+      422,
+      /^task: Give either status or task/,
+    );
+    await refused({}, 422, /^status: Give either status or task/);
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    await refused(
+      { task: { order: 1, state: 'started', at: inAnHour } },
+      422,
+      /^task\.at: Must not be in the future/,
+    );
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+    await refused(
+      { task: { order: 1, state: 'started', at: yesterday } },
+      422,
+      /^task\.at: Must not be before the session started/,
+    );
+
+    const startedAt = new Date().toISOString();
+    assert.equal((await patch({ task: { order: 1, state: 'started', at: startedAt } })).status, 200);
+    await refused(
+      { task: { order: 2, state: 'started' } },
+      409,
+      /Task 1 is in progress: complete or abandon it/,
+    );
+    await refused({ task: { order: 1, state: 'started' } }, 409, /Task 1 is already in progress/);
+    await refused({ task: { order: 1, state: 'completed', ease: 8 } }, 422, /^task\.ease: Must be 1 to 7/);
+    await refused(
+      { task: { order: 1, state: 'completed', reason: 'x' } },
+      422,
+      /^task\.reason: Only when the task is abandoned/,
+    );
+    const beforeStart = new Date(Date.parse(startedAt) - 60_000).toISOString();
+    await refused(
+      { task: { order: 1, state: 'completed', at: beforeStart } },
+      422,
+      /^task\.at: Must not be before the task started/,
+    );
+    assert.equal((await patch({ task: { order: 1, state: 'completed' } })).status, 200);
+    await refused(
+      { task: { order: 1, state: 'started' } },
+      409,
+      /Task 1 was already attempted \(completed\)/,
+    );
+    await refused(
+      { task: { order: 1, state: 'abandoned' } },
+      409,
+      /Task 1 is not in progress \(its attempt ended completed\)/,
+    );
+
+    assert.equal((await patch({ status: 'paused' })).status, 200);
+    await refused(
+      { task: { order: 2, state: 'started' } },
+      409,
+      /Session must be active to record task progress \(it is paused\)/,
+    );
+    assert.equal((await patch({ status: 'completed' })).status, 200);
+    await refused(
+      { task: { order: 2, state: 'started' } },
+      409,
+      /Session must be active to record task progress/,
+    );
+  });
+
+  it("another session's test token cannot report its tasks (403)", async () => {
+    const mine = await testerSession();
+    const other = await testerSession();
+    const response = await api.request('PATCH', `/api/sessions/${other.sessionId}`, {
+      body: { task: { order: 1, state: 'started' } },
+      headers: { 'X-Test-Token': await testTokenFor(mine.sessionId) },
+    });
+    assert.equal(response.status, 403, response.text);
+    assert.deepEqual(await attemptRows(other.sessionId), []);
+  });
+
+  describe('GET /api/jobs/:id/results', () => {
+    interface Figures {
+      testers: number;
+      completed: number | null;
+      abandoned: number | null;
+      unfinished: number | null;
+      completionRate: { value: number; low: number; high: number } | null;
+      timeOnTaskSeconds: { value: number; low: number; high: number } | null;
+      meanEase: number | null;
+      withheld: boolean;
+    }
+    interface Results {
+      jobId: string;
+      minimumGroupTesters: number;
+      tasks: {
+        order: number;
+        title: string;
+        overall: Figures;
+        byVariant: (Figures & { group: string })[];
+        byAssistiveTechnology: (Figures & { group: string })[];
+        byDevice: (Figures & { group: string })[];
+        byCountry: (Figures & { group: string })[];
+      }[];
+    }
+
+    it('answers per task, live: completion with its interval, time and ease, by kind of tester; for the organization and admins only', async () => {
+      const study = await businessWithStudy(api, 100);
+      const outcomes = ['completed', 'completed', 'completed', 'abandoned', 'unfinished'] as const;
+      let tester = '';
+      for (const outcome of outcomes) {
+        const session = await startSession(api, study.business, study.jobId);
+        tester = session.testerToken;
+        const headers = { 'X-Test-Token': await testTokenFor(session.sessionId) };
+        const send = (body: unknown) =>
+          api.request('PATCH', `/api/sessions/${session.sessionId}`, { body, headers });
+        assert.equal((await send({ task: { order: 1, state: 'started' } })).status, 200);
+        const end =
+          outcome === 'unfinished'
+            ? await send({ status: 'completed' })
+            : await send({ task: { order: 1, state: outcome, ease: outcome === 'completed' ? 6 : 2 } });
+        assert.equal(end.status, 200, end.text);
+      }
+
+      const response = await api.request('GET', `/api/jobs/${study.jobId}/results`, {
+        token: study.business,
+      });
+      assert.equal(response.status, 200, response.text);
+      const results = response.body.data as Results;
+      assert.equal(results.jobId, study.jobId);
+      assert.deepEqual(
+        results.tasks.map((task) => [task.order, task.title]),
+        [
+          [1, 'Find a product'],
+          [2, 'Pay'],
+        ],
+      );
+      const [first, second] = results.tasks;
+      const overall = first!.overall;
+      assert.deepEqual(
+        [overall.testers, overall.completed, overall.abandoned, overall.unfinished],
+        [5, 3, 1, 1],
+      );
+      assert.equal(overall.completionRate!.value, 0.6);
+      assert.ok(overall.completionRate!.low < 0.6 && overall.completionRate!.high > 0.6);
+      assert.equal(overall.meanEase, (6 * 3 + 2) / 4);
+      assert.ok(overall.timeOnTaskSeconds === null || overall.timeOnTaskSeconds.value > 0);
+      assert.deepEqual(first!.byVariant, []);
+      assert.deepEqual(
+        first!.byCountry.map((group) => [group.group, group.testers, group.withheld]),
+        [['GB', 5, false]],
+      );
+      assert.deepEqual(
+        first!.byAssistiveTechnology.map((group) => [group.group, group.testers]),
+        [['none', 5]],
+      );
+      assert.equal(second!.overall.testers, 0);
+      assert.equal(second!.overall.completionRate, null);
+
+      const admin = await api.request('GET', `/api/jobs/${study.jobId}/results`, {
+        token: await adminToken(),
+      });
+      assert.equal(admin.status, 200, admin.text);
+      const asTester = await api.request('GET', `/api/jobs/${study.jobId}/results`, { token: tester });
+      assert.equal(asTester.status, 403, asTester.text);
+      const stranger = await sessionToken((await createBusiness('pro')).claims);
+      const other = await api.request('GET', `/api/jobs/${study.jobId}/results`, { token: stranger });
+      assert.equal(other.status, 404, other.text);
+    });
+  });
+});
