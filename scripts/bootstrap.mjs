@@ -86,6 +86,12 @@ if (!script) {
   process.exit(2);
 }
 const changesAtStart = KEEPS_TREE_CLEAN.has(command) ? workTreeChanges() : null;
+// Said, not silent: a check that cannot run must not pass for one that did.
+if (KEEPS_TREE_CLEAN.has(command) && changesAtStart === null) {
+  console.log('[setup] git status failed here: what this run leaves in the work tree is not checked');
+} else if (changesAtStart?.length) {
+  console.log('[setup] the work tree has changes: what this run leaves in it is not checked');
+}
 ensureDependencies();
 const child = spawn(process.execPath, ['--import', 'tsx', `${root}/${script}`, ...rest], {
   cwd: root,

@@ -139,7 +139,12 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   /** Completes the session at `at`: a task still in progress is recorded unfinished first. */
   async function complete(at: string): Promise<void> {
     const unfinished = unfinishedAttempt(state.tasks, at);
-    if (unfinished) await recordAttempt(unfinished);
+    // An attempt that cannot be recorded must not keep the session from completing.
+    if (unfinished) {
+      await recordAttempt(unfinished).catch((error: unknown) =>
+        log.warn('The unfinished task attempt was not recorded', { sessionId, error: String(error) }),
+      );
+    }
     await moveTo('completed', at);
   }
   /**
@@ -167,8 +172,10 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
         if (action === 'complete') {
           await complete(completedAt ?? new Date().toISOString());
         } else {
+          // The moment the update arrived, not the moment its record landed.
+          const at = new Date().toISOString();
           await moveTo(transition.next);
-          notePause(state.tasks, action === 'pause', new Date().toISOString());
+          notePause(state.tasks, action === 'pause', at);
         }
         return view();
       }),

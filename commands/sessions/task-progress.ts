@@ -1,7 +1,7 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { asUser } from '../../db/doors.ts';
 import { taskOrdersOf } from '../../db/repositories/task-attempts.ts';
-import { conflict, invalid } from '../../lib/errors.ts';
+import { conflict, forbidden, invalid } from '../../lib/errors.ts';
 import { failureOfType, INVALID_TASK_TIME } from '../../lib/failures.ts';
 import { recordTaskProgressUpdate, type SessionState } from '../../workflows/messages/session.ts';
 import type { CommandContext } from '../context.ts';
@@ -28,6 +28,10 @@ export async function recordTaskProgress(
   task: TaskProgressInput,
 ): Promise<SessionState> {
   const session = await visibleSession(deps.db, principal, id);
+  // The tester's own report: nobody else, an admin or the organization included, speaks for them.
+  if (principal.claims.sub !== session.tester_id) {
+    throw forbidden("Only the session's tester reports progress on its tasks");
+  }
   if (session.status !== 'active') {
     throw conflict(`Session must be active to record task progress (it is ${session.status})`);
   }

@@ -17,9 +17,10 @@ export interface EndedAttempt {
 }
 
 /**
- * Fewer testers than this in a group of testers (a variant, a kind of assistive technology, a
- * device, a country): its figures are withheld. Below five the intervals span most of the scale,
- * and a small group can single out the one tester who uses a given technology.
+ * Fewer testers than this in any group of a split (by variant, assistive technology, device or
+ * country): the whole split's figures are withheld. Below five the intervals span most of the
+ * scale, and a small group would single out a tester: withholding only that group would not do,
+ * since the overall figures less the groups shown give it back.
  */
 export const MIN_GROUP_TESTERS = 5;
 
@@ -36,7 +37,7 @@ export interface TaskFigures {
   readonly timeOnTaskSeconds: Interval | null;
   /** The Single Ease Question's mean over the attempts that answered it (1-7). */
   readonly meanEase: number | null;
-  /** Whether the figures are withheld: a group of fewer than `MIN_GROUP_TESTERS` testers. */
+  /** Whether the figures are withheld: a group of the split has fewer than `MIN_GROUP_TESTERS` testers. */
   readonly withheld: boolean;
 }
 
@@ -63,8 +64,8 @@ export function taskResults(orders: readonly number[], attempts: readonly EndedA
     const ofTask = attempts.filter((attempt) => attempt.order === order);
     return {
       order,
-      // The whole study is never withheld: the business sees its own totals, however few.
-      overall: figures(ofTask, 0),
+      // The whole study is never withheld: the business sees each session's attempts anyway.
+      overall: figures(ofTask),
       // A study without variants has no split by variant.
       byVariant: grouped(ofTask, (attempt) => (attempt.variant === null ? [] : [attempt.variant])),
       byAssistiveTechnology: grouped(ofTask, (attempt) =>
@@ -82,14 +83,17 @@ function grouped(attempts: readonly EndedAttempt[], groupsOf: (attempt: EndedAtt
   for (const attempt of attempts) {
     for (const group of groupsOf(attempt)) groups.set(group, [...(groups.get(group) ?? []), attempt]);
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([group, members]): GroupFigures => ({ group, ...figures(members, MIN_GROUP_TESTERS) }));
+  const sorted = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const withheld = sorted.some(([, members]) => testersOf(members) < MIN_GROUP_TESTERS);
+  return sorted.map(([group, members]): GroupFigures => ({ group, ...figures(members, withheld) }));
 }
 
-function figures(attempts: readonly EndedAttempt[], minimum: number): TaskFigures {
-  const testers = new Set(attempts.map((attempt) => attempt.testerId)).size;
-  if (testers < minimum) {
+const testersOf = (attempts: readonly EndedAttempt[]) =>
+  new Set(attempts.map((attempt) => attempt.testerId)).size;
+
+function figures(attempts: readonly EndedAttempt[], withheld = false): TaskFigures {
+  const testers = testersOf(attempts);
+  if (withheld) {
     return {
       testers,
       completed: null,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { completionRate, geometricMeanTime, t95 } from '../../lib/analysis/task-statistics.ts';
-import { MIN_GROUP_TESTERS, taskResults, type EndedAttempt } from '../../lib/analysis/task-results.ts';
+import { taskResults, type EndedAttempt } from '../../lib/analysis/task-results.ts';
 
 const close = (actual: number, expected: number, within: number, what: string) =>
   assert.ok(Math.abs(actual - expected) <= within, `${what}: ${actual}, expected ${expected} ± ${within}`);
@@ -84,14 +84,17 @@ describe('task results by group (lib/analysis/task-results.ts)', () => {
     assert.equal(overall.meanEase, (5 * 4 + 1) / 5);
     assert.deepEqual(task!.byVariant, [], 'a study without variants has no split by variant');
 
-    const byTechnology = new Map(task!.byAssistiveTechnology.map((group) => [group.group, group]));
-    assert.equal(byTechnology.get('screen_reader')!.testers, MIN_GROUP_TESTERS);
-    assert.equal(byTechnology.get('screen_reader')!.withheld, false);
-    // One magnifier user, one without technology: withheld, down to their counts.
-    for (const small of ['screen_magnifier', 'none']) {
-      const group = byTechnology.get(small)!;
-      assert.equal(group.testers, 1);
-      assert.equal(group.withheld, true);
+    // One magnifier user and one without technology beside five screen-reader users: the whole
+    // split is withheld, down to its counts (the overall less the groups shown would give them back).
+    assert.deepEqual(
+      task!.byAssistiveTechnology.map((group) => [group.group, group.testers, group.withheld]),
+      [
+        ['none', 1, true],
+        ['screen_magnifier', 1, true],
+        ['screen_reader', 5, true],
+      ],
+    );
+    for (const group of [...task!.byAssistiveTechnology, ...task!.byCountry]) {
       assert.deepEqual(
         [
           group.completed,
@@ -108,13 +111,28 @@ describe('task results by group (lib/analysis/task-results.ts)', () => {
       task!.byCountry.map((group) => [group.group, group.testers, group.withheld]),
       [
         ['DE', 1, true],
-        ['GB', 5, false],
+        ['GB', 5, true],
       ],
     );
     assert.deepEqual(
       task!.byDevice.map((group) => group.group),
       ['unknown'],
     );
+  });
+
+  it('a split whose every group has five testers or more is shown', () => {
+    const attempts = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map((id, i) =>
+      attempt(id, i < 7 ? 'completed' : 'abandoned', { country: i < 5 ? 'GB' : 'IE' }),
+    ) as EndedAttempt[];
+    const [task] = taskResults([1], attempts);
+    assert.deepEqual(
+      task!.byCountry.map((group) => [group.group, group.testers, group.completed, group.withheld]),
+      [
+        ['GB', 5, 5, false],
+        ['IE', 5, 2, false],
+      ],
+    );
+    assert.equal(task!.byCountry[1]!.completionRate!.value, 0.4);
   });
 
   it('a task nobody has finished yet has no rates', () => {

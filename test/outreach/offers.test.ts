@@ -400,7 +400,8 @@ describe('offers: approval sends the offer, the tester answers, it expires', fun
     // Resumed, the study finds the approved message in the database, its offer running: `resume`.
     assert.equal((await patch('active')).status, 200);
     await waitFor(async () => (await offerRow(outreachId)).offer_status === 'open');
-    assert.equal((await offer.query(offerQuery)).stage, 'open');
+    // The workflow moves its stage once the send's record has landed, a moment after the row shows it.
+    await waitFor(async () => (await offer.query(offerQuery)).stage === 'open');
     await waitFor(async () => (await outboxRows('study_offer', outreachId)).length === 1);
   });
 

@@ -232,6 +232,19 @@ describe('task progress through PATCH /api/sessions/:id', () => {
     );
   });
 
+  it("only the session's tester reports its tasks: the organization and admins are 403", async () => {
+    const { sessionId } = await testerSession();
+    for (const token of [business, await adminToken()]) {
+      const response = await api.request('PATCH', `/api/sessions/${sessionId}`, {
+        body: { task: { order: 1, state: 'started' } },
+        token,
+      });
+      assert.equal(response.status, 403, response.text);
+      assert.match(response.body.error ?? '', /Only the session's tester reports progress on its tasks/);
+    }
+    assert.deepEqual(await attemptRows(sessionId), []);
+  });
+
   it("another session's test token cannot report its tasks (403)", async () => {
     const mine = await testerSession();
     const other = await testerSession();
