@@ -42,9 +42,12 @@ export async function recordTaskProgress(
   const now = deps.now().getTime();
   const started = session.started_at.getTime();
   const given = task.at ? Date.parse(task.at) : now;
-  if (given < started - TASK_CLOCK_TOLERANCE_MS)
-    throw invalid('task.at: Must not be before the session started');
-  if (given > now + TASK_CLOCK_TOLERANCE_MS) throw invalid('task.at: Must not be in the future');
+  if (given < started - TASK_CLOCK_TOLERANCE_MS) {
+    throw invalid('task.at: Must not be before the session started (by more than 5 minutes)');
+  }
+  if (given > now + TASK_CLOCK_TOLERANCE_MS) {
+    throw invalid('task.at: Must not be in the future (by more than 5 minutes)');
+  }
   const at = new Date(Math.min(now, Math.max(started, given))).toISOString();
   try {
     return await updateSessionWorkflow(deps, principal, id, (handle) =>

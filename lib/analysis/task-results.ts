@@ -81,7 +81,11 @@ export function taskResults(orders: readonly number[], attempts: readonly EndedA
 function grouped(attempts: readonly EndedAttempt[], groupsOf: (attempt: EndedAttempt) => readonly string[]) {
   const groups = new Map<string, EndedAttempt[]>();
   for (const attempt of attempts) {
-    for (const group of groupsOf(attempt)) groups.set(group, [...(groups.get(group) ?? []), attempt]);
+    for (const group of groupsOf(attempt)) {
+      const members = groups.get(group);
+      if (members) members.push(attempt);
+      else groups.set(group, [attempt]);
+    }
   }
   const sorted = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
   const withheld = sorted.some(([, members]) => testersOf(members) < MIN_GROUP_TESTERS);

@@ -61,15 +61,19 @@ export function specFiles(root: string): string[] {
  * `SAME_SHARD`) first, each to the shard with the least time so far.
  */
 export function planShards(files: readonly string[], count: number): string[][] {
-  // A unit is a folder, or a group of folders that must share a shard (SAME_SHARD).
-  const unitOf = (folder: string) => SAME_SHARD.find((group) => group.includes(folder))?.join('+') ?? folder;
-  const units = new Map<string, { seconds: number; files: string[] }>();
+  const folders = new Map<string, string[]>();
   for (const file of files) {
     const folder = file.split('/')[1] ?? '';
-    const unit = units.get(unitOf(folder)) ?? { seconds: 0, files: [] };
-    unit.seconds += folderShare(folder, files);
-    unit.files.push(file);
-    units.set(unitOf(folder), unit);
+    folders.set(folder, [...(folders.get(folder) ?? []), file]);
+  }
+  // A unit is a folder, or a group of folders that must share a shard (SAME_SHARD).
+  const units = new Map<string, { seconds: number; files: string[] }>();
+  for (const [folder, inFolder] of folders) {
+    const key = SAME_SHARD.find((group) => group.includes(folder))?.join('+') ?? folder;
+    const unit = units.get(key) ?? { seconds: 0, files: [] };
+    unit.seconds += FOLDER_SECONDS[folder] ?? UNKNOWN_FILE_SECONDS * inFolder.length;
+    unit.files.push(...inFolder);
+    units.set(key, unit);
   }
   const shards = Array.from({ length: count }, () => ({ seconds: 0, files: [] as string[] }));
   const longestFirst = [...units.entries()].sort(
@@ -81,13 +85,6 @@ export function planShards(files: readonly string[], count: number): string[][] 
     lightest.files.push(...unit.files);
   }
   return shards.map((shard) => shard.files).filter((shard) => shard.length > 0);
-}
-
-/** One file's share of its folder's seconds (a folder without a figure: `UNKNOWN_FILE_SECONDS`). */
-function folderShare(folder: string, files: readonly string[]): number {
-  const seconds = FOLDER_SECONDS[folder];
-  if (seconds === undefined) return UNKNOWN_FILE_SECONDS;
-  return seconds / files.filter((file) => file.split('/')[1] === folder).length;
 }
 
 /**
