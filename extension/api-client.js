@@ -35,6 +35,16 @@ export const postBatch = (settings, kind, batch) => call(settings, 'POST', kind,
 export const patchStatus = (settings, status) => call(settings, 'PATCH', '', { status });
 
 /**
+ * `PATCH {apiBase}/api/sessions/{id}` with `{task}`: the tester began, did or gave up on a task.
+ * @param {Settings} settings @param {TaskProgress} task
+ */
+export const patchTask = (settings, task) => call(settings, 'PATCH', '', { task });
+
+/**
+ * @typedef {{ order: number, state: 'started' | 'completed' | 'abandoned', at: string, ease?: number, reason?: string }} TaskProgress
+ */
+
+/**
  * @param {Settings} settings @param {'POST' | 'PATCH'} method @param {string} tail @param {unknown} body
  * @returns {Promise<Answer>}
  */
@@ -109,4 +119,53 @@ export function countsIn(data) {
     accepted: typeof accepted === 'number' ? accepted : 0,
     rejected: typeof rejected === 'number' ? rejected : 0,
   };
+}
+
+/**
+ * A task as the API answers it (the snapshots probe and `PATCH /api/sessions/:id`); never its
+ * success criteria, which are for the business.
+ * @typedef {object} SessionTask
+ * @property {number} order
+ * @property {string} title
+ * @property {string} description
+ * @property {{ state: 'in_progress' | 'completed' | 'abandoned' | 'unfinished', startedAt: string, endedAt: string | null } | null} attempt
+ */
+
+/** The `tasks` of an answer's data, when it has them (checked item by item). @param {unknown} data */
+export function tasksIn(data) {
+  const tasks =
+    data && typeof data === 'object' ? /** @type {{ tasks?: unknown }} */ (data).tasks : undefined;
+  if (!Array.isArray(tasks)) return undefined;
+  /** @type {SessionTask[]} */
+  const checked = [];
+  for (const task of /** @type {unknown[]} */ (tasks)) {
+    const { order, title, description, attempt } = /** @type {Record<string, unknown>} */ (task ?? {});
+    if (typeof order !== 'number' || typeof title !== 'string' || typeof description !== 'string') continue;
+    const tried = /** @type {Record<string, unknown> | null} */ (
+      attempt && typeof attempt === 'object' ? attempt : null
+    );
+    checked.push({
+      order,
+      title,
+      description,
+      attempt:
+        tried && typeof tried.state === 'string' && typeof tried.startedAt === 'string'
+          ? {
+              state: /** @type {NonNullable<SessionTask['attempt']>['state']} */ (tried.state),
+              startedAt: tried.startedAt,
+              endedAt: typeof tried.endedAt === 'string' ? tried.endedAt : null,
+            }
+          : null,
+    });
+  }
+  return checked;
+}
+
+/** The `prototypeUrl` of the probe's answer, when it is a web address. @param {unknown} data */
+export function prototypeUrlIn(data) {
+  const url =
+    data && typeof data === 'object'
+      ? /** @type {{ prototypeUrl?: unknown }} */ (data).prototypeUrl
+      : undefined;
+  return typeof url === 'string' && /^https?:\/\//i.test(url) ? url : undefined;
 }

@@ -11,12 +11,15 @@ import { mediaCapture } from './media-capture.js';
 import { Outbox } from './outbox.js';
 import { sessionCommands } from './session-commands.js';
 import { SessionStore } from './session-state.js';
+import { taskCommands } from './task-commands.js';
 import { Uploader } from './uploader.js';
 
 /** @typedef {import('./api-client.js').SignalKind} SignalKind */
 
 /** The kinds captured today. @type {SignalKind[]} */
 const SIGNAL_KINDS = ['events', 'snapshots', 'voice'];
+/** What the task panel may ask for. */
+const TASK_COMMANDS = new Set(['startTask', 'endTask', 'resumeTask', 'answerTask']);
 /** Pending items are sealed into a batch this often (or sooner, at SEAL_AT items). */
 const FLUSH_INTERVAL_MS = 2_000;
 
@@ -59,6 +62,7 @@ function flush() {
 }
 
 const commands = sessionCommands({ store, outboxes: [...outboxes.values()], uploaders, flush });
+const tasks = taskCommands({ store });
 const media = mediaCapture({ store, record: (kind, item) => record(kind, item) });
 store.onChange = () => void media.sync();
 
@@ -97,12 +101,16 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     void ready.then(() => media.received(/** @type {Record<string, unknown>} */ (message)));
     return;
   }
-  const fromPopup = sender.url?.startsWith(chrome.runtime.getURL('popup.html')) === true;
-  // The permission tab (permission.html) gives the tester's answer to the browser's prompt only.
-  const fromPermissionTab = sender.url?.startsWith(chrome.runtime.getURL('permission.html')) === true;
-  const { command, settings, consent } =
-    /** @type {{ command?: unknown, settings?: unknown, consent?: unknown }} */ (message);
-  if (type === 'command' && (fromPopup || (fromPermissionTab && command === 'consent'))) {
+  const from = (/** @type {string} */ page) => sender.url?.startsWith(chrome.runtime.getURL(page)) === true;
+  const { command, settings, consent, task } =
+    /** @type {{ command?: unknown, settings?: unknown, consent?: unknown, task?: unknown }} */ (message);
+  // The permission tab gives the tester's answer to the browser's prompt only; the task panel
+  // (tasks.html, in the side panel) reports progress on the tasks only.
+  const allowed =
+    from('popup.html') ||
+    (from('permission.html') && command === 'consent') ||
+    (from('tasks.html') && typeof command === 'string' && TASK_COMMANDS.has(command));
+  if (type === 'command' && allowed) {
     const run = async () => {
       await ready;
       if (command === 'start') await commands.start(settings);
@@ -110,6 +118,10 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
       else if (command === 'resume') await commands.resume();
       else if (command === 'complete') await commands.complete();
       else if (command === 'consent') await commands.consent(consent);
+      else if (command === 'startTask') await tasks.startTask(task);
+      else if (command === 'endTask') await tasks.endTask(task);
+      else if (command === 'resumeTask') await tasks.resumeTask();
+      else if (command === 'answerTask') await tasks.answerTask(task);
       else throw new Error(`Unknown command ${String(command)}`);
     };
     const done = commandChain.then(run);

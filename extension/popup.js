@@ -75,8 +75,20 @@ async function send(command, extra) {
   if (answer && !answer.ok) element('message').textContent = answer.error ?? 'Failed';
 }
 
+// The side panel opens only in answer to a click, so before any await: the window is known ahead.
+const windowId = (await chrome.windows.getCurrent()).id;
+function showTasks() {
+  if (windowId === undefined) return;
+  chrome.sidePanel.open({ windowId }).catch(() => {
+    element('message').textContent =
+      "The side panel did not open: open it from the browser's side panel menu.";
+  });
+}
+button('show-tasks').addEventListener('click', showTasks);
+
 element('settings').addEventListener('submit', (event) => {
   event.preventDefault();
+  showTasks(); // the tasks appear in it once the session records
   void send('start', {
     settings: {
       apiBase: field('api-base').value,

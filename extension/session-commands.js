@@ -4,7 +4,7 @@
 // capture stops before a pause or a completion is asked for, and a completion is asked for only
 // once every captured item has been accepted (the API takes no items after it).
 
-import { patchStatus, postBatch, statusIn } from './api-client.js';
+import { patchStatus, postBatch, prototypeUrlIn, statusIn, tasksIn } from './api-client.js';
 import { indexIn, signalsIn } from './media-capture.js';
 import { initialState } from './session-state.js';
 
@@ -45,6 +45,8 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
     if (probe.outcome !== 'ok') return retry;
     return {
       ...retry,
+      ...tasksOf(probe.data),
+      prototypeUrl: prototypeUrlIn(probe.data) ?? store.state.prototypeUrl,
       signals: signalsIn(probe.data),
       nextFrameIndex: Math.max(store.state.nextFrameIndex, indexIn(probe.data, 'nextFrameIndex')),
       nextSegmentIndex: Math.max(store.state.nextSegmentIndex, indexIn(probe.data, 'nextSegmentIndex')),
@@ -96,7 +98,11 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
       flush();
       const answer = await patchStatus(settings, 'paused');
       if (answer.outcome === 'ok')
-        return store.update({ sessionStatus: statusIn(answer.data) ?? 'paused', message: null });
+        return store.update({
+          sessionStatus: statusIn(answer.data) ?? 'paused',
+          message: null,
+          ...tasksOf(answer.data),
+        });
       // The API may still say active; the popup offers Pause again (docs: extension/README.md).
       return refused(answer, {});
     },
@@ -109,6 +115,7 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
         phase: 'recording',
         sessionStatus: 'active',
         message: null,
+        ...(answer.outcome === 'ok' ? tasksOf(answer.data) : {}),
         // Asked again when Start could not learn them.
         ...(store.state.signals ? { camera: 'off', microphone: 'off' } : await probeSignals(settings)),
       });
@@ -134,14 +141,25 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
           phase: 'completed',
           sessionStatus: statusIn(answer.data) ?? 'completed',
           message: null,
+          taskEnding: null,
+          ...tasksOf(answer.data), // a task still open is now unfinished
         });
       return refused(answer, { phase: before });
     },
   };
 }
 
+/**
+ * The tasks an answer carries, as a state change (none when it has none).
+ * @param {unknown} data @returns {Partial<import('./session-state.js').SessionState>}
+ */
+export function tasksOf(data) {
+  const tasks = tasksIn(data);
+  return tasks ? { tasks } : {};
+}
+
 /** @param {SessionStore} store */
-function requireSettings(store) {
+export function requireSettings(store) {
   if (!store.settings) throw new Error('Start a session first.');
   return store.settings;
 }

@@ -2,7 +2,7 @@
 // What the extension knows about the tester's session, kept in its local storage (spec, "Test
 // tokens": the extension keeps the token there) and shown by the popup, which reads the same keys:
 //   settings  {apiBase, sessionId, testToken} as the tester entered them
-//   state     {phase, sessionStatus, message, last, totals, unsent}
+//   state     {phase, sessionStatus, message, last, totals, unsent, tasks, ...}
 //   recording true only while events are captured; content scripts read this key alone
 
 /** @typedef {import('./api-client.js').Settings} Settings */
@@ -27,6 +27,15 @@
  * @property {'off' | 'recording' | 'unavailable'} microphone whether the microphone is in use now
  * @property {number} nextFrameIndex the next facial frame's `frameIndex`
  * @property {number} nextSegmentIndex the next voice segment's `segmentIndex`
+ * @property {import('./api-client.js').SessionTask[] | null} tasks the study's tasks with this
+ *   session's attempts, as the API last answered them; null before Start learnt them
+ * @property {string | null} prototypeUrl where the tester does the tasks
+ * @property {TaskEnding | null} taskEnding a task the tester said they did or gave up on, waiting
+ *   for their answer to the ease question before it is sent
+ * @property {string | null} taskMessage why the last task report failed, for the panel
+ */
+/**
+ * @typedef {{ order: number, outcome: 'completed' | 'abandoned', at: string }} TaskEnding
  */
 
 /** @returns {SessionState} */
@@ -43,6 +52,10 @@ export const initialState = () => ({
   microphone: 'off',
   nextFrameIndex: 0,
   nextSegmentIndex: 0,
+  tasks: null,
+  prototypeUrl: null,
+  taskEnding: null,
+  taskMessage: null,
 });
 
 export class SessionStore {

@@ -4,7 +4,8 @@ import type { RequestState } from '../http/state.ts';
 import { sessionIdParams } from '../sessions/sessions.schema.ts';
 import { batchResponse, snapshotsResponse } from './ingestion.schema.ts';
 import { dataBatchBody, sessionBatchBody, type BatchKind } from '../../commands/ingestion/batch.schema.ts';
-import { recordBatch } from '../../commands/ingestion/record-batch.ts';
+import { recordBatch, type BatchResult, type SnapshotsResult } from '../../commands/ingestion/record-batch.ts';
+import { toTask } from '../sessions/session-view.ts';
 import type { CommandContext } from '../../commands/context.ts';
 
 const ITEM_NAMES: Readonly<Record<BatchKind, string>> = {
@@ -57,14 +58,13 @@ export function ingestionRoutes(deps: CommandContext): RouteDefinition[] {
       handler: async ({ body, params, principal, ctx }) => {
         if (body.sessionId !== undefined && body.sessionId !== params.id)
           throw invalid('sessionId: must match the session in the path');
-        return {
-          data: await recordBatch(deps, kind, {
-            principal,
-            sessionId: params.id,
-            batch: body.batch,
-            log: (ctx.state as RequestState).log,
-          }),
-        };
+        const result: BatchResult & Pick<SnapshotsResult, 'tasks'> = await recordBatch(deps, kind, {
+          principal,
+          sessionId: params.id,
+          batch: body.batch,
+          log: (ctx.state as RequestState).log,
+        });
+        return { data: result.tasks ? { ...result, tasks: result.tasks.map(toTask) } : result };
       },
     });
   return [

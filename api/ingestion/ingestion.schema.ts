@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sessionTasks } from '../sessions/sessions.schema.ts';
 
 export const batchResponse = z.object({
   sessionId: z.string(),
@@ -31,4 +32,13 @@ export const snapshotsResponse = batchResponse.extend({
     .number()
     .int()
     .describe('one past the highest segmentIndex of the voice segments stored for the session'),
+  tasks: sessionTasks
+    .optional()
+    .describe(
+      "an empty batch only: the study's tasks in order (never their success criteria), each with this session's attempt, as PATCH /api/sessions/:id answers them",
+    ),
+  prototypeUrl: z
+    .string()
+    .optional()
+    .describe("an empty batch only: the study's prototypeUrl, where the tester does the tasks"),
 });

@@ -29,7 +29,7 @@ export function toSession(row: SessionRow, tasks: readonly TaskWithAttemptRow[])
 }
 
 /** A task as the session's tester follows it (its success criteria are for the business). */
-function toTask(row: TaskWithAttemptRow) {
+export function toTask(row: TaskWithAttemptRow) {
   return {
     order: row.position,
     title: row.title,

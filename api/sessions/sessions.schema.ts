@@ -44,6 +44,18 @@ const taskAttempt = z
     "the session's attempt at the task: abandoned or completed as the tester said, unfinished when the session ended first",
   );
 
+/** The study's tasks as the session's tester follows them, each with the session's attempt. */
+export const sessionTasks = z
+  .array(
+    z.object({
+      order: z.number().int(),
+      title: z.string(),
+      description: z.string(),
+      attempt: taskAttempt.nullable(),
+    }),
+  )
+  .describe("the study's tasks in order (never their success criteria), each with this session's attempt");
+
 export const sessionResponse = z.object({
   sessionId: z.string(),
   jobId: z.string(),
@@ -53,16 +65,7 @@ export const sessionResponse = z.object({
   startedAt: timestamp,
   completedAt: timestamp.nullable(),
   durationSeconds: z.number().int().nullable(),
-  tasks: z
-    .array(
-      z.object({
-        order: z.number().int(),
-        title: z.string(),
-        description: z.string(),
-        attempt: taskAttempt.nullable(),
-      }),
-    )
-    .describe("the study's tasks in order (never their success criteria), each with this session's attempt"),
+  tasks: sessionTasks,
 });
 
 /** GET: the session with the insights of its latest completed Agent 1 analysis (POST /api/ai). */

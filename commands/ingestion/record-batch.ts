@@ -10,6 +10,7 @@ import {
   type RecordingOutcome,
   type Repeats,
 } from '../../db/repositories/signals.ts';
+import { tasksWithAttempts, type TaskWithAttemptRow } from '../../db/repositories/task-attempts.ts';
 import type { Principal } from '../principal.ts';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { MAX_BATCH_ITEMS, type BatchKind } from './batch.schema.ts';
@@ -27,11 +28,16 @@ export interface BatchResult {
   readonly rejections: readonly Rejection[];
 }
 
-/** A snapshots batch also says what the study records and where the recorders go on. */
+/**
+ * A snapshots batch also says what the study records and where the recorders go on; the empty
+ * batch the extension sends first (its probe) also names the study's tasks and where to test.
+ */
 export interface SnapshotsResult extends BatchResult {
   readonly signals?: { recordFacial: boolean; recordVoice: boolean; requireThinkAloud: boolean };
   readonly nextFrameIndex: number;
   readonly nextSegmentIndex: number;
+  readonly tasks?: readonly TaskWithAttemptRow[];
+  readonly prototypeUrl?: string;
 }
 
 export interface BatchRequest {
@@ -112,9 +118,13 @@ async function writeSkippingRepeats(
  */
 async function recordSnapshots(deps: CommandContext, request: BatchRequest): Promise<SnapshotsResult> {
   const { accepted, rejections } = checkBatch(snapshotRouteSchema, request.batch);
-  const recorder = await asUser(deps.db, request.principal.claims, async (tx) => {
+  const probe = request.batch.length === 0;
+  const { recorder, tasks } = await asUser(deps.db, request.principal.claims, async (tx) => {
     present(await recordingCheck(tx, request.sessionId), request.sessionId, 0, []);
-    return recorderView(tx, request.sessionId);
+    return {
+      recorder: await recorderView(tx, request.sessionId),
+      tasks: probe ? await tasksWithAttempts(tx, request.sessionId) : undefined,
+    };
   });
   const images = accepted.flatMap((entry) => (entry.kind === 'image' ? [entry.item.image] : []));
   const analyses = await deps.facialEngine.analyzeAll(images);
@@ -150,6 +160,7 @@ async function recordSnapshots(deps: CommandContext, request: BatchRequest): Pro
       recorder.nextFrameIndex,
     ),
     nextSegmentIndex: recorder.nextSegmentIndex,
+    ...(tasks ? { tasks, prototypeUrl: recorder.prototypeUrl } : {}),
   };
 }
 

@@ -236,6 +236,8 @@ export interface RecorderView {
   readonly nextFrameIndex: number;
   /** One past the highest stored `segmentIndex` (0 for none). */
   readonly nextSegmentIndex: number;
+  /** Where the tester opens what the study tests. */
+  readonly prototypeUrl: string;
 }
 
 /** The recorder's view in one statement (RLS: a recording tester sees the study and its own rows). */
@@ -244,10 +246,11 @@ export async function recorderView(tx: Tx, sessionId: string): Promise<RecorderV
     record_facial: boolean;
     record_voice: boolean;
     require_think_aloud: boolean;
+    prototype_url: string;
     next_frame: number;
     next_segment: number;
   }>`
-    select st.record_facial, st.record_voice, st.require_think_aloud,
+    select st.record_facial, st.record_voice, st.require_think_aloud, st.prototype_url,
            coalesce((select max(frame_index) + 1 from facial_snapshots where session_id = s.id), 0)::int as next_frame,
            coalesce((select max(segment_index) + 1 from voice_segments where session_id = s.id), 0)::int as next_segment
     from sessions s join studies st on st.id = s.study_id
@@ -262,6 +265,7 @@ export async function recorderView(tx: Tx, sessionId: string): Promise<RecorderV
       },
       nextFrameIndex: row.next_frame,
       nextSegmentIndex: row.next_segment,
+      prototypeUrl: row.prototype_url,
     }
   );
 }

@@ -70,4 +70,16 @@ declare namespace chrome {
     function getCurrent(): Promise<Tab | undefined>;
     function remove(tabId: number): Promise<void>;
   }
+
+  namespace sidePanel {
+    /** Opens the extension's side panel; only in answer to the tester's gesture (Chrome 116). */
+    function open(options: { windowId: number }): Promise<void>;
+  }
+
+  namespace windows {
+    interface Window {
+      readonly id?: number;
+    }
+    function getCurrent(): Promise<Window>;
+  }
 }

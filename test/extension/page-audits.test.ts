@@ -14,8 +14,9 @@ import { EXTENSION_DIR } from './support/browser.ts';
 import { answerPrompt, studyRecords } from './support/media.ts';
 import { extensionSuite } from './support/suite.ts';
 
-// The extension's pages are people's pages too: the popup (with both device questions showing) and
-// the permission tab (asking, and after the browser said no). Each is taken as the tester sees it
+// The extension's pages are people's pages too: the popup (with both device questions showing), the
+// task panel (a task, then the questions after it) and the permission tab (asking, and after the
+// browser said no). Each is taken as the tester sees it
 // in the extension and audited from a plain web server (the audit's browser cannot open
 // chrome-extension:// pages), its scripts left out: what is audited is the document they built.
 
@@ -33,6 +34,7 @@ describe('Browser extension: its pages pass the instant audit with grade A and a
   before(async () => {
     await studyRecords(suite.study.jobId, 'facial');
     await studyRecords(suite.study.jobId, 'voice');
+    await studyRecords(suite.study.jobId, 'think-aloud');
   });
 
   const pages = new Map<string, string>();
@@ -56,13 +58,25 @@ describe('Browser extension: its pages pass the instant audit with grade A and a
     server?.close();
   });
 
-  it('the popup asking for both devices, and the permission tab asking and refused', async () => {
+  it('the popup asking for both devices, the task panel, and the permission tab asking and refused', async () => {
     const { popup } = await suite.startRecording();
     for (const device of ['camera', 'microphone'])
       await popup
         .getByRole('heading', { name: `This study asks for your ${device}` })
         .waitFor({ timeout: 20_000 });
     pages.set('/popup.html', await snapshot(popup));
+
+    // The task panel: a task to start (with the think-aloud reminder), then the questions after
+    // giving up, the ease question left unanswered.
+    const panel = await suite.browser.context.newPage();
+    await panel.goto(`chrome-extension://${suite.browser.extensionId}/tasks.html`);
+    await panel.getByRole('heading', { name: 'Find a product' }).waitFor();
+    pages.set('/tasks-ready.html', await snapshot(panel));
+    await panel.getByRole('button', { name: 'Start task' }).press('Enter');
+    await panel.getByRole('button', { name: "I can't do this" }).press('Enter');
+    await panel.getByRole('button', { name: 'Send' }).press('Enter');
+    await panel.locator('#ease-error:visible').waitFor();
+    pages.set('/tasks-questions.html', await snapshot(panel));
 
     const tab = await answerPrompt(popup, 'camera', 'allow');
     assert.ok(tab, 'no permission tab opened');

@@ -293,23 +293,54 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
     );
   });
 
-  it("answers which signals the session's study records, also to an empty batch", async () => {
+  it("answers which signals the session's study records; an empty batch also its tasks and prototype", async () => {
     const s = await recordingSession();
-    await asSystem(testDatabase(), (tx) =>
-      sql`update studies set record_facial = true, require_think_aloud = true
-          where id = (select study_id from sessions where id = ${s.sessionId})`.execute(tx),
-    );
+    await asSystem(testDatabase(), async (tx) => {
+      await sql`update studies set record_facial = true, require_think_aloud = true
+          where id = (select study_id from sessions where id = ${s.sessionId})`.execute(tx);
+      await sql`insert into study_tasks (study_id, position, title, description, success_criteria)
+          select study_id, p, 'Task ' || p, 'Do ' || p, 'Secret ' || p
+          from sessions, generate_series(1, 2) p where id = ${s.sessionId}`.execute(tx);
+      await sql`insert into task_attempts (session_id, task_id, started_at)
+          select ${s.sessionId}, id, '2026-01-01T10:00:00Z' from study_tasks
+          where position = 1 and study_id = (select study_id from sessions where id = ${s.sessionId})`.execute(tx);
+    });
     const response = await post(s.testToken, s.sessionId, []);
     assert.equal(response.status, 200, response.body.error ?? '');
-    assert.deepEqual(response.body.data, {
+    const start = {
       sessionId: s.sessionId,
       accepted: 0,
       rejected: 0,
       rejections: [],
       signals: { recordFacial: true, recordVoice: false, requireThinkAloud: true },
+    };
+    assert.deepEqual(response.body.data, {
+      ...start,
       nextFrameIndex: 0,
       nextSegmentIndex: 0,
+      // The tester's view of the tasks: never their success criteria.
+      tasks: [
+        {
+          order: 1,
+          title: 'Task 1',
+          description: 'Do 1',
+          attempt: {
+            state: 'in_progress',
+            startedAt: '2026-01-01T10:00:00.000Z',
+            endedAt: null,
+            timeOnTaskSeconds: null,
+            ease: null,
+            reason: null,
+          },
+        },
+        { order: 2, title: 'Task 2', description: 'Do 2', attempt: null },
+      ],
+      prototypeUrl: 'https://shop.example',
     });
+    // A batch with items answers the signals alone: the tasks are the probe's.
+    const frame = { frameIndex: 0, timestamp: at(0), faceDetected: false, attentionScore: 0 };
+    const batch = await post(s.testToken, s.sessionId, [frame]);
+    assert.deepEqual(batch.body.data, { ...start, accepted: 1, nextFrameIndex: 1, nextSegmentIndex: 0 });
   });
 
   it('answers the next free frameIndex, from what is stored, so that a recorder never reuses one', async () => {

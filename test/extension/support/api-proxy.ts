@@ -25,6 +25,8 @@ export interface ApiProxy {
   readonly requests: ProxiedRequest[];
   /** Faults for the next `POST .../events` requests, one each, in order. */
   failEvents(...faults: Fault[]): void;
+  /** Faults for the next task reports (`PATCH /api/sessions/:id` with `task`), one each, in order. */
+  failTaskReports(...faults: Fault[]): void;
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'keep-alive'
 export async function startApiProxy(apiUrl: string): Promise<ApiProxy> {
   const requests: ProxiedRequest[] = [];
   const faults: Fault[] = [];
+  const taskFaults: Fault[] = [];
   const server = createServer((request, response) => void handle(request, response));
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
@@ -42,7 +45,12 @@ export async function startApiProxy(apiUrl: string): Promise<ApiProxy> {
     const body = Buffer.concat(chunks).toString('utf8');
     const method = request.method ?? 'GET';
     const path = request.url ?? '/';
-    const fault = method === 'POST' && path.endsWith('/events') ? faults.shift() : undefined;
+    const fault =
+      method === 'POST' && path.endsWith('/events')
+        ? faults.shift()
+        : method === 'PATCH' && body.includes('"task"')
+          ? taskFaults.shift()
+          : undefined;
     const entry: ProxiedRequest = { method, path, origin: request.headers.origin, body, outcome: fault ?? 0 };
     requests.push(entry);
     if (fault === 'refuse') {
@@ -72,6 +80,7 @@ export async function startApiProxy(apiUrl: string): Promise<ApiProxy> {
     url: `http://127.0.0.1:${port}`,
     requests,
     failEvents: (...next) => faults.push(...next),
+    failTaskReports: (...next) => taskFaults.push(...next),
     async stop() {
       server.closeAllConnections();
       server.close();

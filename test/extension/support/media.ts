@@ -62,8 +62,15 @@ export function assertNoMediaSent(proxy: ApiProxy): void {
 }
 
 /** Turns on the study's settings for the signals under test. */
-export async function studyRecords(jobId: string, signals: 'facial' | 'voice'): Promise<void> {
-  const column = signals === 'facial' ? sql`record_facial` : sql`record_voice`;
+export async function studyRecords(
+  jobId: string,
+  signals: 'facial' | 'voice' | 'think-aloud',
+): Promise<void> {
+  const column = {
+    facial: sql`record_facial`,
+    voice: sql`record_voice`,
+    'think-aloud': sql`require_think_aloud`,
+  }[signals];
   await asSystem(testDatabase(), (tx) =>
     sql`update studies set ${column} = true where id = ${jobId}`.execute(tx),
   );
