@@ -4,7 +4,11 @@ import type { RequestState } from '../http/state.ts';
 import { sessionIdParams } from '../sessions/sessions.schema.ts';
 import { batchResponse, snapshotsResponse } from './ingestion.schema.ts';
 import { dataBatchBody, sessionBatchBody, type BatchKind } from '../../commands/ingestion/batch.schema.ts';
-import { recordBatch, type BatchResult, type SnapshotsResult } from '../../commands/ingestion/record-batch.ts';
+import {
+  recordBatch,
+  type BatchResult,
+  type SnapshotsResult,
+} from '../../commands/ingestion/record-batch.ts';
 import { toTask } from '../sessions/session-view.ts';
 import type { CommandContext } from '../../commands/context.ts';
 

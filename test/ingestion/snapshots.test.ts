@@ -303,7 +303,9 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
           from sessions, generate_series(1, 2) p where id = ${s.sessionId}`.execute(tx);
       await sql`insert into task_attempts (session_id, task_id, started_at)
           select ${s.sessionId}, id, '2026-01-01T10:00:00Z' from study_tasks
-          where position = 1 and study_id = (select study_id from sessions where id = ${s.sessionId})`.execute(tx);
+          where position = 1 and study_id = (select study_id from sessions where id = ${s.sessionId})`.execute(
+        tx,
+      );
     });
     const response = await post(s.testToken, s.sessionId, []);
     assert.equal(response.status, 200, response.body.error ?? '');
