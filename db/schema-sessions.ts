@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type {
   AgentJobStatus,
   AgentKind,
@@ -194,4 +194,8 @@ export interface TaskAttemptsTable {
   active_ms: number | null;
   ease: number | null;
   reason: string | null;
+  /** The page the task's success criteria name, judged when the session completes; null: none. */
+  success_page: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The attempt's first navigation to that page; null: not reached (or not judged yet). */
+  success_reached_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }

@@ -10,6 +10,7 @@ import { SESSION_STATE_ERROR } from '../../lib/failures.ts';
 import type { Confirmation } from '../../workflows/messages/session.ts';
 import { createAgentActivities, REPORT_ESTIMATE_SECONDS } from './agent-activities.ts';
 import { requireSession } from './require-session.ts';
+import { judgeSuccessPages } from './success-pages.ts';
 
 export interface SessionActivityDependencies {
   readonly db: Db;
@@ -40,6 +41,7 @@ export function createSessionActivities({ db, payoutsEnabled = false }: SessionA
           completed_at: completedAt,
           duration_seconds: seconds,
         });
+        await judgeSuccessPages(tx, input.sessionId);
       });
     },
 

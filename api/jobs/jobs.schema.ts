@@ -96,6 +96,21 @@ export const studyResultsResponse = z.object({
       order: z.number().int(),
       title: z.string(),
       overall: z.object(taskFigures),
+      successPage: z
+        .object({
+          page: z.string().describe("the path (and fragment) the task's successCriteria name"),
+          judged: z.number().int().describe('attempts judged against it: those of completed sessions'),
+          reached: z.number().int().describe('attempts that navigated to it while the task was in progress'),
+          doneWithoutReaching: z
+            .number()
+            .int()
+            .describe('the tester said done, and never reached the page during the attempt'),
+          gaveUpAfterReaching: z.number().int().describe('the tester gave up after reaching the page'),
+        })
+        .nullable()
+        .describe(
+          "null when the task's successCriteria name no page (a path such as /booking/confirmed, or a URL)",
+        ),
       byVariant: groupFigures,
       byAssistiveTechnology: groupFigures.describe(
         'a tester with several counts in each; "none" without one',

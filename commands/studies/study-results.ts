@@ -2,6 +2,7 @@ import { asSystem, asUser } from '../../db/doors.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
 import { endedAttemptsOfStudy } from '../../db/repositories/task-attempts.ts';
 import { MIN_GROUP_TESTERS, taskResults, type EndedAttempt } from '../../lib/analysis/task-results.ts';
+import { successPageOf } from '../../lib/analysis/task-attribution.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CommandContext } from '../context.ts';
 import type { Principal } from '../principal.ts';
@@ -30,9 +31,10 @@ export async function studyResults(
     device: row.device,
     country: row.country,
     assistiveTechnologies: row.assistive_technologies ?? [],
+    successReached: row.success_page === null ? null : row.success_reached_at !== null,
   }));
   const results = taskResults(
-    study.tasks.map((task) => task.position),
+    study.tasks.map((task) => ({ order: task.position, successPage: successPageOf(task.success_criteria) })),
     attempts,
   );
   return {

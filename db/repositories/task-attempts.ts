@@ -102,9 +102,47 @@ export function endedAttemptsOfStudy(tx: Tx, studyId: string) {
       's.device',
       'p.country',
       'p.assistive_technologies',
+      'a.success_page',
+      'a.success_reached_at',
     ])
     .where('s.study_id', '=', studyId)
     .where('s.status', '<>', 'cancelled')
     .where('a.outcome', 'is not', null)
+    .execute();
+}
+
+/** The session's ended attempts with their tasks' success criteria, to judge against the pages. */
+export function endedAttemptsWithCriteria(tx: Tx, sessionId: string) {
+  return tx
+    .selectFrom('task_attempts as a')
+    .innerJoin('study_tasks as t', 't.id', 'a.task_id')
+    .select(['a.id', 't.position', 'a.started_at', 'a.ended_at', 't.success_criteria'])
+    .where('a.session_id', '=', sessionId)
+    .where('a.ended_at', 'is not', null)
+    .execute();
+}
+
+/** The session's navigations in time order: when, and to which page. */
+export function navigationsOf(tx: Tx, sessionId: string) {
+  return tx
+    .selectFrom('session_events')
+    .select(['occurred_at', 'target_selector'])
+    .where('session_id', '=', sessionId)
+    .where('event_type', '=', 'navigation')
+    .orderBy('occurred_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** What the judgement found for one attempt (its page null when the criteria name none). */
+export function saveSuccessJudgement(
+  tx: Tx,
+  attemptId: string,
+  judgement: { readonly page: string | null; readonly reachedAt: Date | null },
+) {
+  return tx
+    .updateTable('task_attempts')
+    .set({ success_page: judgement.page, success_reached_at: judgement.reachedAt })
+    .where('id', '=', attemptId)
     .execute();
 }

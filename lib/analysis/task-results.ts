@@ -1,6 +1,7 @@
 // A study's figures per task (GET /api/jobs/:id/results): could people do it, how long it took
 // those who did, how easy they found it, overall, by variant and by kind of tester.
 import type { AssistiveTechnology, Device, TaskOutcome } from '../domain.ts';
+import { outcomeDispute } from './task-attribution.ts';
 import { completionRate, geometricMeanTime, type Interval } from './task-statistics.ts';
 
 /** One ended attempt, with what is known of its session and tester. */
@@ -14,6 +15,11 @@ export interface EndedAttempt {
   readonly device: Device | null;
   readonly country: string | null;
   readonly assistiveTechnologies: readonly AssistiveTechnology[];
+  /**
+   * Whether the attempt reached the page its task's success criteria name; null when the criteria
+   * name none, or the session has not completed yet (attempts are judged at completion).
+   */
+  readonly successReached: boolean | null;
 }
 
 /**
@@ -45,9 +51,23 @@ export interface GroupFigures extends TaskFigures {
   readonly group: string;
 }
 
+/** How the attempts fared against the page the task's success criteria name. */
+export interface SuccessPageFigures {
+  readonly page: string;
+  /** Attempts judged against it (those of completed sessions). */
+  readonly judged: number;
+  readonly reached: number;
+  /** The tester said done, and never reached the page during the attempt. */
+  readonly doneWithoutReaching: number;
+  /** The tester gave up after reaching the page. */
+  readonly gaveUpAfterReaching: number;
+}
+
 export interface TaskResults {
   readonly order: number;
   readonly overall: TaskFigures;
+  /** Null when the task's success criteria name no page. */
+  readonly successPage: SuccessPageFigures | null;
   readonly byVariant: readonly GroupFigures[];
   readonly byAssistiveTechnology: readonly GroupFigures[];
   readonly byDevice: readonly GroupFigures[];
@@ -58,14 +78,21 @@ export interface TaskResults {
 export const NONE_GROUP = 'none';
 export const UNKNOWN_GROUP = 'unknown';
 
-/** The figures of each task in `orders`, from the ended attempts of the study's sessions. */
-export function taskResults(orders: readonly number[], attempts: readonly EndedAttempt[]): TaskResults[] {
-  return orders.map((order) => {
+/**
+ * The figures of each task, from the ended attempts of the study's sessions; `successPage` is the
+ * page the task's success criteria name (lib/analysis/task-attribution.ts), if any.
+ */
+export function taskResults(
+  tasks: readonly { readonly order: number; readonly successPage: string | null }[],
+  attempts: readonly EndedAttempt[],
+): TaskResults[] {
+  return tasks.map(({ order, successPage }) => {
     const ofTask = attempts.filter((attempt) => attempt.order === order);
     return {
       order,
       // The whole study is never withheld: the business sees each session's attempts anyway.
       overall: figures(ofTask),
+      successPage: successPage === null ? null : successPageFigures(successPage, ofTask),
       // A study without variants has no split by variant.
       byVariant: grouped(ofTask, (attempt) => (attempt.variant === null ? [] : [attempt.variant])),
       byAssistiveTechnology: grouped(ofTask, (attempt) =>
@@ -75,6 +102,18 @@ export function taskResults(orders: readonly number[], attempts: readonly EndedA
       byCountry: grouped(ofTask, (attempt) => [attempt.country ?? UNKNOWN_GROUP]),
     };
   });
+}
+
+function successPageFigures(page: string, attempts: readonly EndedAttempt[]): SuccessPageFigures {
+  const judged = attempts.filter((attempt) => attempt.successReached !== null);
+  const disputes = judged.map((attempt) => outcomeDispute(attempt.outcome, attempt.successReached));
+  return {
+    page,
+    judged: judged.length,
+    reached: judged.filter((attempt) => attempt.successReached).length,
+    doneWithoutReaching: disputes.filter((dispute) => dispute === 'done_without_reaching').length,
+    gaveUpAfterReaching: disputes.filter((dispute) => dispute === 'gave_up_after_reaching').length,
+  };
 }
 
 /** A tester with two assistive technologies counts in both groups. */

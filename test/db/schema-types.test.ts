@@ -426,6 +426,8 @@ const COLUMNS = {
     active_ms: true,
     ease: true,
     reason: true,
+    success_page: true,
+    success_reached_at: true,
   },
   session_notes: {
     id: true,

@@ -58,8 +58,11 @@ describe('task results by group (lib/analysis/task-results.ts)', () => {
     device: null,
     country: 'GB',
     assistiveTechnologies: [],
+    successReached: null,
     ...extra,
   });
+  /** Tasks whose success criteria name no page. */
+  const tasks = (...orders: number[]) => orders.map((order) => ({ order, successPage: null }));
 
   it('counts every ended attempt in the completion rate, times only the completed, and groups testers', () => {
     const attempts: EndedAttempt[] = [
@@ -73,7 +76,7 @@ describe('task results by group (lib/analysis/task-results.ts)', () => {
       }),
       attempt('f', 'unfinished', { ease: null, country: 'DE' }),
     ] as EndedAttempt[];
-    const [task] = taskResults([1, 2], attempts);
+    const [task] = taskResults(tasks(1, 2), attempts);
     const overall = task!.overall;
     assert.deepEqual(
       [overall.testers, overall.completed, overall.abandoned, overall.unfinished],
@@ -124,7 +127,7 @@ describe('task results by group (lib/analysis/task-results.ts)', () => {
     const attempts = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map((id, i) =>
       attempt(id, i < 7 ? 'completed' : 'abandoned', { country: i < 5 ? 'GB' : 'IE' }),
     ) as EndedAttempt[];
-    const [task] = taskResults([1], attempts);
+    const [task] = taskResults(tasks(1), attempts);
     assert.deepEqual(
       task!.byCountry.map((group) => [group.group, group.testers, group.completed, group.withheld]),
       [
@@ -136,7 +139,7 @@ describe('task results by group (lib/analysis/task-results.ts)', () => {
   });
 
   it('a task nobody has finished yet has no rates', () => {
-    const [, second] = taskResults([1, 2], []);
+    const [, second] = taskResults(tasks(1, 2), []);
     assert.deepEqual(second!.overall, {
       testers: 0,
       completed: 0,

@@ -4,7 +4,8 @@ import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
-import { adminToken, businessWithStudy, startSession, testTokenFor } from './fixtures.ts';
+import { validStudyBody } from '../support/study-body.ts';
+import { activeStudy, adminToken, businessWithStudy, startSession, testTokenFor } from './fixtures.ts';
 
 interface Attempt {
   state: string;
@@ -343,6 +344,93 @@ describe('task progress through PATCH /api/sessions/:id', () => {
       const stranger = await sessionToken((await createBusiness('pro')).claims);
       const other = await api.request('GET', `/api/jobs/${study.jobId}/results`, { token: stranger });
       assert.equal(other.status, 404, other.text);
+    });
+
+    it("judges each attempt against the page its task's success criteria name when the session completes, whatever order signals and reports arrived in", async () => {
+      const business = await sessionToken((await createBusiness('pro')).claims);
+      const jobId = await activeStudy(api, business, {
+        ...validStudyBody(),
+        tasks: [
+          {
+            title: 'Book',
+            description: 'Book a table for two',
+            successCriteria: 'The tester reaches /booking/confirmed.',
+            order: 1,
+          },
+          { title: 'Read', description: 'Read the menu', successCriteria: 'The menu is read', order: 2 },
+        ],
+        targeting: { countries: ['GB'], devices: ['desktop'], testerCount: 10 },
+      });
+      const results = async () => {
+        const response = await api.request('GET', `/api/jobs/${jobId}/results`, { token: business });
+        assert.equal(response.status, 200, response.text);
+        return (response.body.data as { tasks: { successPage: unknown }[] }).tasks.map(
+          (task) => task.successPage,
+        );
+      };
+
+      // Each tester's navigations, relative to their task's start, and when they arrive: before the
+      // task's start is reported, between start and end, or after its end.
+      const testers = [
+        { outcome: 'completed', pages: ['/booking/confirmed'], sent: 'after end' },
+        { outcome: 'completed', pages: ['/booking'], sent: 'before start' }, // said done, never reached
+        { outcome: 'abandoned', pages: ['/booking/confirmed/'], sent: 'between' }, // gave up after reaching
+      ] as const;
+      const sessions = [];
+      for (const tester of testers) {
+        const session = await startSession(api, business, jobId);
+        const headers = { 'X-Test-Token': await testTokenFor(session.sessionId) };
+        // The session began ten minutes ago, so every moment below is in its past.
+        await asSystem(testDatabase(), (tx) =>
+          tx
+            .updateTable('sessions')
+            .set({ started_at: new Date(Date.now() - 600_000) })
+            .where('id', '=', session.sessionId)
+            .execute(),
+        );
+        const start = Date.now() - 300_000;
+        const iso = (offset: number) => new Date(start + offset).toISOString();
+        const send = async (body: unknown) => {
+          const response = await api.request('PATCH', `/api/sessions/${session.sessionId}`, {
+            body,
+            headers,
+          });
+          assert.equal(response.status, 200, response.text);
+        };
+        const events = async () => {
+          const batch = [
+            // The success page outside the attempt counts for nothing.
+            { eventType: 'navigation', targetSelector: '/booking/confirmed', timestamp: iso(-500) },
+            ...tester.pages.map((page) => ({
+              eventType: 'navigation',
+              targetSelector: page,
+              timestamp: iso(100),
+            })),
+            { eventType: 'navigation', targetSelector: '/booking/confirmed', timestamp: iso(900) },
+          ];
+          const response = await api.request('POST', `/api/sessions/${session.sessionId}/events`, {
+            body: { batch },
+            headers,
+          });
+          assert.equal(response.status, 200, response.text);
+        };
+        if (tester.sent === 'before start') await events();
+        await send({ task: { order: 1, state: 'started', at: iso(0) } });
+        if (tester.sent === 'between') await events();
+        await send({ task: { order: 1, state: tester.outcome, at: iso(200), ease: 4 } });
+        if (tester.sent === 'after end') await events();
+        sessions.push(send);
+      }
+      // Live: the attempts have ended, but no session has completed, so none is judged yet.
+      assert.deepEqual(await results(), [
+        { page: '/booking/confirmed', judged: 0, reached: 0, doneWithoutReaching: 0, gaveUpAfterReaching: 0 },
+        null,
+      ]);
+      for (const send of sessions) await send({ status: 'completed' });
+      assert.deepEqual(await results(), [
+        { page: '/booking/confirmed', judged: 3, reached: 2, doneWithoutReaching: 1, gaveUpAfterReaching: 1 },
+        null,
+      ]);
     });
   });
 });
