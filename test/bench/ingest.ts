@@ -72,7 +72,7 @@ function copyText(sessionId: string, seed: number): string {
 }
 
 /** The HTTP side, driven from a child process; answers each batch's duration and the total. */
-async function sendThroughApi(plan: object): Promise<{ durations: number[]; totalMs: number }> {
+export async function sendThroughApi(plan: object): Promise<{ durations: number[]; totalMs: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', LOAD_SCRIPT], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
