@@ -163,6 +163,8 @@ export interface SessionNotesTable {
   pattern: Defaulted<boolean>;
   /** On a finding: the pattern note grouping it (0023). */
   pattern_note_id: string | null;
+  /** The study task the tester was doing at the note's moment (0039). */
+  task_id: string | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

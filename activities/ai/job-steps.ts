@@ -78,6 +78,7 @@ async function answerAgent2(db: Db, agents: Agents, job: AgentJobRow): Promise<A
         used_fallback: answer.usedFallback,
       };
       const patternNoteIds = new Map(patterns.map((p) => [p.patternId, randomUUID()]));
+      const taskIds = new Map((signals.tasks ?? []).map((task) => [task.order, task.taskId ?? null]));
       await replaceAgentFindings(tx, job.session_id!, [
         ...patterns.map((pattern) => ({
           ...agentNote,
@@ -99,6 +100,7 @@ async function answerAgent2(db: Db, agents: Agents, job: AgentJobRow): Promise<A
           wcag_level: finding.wcag.level,
           target_selector: finding.target?.slice(0, 1000) ?? null,
           pattern_note_id: finding.patternId ? (patternNoteIds.get(finding.patternId) ?? null) : null,
+          task_id: finding.task ? (taskIds.get(finding.task.order) ?? null) : null,
         })),
       ]);
       return { findingCount: findings.length, patternCount: patterns.length };

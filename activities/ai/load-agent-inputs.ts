@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/doors.ts';
-import { agentEvents, studyReports, testerProfiles } from '../../db/repositories/agent-inputs.ts';
+import { agentEvents, agentTasks, studyReports, testerProfiles } from '../../db/repositories/agent-inputs.ts';
+import { MIN_MEDIAN_ATTEMPTS } from '../../lib/analysis/detectors/tasks.ts';
 import { facialSnapshotsForAnalysis, voiceSegmentsForAnalysis } from '../../db/repositories/signals.ts';
 import type { ReportSummary, TesterProfileSummary } from '../../lib/analysis/aggregate.ts';
 import type { ReportFinding } from '../../lib/analysis/session-report.ts';
@@ -10,10 +11,11 @@ import type { FacialSignal, SessionSignals } from '../../lib/analysis/signals.ts
  * flagged as PII never leave the database (the repositories' queries leave them out).
  */
 export async function loadAgentSignals(tx: Tx, sessionId: string, until?: Date): Promise<SessionSignals> {
-  const [events, facial, voice] = await Promise.all([
+  const [events, facial, voice, tasks] = await Promise.all([
     agentEvents(tx, sessionId, until),
     loadAgentFrames(tx, sessionId),
     voiceSegmentsForAnalysis(tx, sessionId),
+    agentTasks(tx, sessionId, MIN_MEDIAN_ATTEMPTS),
   ]);
   return {
     events: events.map((row) => ({
@@ -33,6 +35,17 @@ export async function loadAgentSignals(tx: Tx, sessionId: string, until?: Date):
       hesitations: row.hesitation_count ?? 0,
       containsPii: row.contains_pii,
       sanitised: row.sanitised,
+    })),
+    tasks: tasks.map((row) => ({
+      taskId: row.task_id,
+      order: row.position,
+      title: row.title,
+      startedAt: row.started_at,
+      endedAt: row.ended_at,
+      outcome: row.outcome,
+      activeMs: row.active_ms,
+      ease: row.ease,
+      studyMedianMs: row.study_median_ms === null ? null : Number(row.study_median_ms),
     })),
   };
 }

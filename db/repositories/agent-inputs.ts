@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Tx } from '../doors.ts';
 
 // What the AI agents read beyond the session repositories: events with their input length, a
@@ -109,4 +110,32 @@ export async function studyReportProgress(
 ): Promise<{ reports: number; waiting: number }> {
   const { reports, generating } = await reportCounts(tx, studyId);
   return { reports, waiting: generating };
+}
+
+/**
+ * The session's task attempts in time order, each with the study's median time on its task over
+ * the other sessions' completed attempts (null below `minAttempts` of them).
+ */
+export async function agentTasks(tx: Tx, sessionId: string, minAttempts: number) {
+  const { rows } = await sql<{
+    task_id: string;
+    position: number;
+    title: string;
+    started_at: Date;
+    ended_at: Date | null;
+    outcome: 'completed' | 'abandoned' | 'unfinished' | null;
+    active_ms: number | null;
+    ease: number | null;
+    study_median_ms: number | null;
+  }>`
+    select t.id as task_id, t.position, t.title, a.started_at, a.ended_at, a.outcome, a.active_ms, a.ease,
+           (select percentile_cont(0.5) within group (order by o.active_ms)
+              from task_attempts o join sessions os on os.id = o.session_id
+              where o.task_id = a.task_id and o.outcome = 'completed' and o.session_id <> a.session_id
+                and os.status <> 'cancelled'
+              having count(*) >= ${minAttempts}) as study_median_ms
+    from task_attempts a join study_tasks t on t.id = a.task_id
+    where a.session_id = ${sessionId}
+    order by a.started_at`.execute(tx);
+  return rows;
 }

@@ -90,7 +90,16 @@ export function confirmedFindings(tx: Tx, sessionId: string): Promise<NoteRow[]>
  * (ConfirmedNote, lib/analysis/session-report.ts): all a report is built from.
  */
 export async function confirmedNotes(tx: Tx, sessionId: string) {
-  return (await confirmedFindings(tx, sessionId)).map((note) => ({
+  const notes = await confirmedFindings(tx, sessionId);
+  const taskIds = [...new Set(notes.flatMap((note) => (note.task_id ? [note.task_id] : [])))];
+  const titles = new Map(
+    taskIds.length
+      ? (await tx.selectFrom('study_tasks').select(['id', 'title']).where('id', 'in', taskIds).execute()).map(
+          (task) => [task.id, task.title],
+        )
+      : [],
+  );
+  return notes.map((note) => ({
     noteId: note.id,
     content: note.content,
     annotation: note.annotation,
@@ -101,6 +110,7 @@ export async function confirmedNotes(tx: Tx, sessionId: string) {
     target: note.target_selector,
     pattern: note.pattern,
     patternNoteId: note.pattern_note_id,
+    task: note.task_id ? (titles.get(note.task_id) ?? null) : null,
   }));
 }
 

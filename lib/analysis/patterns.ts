@@ -8,44 +8,52 @@ export interface CrossTaskPattern {
   /** Indexes into the findings the pattern was found in, in time order. */
   readonly findings: readonly number[];
   readonly occurrences: number;
-  /** The distinct pages (navigation targets) the findings happened on. */
-  readonly pages: readonly string[];
+  /** What `places` are: the session's tasks, or (a session without task attempts) its pages. */
+  readonly placeKind: 'task' | 'page';
+  /** The distinct tasks (their titles) or pages (navigation targets) the findings happened in. */
+  readonly places: readonly string[];
 }
 
 export const FIRST_PAGE = 'the first page';
+export const BETWEEN_TASKS = 'between tasks';
 
 /**
- * Events carry no task, so the page a finding happened on (its last navigation) stands in for the
- * task. A criterion is a cross-task pattern when its findings happen on two or more pages, or when
- * it recurs at least three times (the threshold Agent 2 raises severity at).
+ * A criterion is a cross-task pattern when its findings happen in two or more of the session's
+ * tasks, or when it recurs at least three times (the threshold Agent 2 raises severity at). A
+ * session without task attempts (recorded before the extension reported tasks) has its pages
+ * stand in for tasks: the page a finding happened on is its last navigation.
  */
 export function crossTaskPatterns(
   findings: readonly Finding[],
   events: readonly EventSignal[],
 ): CrossTaskPattern[] {
-  const pages = lastEventsBefore(
-    events,
-    findings.map((finding) => finding.at),
-    (event) => event.type === 'navigation',
-  ).map((navigation) => navigation?.target ?? FIRST_PAGE);
-  const byCriterion = new Map<string, { wcag: WcagReference; findings: number[]; pages: Set<string> }>();
+  const byTask = findings.some((finding) => finding.task !== null);
+  const places = byTask
+    ? findings.map((finding) => finding.task?.title ?? BETWEEN_TASKS)
+    : lastEventsBefore(
+        events,
+        findings.map((finding) => finding.at),
+        (event) => event.type === 'navigation',
+      ).map((navigation) => navigation?.target ?? FIRST_PAGE);
+  const byCriterion = new Map<string, { wcag: WcagReference; findings: number[]; places: Set<string> }>();
   findings.forEach((finding, index) => {
     const group = byCriterion.get(finding.wcag.criterion) ?? {
       wcag: finding.wcag,
       findings: [],
-      pages: new Set<string>(),
+      places: new Set<string>(),
     };
     group.findings.push(index);
-    group.pages.add(pages[index]!);
+    group.places.add(places[index]!);
     byCriterion.set(finding.wcag.criterion, group);
   });
   return [...byCriterion.values()]
-    .filter((group) => group.pages.size >= 2 || group.findings.length >= PATTERN_THRESHOLD)
+    .filter((group) => group.places.size >= 2 || group.findings.length >= PATTERN_THRESHOLD)
     .map((group) => ({
       wcag: group.wcag,
       findings: group.findings,
       occurrences: group.findings.length,
-      pages: [...group.pages],
+      placeKind: byTask ? ('task' as const) : ('page' as const),
+      places: [...group.places],
     }))
     .sort((a, b) => b.occurrences - a.occurrences || a.wcag.criterion.localeCompare(b.wcag.criterion));
 }

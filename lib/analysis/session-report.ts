@@ -19,6 +19,8 @@ export interface ConfirmedNote {
   readonly pattern?: boolean;
   /** On a finding: the pattern note that groups it. */
   readonly patternNoteId?: string | null;
+  /** The title of the task the tester was doing at its moment, when Agent 2 recorded one. */
+  readonly task?: string | null;
 }
 
 export interface ReportWcag {
@@ -75,6 +77,8 @@ export interface ReportFacts {
   readonly findings: readonly (Omit<ReportFinding, 'title' | 'description' | 'plainEnglish'> & {
     readonly content: string;
     readonly annotation: string | null;
+    /** The task's title, when the finding happened in one (then also its `affectedFlow`). */
+    readonly task: string | null;
   })[];
   readonly patterns: readonly ReportPattern[];
   readonly overallScore: number;
@@ -139,7 +143,8 @@ export function reportFacts(notes: readonly ConfirmedNote[], frames: readonly Fa
     findingId: note.noteId,
     severity: note.severity ?? ('low' as const),
     timestamp: note.at.toISOString(),
-    affectedFlow: note.target ?? 'whole session',
+    affectedFlow: note.task ?? note.target ?? 'whole session',
+    task: note.task ?? null,
     wcag: note.wcagCriterion && note.wcagLevel ? wcagOf(note.wcagCriterion, note.wcagLevel) : null,
     content: note.content,
     annotation: note.annotation,
@@ -168,7 +173,11 @@ export function localReportWording(
 ): ReportWording {
   const findings = facts.findings.map((finding) => {
     const title = titleOf(finding.content);
-    const place = finding.affectedFlow === 'whole session' ? '' : ` at ${finding.affectedFlow}`;
+    const place = finding.task
+      ? ` in the task "${finding.task}"`
+      : finding.affectedFlow === 'whole session'
+        ? ''
+        : ` at ${finding.affectedFlow}`;
     return {
       findingId: finding.findingId,
       title,
@@ -201,7 +210,7 @@ export function composeReport(
 ): SessionReportContent {
   const words = new Map(wording.findings.map((w) => [w.findingId, w]));
   const texts = new Map(wording.recommendations.map((r) => [r.criterion, r.text]));
-  const findings = facts.findings.map(({ content, annotation: _annotation, ...fact }) => {
+  const findings = facts.findings.map(({ content, annotation: _annotation, task: _task, ...fact }) => {
     const w = words.get(fact.findingId);
     return {
       findingId: fact.findingId,

@@ -1,4 +1,4 @@
-import type { EventType, FindingSeverity, Sentiment, WcagLevel } from '../domain.ts';
+import type { EventType, FindingSeverity, Sentiment, TaskOutcome, WcagLevel } from '../domain.ts';
 
 // The stored signals as the analysis reads them: plain values, no database types, so the
 // functions below stay pure and testable from literals.
@@ -31,10 +31,30 @@ export interface VoiceSignal {
   readonly sanitised: boolean;
 }
 
+/** One of the session's task attempts, as the analysis reads it. */
+export interface TaskSignal {
+  /** The study task's id, where the signals were read from the database. */
+  readonly taskId?: string;
+  readonly order: number;
+  readonly title: string;
+  readonly startedAt: Date;
+  /** Null while in progress. */
+  readonly endedAt: Date | null;
+  readonly outcome: TaskOutcome | null;
+  /** Time on task, pauses left out; null while in progress. */
+  readonly activeMs: number | null;
+  /** The Single Ease Question's answer (1 very difficult ... 7 very easy). */
+  readonly ease: number | null;
+  /** The study's median time on this task over other sessions' completed attempts; null with too few. */
+  readonly studyMedianMs: number | null;
+}
+
 export interface SessionSignals {
   readonly events: readonly EventSignal[];
   readonly facial: readonly FacialSignal[];
   readonly voice: readonly VoiceSignal[];
+  /** The session's task attempts (none for a session recorded before tasks were reported). */
+  readonly tasks?: readonly TaskSignal[];
 }
 
 /** Barriers seen in the interaction itself. */
@@ -59,10 +79,13 @@ export const REACTION_KINDS = [
   'verbal_frustration',
   'hesitation',
 ] as const;
+/** What the tester's task attempts say: a give-up, a time far above the study's, a low ease. */
+export const TASK_KINDS = ['task_abandoned', 'slow_task', 'low_ease'] as const;
 export type InteractionKind = (typeof INTERACTION_KINDS)[number];
 export type ReactionKind = (typeof REACTION_KINDS)[number];
-export type MomentKind = InteractionKind | ReactionKind;
-export const MOMENT_KINDS: readonly MomentKind[] = [...INTERACTION_KINDS, ...REACTION_KINDS];
+export type TaskKind = (typeof TASK_KINDS)[number];
+export type MomentKind = InteractionKind | ReactionKind | TaskKind;
+export const MOMENT_KINDS: readonly MomentKind[] = [...INTERACTION_KINDS, ...REACTION_KINDS, ...TASK_KINDS];
 
 /** A candidate barrier moment: where something went wrong, and what says so. */
 export interface BarrierMoment {
@@ -93,6 +116,8 @@ export interface Finding {
   readonly corroboratedBy: readonly MomentKind[];
   /** How many findings share this criterion in the session (a cross-task pattern when above 1). */
   readonly patternCount: number;
+  /** The task in progress when it happened (a task's own moment: that task); null between tasks. */
+  readonly task: { readonly order: number; readonly title: string } | null;
 }
 
 export const SEVERITY_ORDER: readonly FindingSeverity[] = ['low', 'medium', 'high', 'critical'];

@@ -23,6 +23,11 @@ export const CRITERION_FOR: Readonly<Record<MomentKind, string>> = {
   attention_drop: '2.2.1',
   verbal_frustration: '3.3.2',
   hesitation: '3.3.5',
+  // A task given up, far slower than others or rated hard: most often instructions or labels that
+  // did not say what to do, unless a barrier in the same task explains it (then it corroborates).
+  task_abandoned: '3.3.2',
+  slow_task: '2.4.6',
+  low_ease: '3.3.2',
 };
 
 /** The reference (code, name, level) from the WCAG 2.2 catalog; a code not in force is a bug. */
@@ -54,4 +59,7 @@ export const TITLE_FOR: Readonly<Record<MomentKind, string>> = {
   attention_drop: 'Attention dropped',
   verbal_frustration: 'The tester voiced frustration',
   hesitation: 'The tester hesitated repeatedly',
+  task_abandoned: 'The tester gave up on the task',
+  slow_task: 'The task took far longer than for other testers',
+  low_ease: 'The tester found the task difficult',
 };

@@ -9,7 +9,7 @@ import { TONE_PROFILES } from '../../lib/domain.ts';
 import { testConfig } from '../support/config.ts';
 import { fakeModel } from './fake-model.ts';
 import { startLocalProvider, type LocalProvider } from './provider-servers.ts';
-import { event, session, speech, t } from './signal-builders.ts';
+import { attempt, event, session, speech, t } from './signal-builders.ts';
 
 const TONES = TONE_PROFILES;
 
@@ -175,9 +175,61 @@ describe('agents on the analysis core', () => {
         assert.deepEqual(finding.wcag, { criterion: finding.wcag.criterion, name, level });
       }
       assert.deepEqual(
-        result.patterns.map((p) => [p.patternId, p.findingIds, p.pages]),
-        [['pattern-3.3.1', ['finding-2', 'finding-3'], ['/checkout', '/address']]],
+        result.patterns.map((p) => [p.patternId, p.findingIds, p.placeKind, p.places]),
+        [['pattern-3.3.1', ['finding-2', 'finding-3'], 'page', ['/checkout', '/address']]],
       );
+    });
+
+    it('per task: each finding names its task, patterns are across tasks, and what the attempts say is a finding or raises one', async () => {
+      const tasks = [
+        // Task 1, "Find": the rage clicks happen in it; the tester gave up and rated it 2.
+        attempt(1, 1, 30, { title: 'Find', outcome: 'abandoned', ease: 2 }),
+        // Task 2, "Pay": both errors; done, in 40 s against a study median of 15 s.
+        attempt(2, 30, 70, { title: 'Pay', studyMedianMs: 15_000, ease: 6 }),
+        // Task 3, "Leave": nothing detected in it, but given up.
+        attempt(3, 70, 90, { title: 'Leave', outcome: 'abandoned', ease: null }),
+      ];
+      const perTask = [
+        ...events.slice(0, 4),
+        event('error', 35, '#card'),
+        event('navigation', 40, '/address'),
+        event('error', 50, '#zip'),
+      ];
+      const { result } = await local.agent2Findings({
+        signals: { events: perTask, facial: [], voice: [], tasks },
+      });
+      assert.deepEqual(
+        result.findings.map((f) => [f.kind, f.task?.title ?? null, f.severity, f.corroboratedBy]),
+        [
+          // Raised once by the give-up and once by the low ease of its task.
+          ['rage_clicks', 'Find', 'critical', ['task_abandoned', 'low_ease']],
+          ['error', 'Pay', 'critical', ['slow_task']],
+          ['error', 'Pay', 'critical', ['slow_task']],
+          // A give-up nothing detected explains is a finding of its own, in its task.
+          ['task_abandoned', 'Leave', 'high', []],
+        ],
+      );
+      const giveUp = result.findings[3]!;
+      assert.match(
+        giveUp.content,
+        /^The tester gave up on the task: the tester gave up on task 3, "Leave", after 20 s\./,
+      );
+      assert.equal(giveUp.wcag.criterion, '3.3.2');
+      assert.match(
+        result.findings[1]!.content,
+        /task 2, "Pay" took 40 s, 2\.7 times the study's median of 15 s/,
+      );
+      // The two errors are in one task: a pattern by recurrence no longer, by place neither.
+      assert.deepEqual(result.patterns, []);
+
+      // The same criterion in two tasks is a pattern across them.
+      const twice = [event('error', 10, '#search'), event('error', 50, '#zip')];
+      const across = await local.agent2Findings({ signals: { events: twice, facial: [], voice: [], tasks } });
+      assert.deepEqual(
+        across.result.patterns.map((p) => [p.placeKind, p.places, p.findingIds]),
+        [['task', ['Find', 'Pay'], ['finding-1', 'finding-2']]],
+      );
+      assert.match(across.result.patterns[0]!.description, /came up 2 times in 2 tasks \(Find, Pay\)/);
     });
 
     it('a provider words the findings; criteria, severities and times stay the analysis core`s', async () => {

@@ -1,4 +1,10 @@
-import type { EventSignal, FacialSignal, SessionSignals, VoiceSignal } from '../../lib/analysis/signals.ts';
+import type {
+  EventSignal,
+  FacialSignal,
+  SessionSignals,
+  TaskSignal,
+  VoiceSignal,
+} from '../../lib/analysis/signals.ts';
 
 // Hand-made signals for unit tests of the analysis core, on a fixed clock.
 
@@ -36,4 +42,22 @@ export const session = (partial: Partial<SessionSignals>): SessionSignals => ({
   facial: [],
   voice: [],
   ...partial,
+});
+
+/** A task attempt from `from` to `to` seconds (open when `to` is null), completed unless told. */
+export const attempt = (
+  order: number,
+  from: number,
+  to: number | null,
+  extra: Partial<TaskSignal> = {},
+): TaskSignal => ({
+  order,
+  title: `Task ${order}`,
+  startedAt: t(from),
+  endedAt: to === null ? null : t(to),
+  outcome: to === null ? null : 'completed',
+  activeMs: to === null ? null : (to - from) * 1000,
+  ease: null,
+  studyMedianMs: null,
+  ...extra,
 });

@@ -449,6 +449,7 @@ const COLUMNS = {
     used_fallback: true,
     pattern: true,
     pattern_note_id: true,
+    task_id: true,
     created_at: true,
     updated_at: true,
   },

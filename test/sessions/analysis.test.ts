@@ -90,6 +90,19 @@ describe('Agent 3 report', () => {
     assert.match(report.recommendations[0]!, /4\.1\.2/);
   });
 
+  it("names each finding's task: its affectedFlow is the task's title, and the plain English says so", () => {
+    const report = buildSessionReport(
+      [{ ...note('a', 'high'), task: 'Pay' }, note('b', 'low')],
+      [],
+      'supportive',
+    );
+    assert.deepEqual(
+      report.findings.map((f) => f.affectedFlow),
+      ['Pay', '#pay'],
+    );
+    assert.match(report.findings[0]!.plainEnglish, / in the task "Pay"\.$/);
+  });
+
   it('the emotional profile ignores frames without a face', () => {
     const report = buildSessionReport([], [frame(0, 0.5), frame(1, 1, false)], 'standard');
     assert.equal(report.emotionalProfile.avgFrustration, 0.5);

@@ -34,6 +34,8 @@ export interface Agent2Finding {
   readonly corroboratedBy: readonly MomentKind[];
   /** The cross-task pattern the finding belongs to, if any. */
   readonly patternId: string | null;
+  /** The task in progress when it happened; null between tasks or without task attempts. */
+  readonly task: { readonly order: number; readonly title: string } | null;
 }
 
 export interface Agent2Pattern {
@@ -41,7 +43,9 @@ export interface Agent2Pattern {
   readonly wcag: WcagReference;
   readonly findingIds: readonly string[];
   readonly occurrences: number;
-  readonly pages: readonly string[];
+  /** The tasks' titles (or, in a session without task attempts, the pages) it came up in. */
+  readonly places: readonly string[];
+  readonly placeKind: 'task' | 'page';
   /** The most severe of its findings. */
   readonly severity: FindingSeverity;
   /** When its first finding happened. */
@@ -59,7 +63,7 @@ export interface Agent2Result {
 
 const SYSTEM = [
   'You are Agent 2 of a usability and accessibility testing service, reviewing a finished test.',
-  'Each finding was detected in the signals and mapped to a WCAG 2.2 success criterion with a severity.',
+  'Each finding was detected in the signals and mapped to a WCAG 2.2 success criterion with a severity, and names the task the tester was doing, if any.',
   'Write a short title and a technical description for each finding, a description of each cross-task pattern, and a summary.',
   'Do not change criteria, severities, times or elements, and refer to findings and patterns only by their ids.',
 ].join(' ');
@@ -73,7 +77,7 @@ export async function agent2Findings(
   input: Agent2Input,
 ): Promise<AgentAnswer<Agent2Result>> {
   const analysis = analyseSignals(input.signals);
-  const found = findingsOf(analysis.timeline, analysis.moments);
+  const found = findingsOf(analysis.timeline, analysis.moments, input.signals.tasks ?? []);
   const patterns = crossTaskPatterns(found, analysis.timeline.events).map((pattern) => ({
     ...pattern,
     patternId: `pattern-${pattern.wcag.criterion}`,
@@ -84,9 +88,9 @@ export async function agent2Findings(
   const shown = [...facts].sort(mostSevereFirst).slice(0, MATERIAL_ITEMS);
 
   const localPattern = (p: (typeof patterns)[number]) =>
-    `WCAG ${p.wcag.criterion} ${p.wcag.name} came up ${p.occurrences} times on ${p.pages.length} page${
-      p.pages.length === 1 ? '' : 's'
-    } (${p.pages.slice(0, 3).join(', ')}).`;
+    `WCAG ${p.wcag.criterion} ${p.wcag.name} came up ${p.occurrences} times ${p.placeKind === 'task' ? 'in' : 'on'} ${
+      p.places.length
+    } ${p.placeKind}${p.places.length === 1 ? '' : 's'} (${p.places.slice(0, 3).join(', ')}).`;
   const { wording, provider, usedFallback } = await word({
     agent: 'agent2',
     system: SYSTEM,
@@ -98,6 +102,7 @@ export async function agent2Findings(
         type: f.kind,
         timestamp: f.at.toISOString(),
         element: f.target,
+        task: f.task?.title ?? null,
         severity: f.severity,
         wcag: f.wcag,
         evidence: f.content,
@@ -106,7 +111,7 @@ export async function agent2Findings(
         patternId: p.patternId,
         wcag: p.wcag,
         findingIds: p.findingIds.slice(0, MATERIAL_ITEMS),
-        pages: p.pages.slice(0, 20),
+        [p.placeKind === 'task' ? 'tasks' : 'pages']: p.places.slice(0, 20),
       })),
     },
     schema: z.object({
@@ -174,6 +179,7 @@ export async function agent2Findings(
           content,
           corroboratedBy: fact.corroboratedBy,
           patternId: patternOf.get(fact.findingId) ?? null,
+          task: fact.task,
         };
       }),
       patterns: patterns.map((p) => {
@@ -184,7 +190,8 @@ export async function agent2Findings(
           wcag: p.wcag,
           findingIds: p.findingIds,
           occurrences: p.occurrences,
-          pages: p.pages,
+          places: p.places,
+          placeKind: p.placeKind,
           severity: grouped.reduce<FindingSeverity>(
             (most, f) => (severityRank(f.severity) > severityRank(most) ? f.severity : most),
             'low',
