@@ -7,6 +7,11 @@ import { insertStudyReport, upsertReport } from '../../db/repositories/reports.t
 import { confirmedNotes, replaceAgentFindings } from '../../db/repositories/session-notes.ts';
 import { findSession } from '../../db/repositories/sessions.ts';
 import { toneProfileOf } from '../../db/repositories/studies.ts';
+import {
+  endedAttemptsOfStudy,
+  studyTaskPages,
+  tasksWithAttempts,
+} from '../../db/repositories/task-attempts.ts';
 import type { ReportFormat, SignalKind } from '../../lib/domain.ts';
 import type { Agents } from './agents.ts';
 import { AGENT_INPUT_ERROR } from '../../lib/failures.ts';
@@ -117,7 +122,14 @@ async function answerAgent3(db: Db, agents: Agents, job: AgentJobRow): Promise<A
     }
     const tone = await toneProfileOf(tx, session.study_id);
     const notes = await confirmedNotes(tx, session.id);
-    return { session, tone, notes, frames: await loadAgentFrames(tx, session.id) };
+    const tasks = (await tasksWithAttempts(tx, session.id)).map((row) => ({
+      order: row.position,
+      title: row.title,
+      outcome: row.outcome,
+      activeMs: row.active_ms,
+      ease: row.ease,
+    }));
+    return { session, tone, notes, tasks, frames: await loadAgentFrames(tx, session.id) };
   });
   const format = (job.options.reportFormat as ReportFormat | undefined) ?? 'structured';
   const answer = await agents.agent3Report({
@@ -125,6 +137,7 @@ async function answerAgent3(db: Db, agents: Agents, job: AgentJobRow): Promise<A
     frames: input.frames,
     tone: input.tone,
     format,
+    tasks: input.tasks,
   });
   return {
     ...answer,
@@ -151,10 +164,16 @@ async function answerAgent3(db: Db, agents: Agents, job: AgentJobRow): Promise<A
 
 /** The study-level report, across organizations' testers through the system door. */
 async function answerAgent4(db: Db, agents: Agents, job: AgentJobRow): Promise<AnsweredJob> {
-  const { reports, profiles } = await asSystem(db, (tx) => loadStudyReports(tx, job.study_id));
+  const { reports, profiles, tasks, attempts } = await asSystem(db, async (tx) => ({
+    ...(await loadStudyReports(tx, job.study_id)),
+    tasks: await studyTaskPages(tx, job.study_id),
+    attempts: await endedAttemptsOfStudy(tx, job.study_id),
+  }));
   const answer = await agents.agent4Aggregate({
     reports,
     profiles,
+    tasks,
+    attempts,
     includeVariantComparison: job.options.includeVariantComparison !== false,
     referenceDate: job.queued_at,
   });

@@ -86,37 +86,36 @@ const taskFigures = {
 };
 const groupFigures = z.object({ group: z.string(), ...taskFigures }).array();
 
+/** One task's figures: overall, against its success page, by variant and by kind of tester. */
+export const taskResultSchema = z.object({
+  order: z.number().int(),
+  title: z.string(),
+  overall: z.object(taskFigures),
+  successPage: z
+    .object({
+      page: z.string().describe("the path (and fragment) the task's successCriteria name"),
+      judged: z.number().int().describe('attempts judged against it: those of completed sessions'),
+      reached: z.number().int().describe('attempts that navigated to it while the task was in progress'),
+      doneWithoutReaching: z
+        .number()
+        .int()
+        .describe('the tester said done, and never reached the page during the attempt'),
+      gaveUpAfterReaching: z.number().int().describe('the tester gave up after reaching the page'),
+    })
+    .nullable()
+    .describe(
+      "null when the task's successCriteria name no page (a path such as /booking/confirmed, or a URL)",
+    ),
+  byVariant: groupFigures,
+  byAssistiveTechnology: groupFigures.describe('a tester with several counts in each; "none" without one'),
+  byDevice: groupFigures.describe('the device the session ran on; "unknown" until it is recorded'),
+  byCountry: groupFigures,
+});
+
 /** GET /api/jobs/:id/results: per task, overall, by variant and by kind of tester. */
 export const studyResultsResponse = z.object({
   jobId: z.string(),
   computedAt: z.string().describe('ISO 8601; the figures are computed live from the attempts so far'),
   minimumGroupTesters: z.number().int(),
-  tasks: z
-    .object({
-      order: z.number().int(),
-      title: z.string(),
-      overall: z.object(taskFigures),
-      successPage: z
-        .object({
-          page: z.string().describe("the path (and fragment) the task's successCriteria name"),
-          judged: z.number().int().describe('attempts judged against it: those of completed sessions'),
-          reached: z.number().int().describe('attempts that navigated to it while the task was in progress'),
-          doneWithoutReaching: z
-            .number()
-            .int()
-            .describe('the tester said done, and never reached the page during the attempt'),
-          gaveUpAfterReaching: z.number().int().describe('the tester gave up after reaching the page'),
-        })
-        .nullable()
-        .describe(
-          "null when the task's successCriteria name no page (a path such as /booking/confirmed, or a URL)",
-        ),
-      byVariant: groupFigures,
-      byAssistiveTechnology: groupFigures.describe(
-        'a tester with several counts in each; "none" without one',
-      ),
-      byDevice: groupFigures.describe('the device the session ran on; "unknown" until it is recorded'),
-      byCountry: groupFigures,
-    })
-    .array(),
+  tasks: taskResultSchema.array(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AGENT_JOB_STATUSES, FINDING_SEVERITIES } from '../../lib/domain.ts';
+import { taskResultSchema } from '../jobs/jobs.schema.ts';
 
 export const studyIdParams = z.object({ id: z.uuid() });
 
@@ -60,6 +61,30 @@ export const aggregateStatusResponse = aggregateJobResponse.extend({
         }),
       ),
       stratification: z.object({ device: groups, accessNeeds: groups, country: groups, ageBand: groups }),
+      tasks: z
+        .array(
+          taskResultSchema.extend({
+            barriers: z
+              .array(
+                z.object({
+                  findingId: z.string().describe('a barrier cluster of topFindings or beyond'),
+                  title: z.string(),
+                  severity: z.enum(FINDING_SEVERITIES),
+                  affectedSessionCount: z.number().int(),
+                  scope: z
+                    .enum(['widespread', 'profile_specific', 'isolated'])
+                    .describe(
+                      'widespread: met by half or more of the testers whose attempt at the task ended (two at least); profile_specific: met mostly by one kind of tester; isolated: neither',
+                    ),
+                  profile: z.object({ dimension: z.string(), value: z.string() }).nullable(),
+                }),
+              )
+              .describe('the barriers the testers confirmed in this task, the most affected first'),
+          }),
+        )
+        .describe(
+          'a section per study task (give-ups are overall.abandoned); empty in reports written before sessions had tasks',
+        ),
       summary: z.string(),
     })
     .nullable(),

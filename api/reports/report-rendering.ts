@@ -1,6 +1,7 @@
 import type {
   ReportFinding,
   ReportPattern,
+  ReportTask,
   SessionReportContent,
 } from '../../lib/analysis/session-report.ts';
 import type { ReportRow } from '../../db/repositories/reports.ts';
@@ -37,6 +38,7 @@ export function renderReport(row: ReportRow, { format, includeScreenshots }: Ren
       reportFormat: format,
       findings,
       patterns: content.patterns ?? [],
+      tasks: content.tasks ?? [],
       recommendations: content.recommendations,
       emotionalProfile: content.emotionalProfile,
       ...(format === 'narrative' ? { narrative: narrativeOf(content, overallScore) } : {}),
@@ -56,6 +58,7 @@ export function narrativeOf(content: SessionReportContent, overallScore: number)
     opening,
     ...content.findings.map((finding, index) => findingParagraph(finding, index + 1)),
     ...(content.patterns ?? []).map(patternParagraph),
+    ...(content.tasks ?? []).map(taskParagraph),
     ...(content.recommendations.length ? [`What to do next: ${content.recommendations.join(' ')}`] : []),
     `How the session felt: average frustration ${avgFrustration.toFixed(2)}, confusion ` +
       `${avgConfusion.toFixed(2)}, positive expressions ${avgPositive.toFixed(2)}.`,
@@ -68,6 +71,22 @@ function findingParagraph(finding: ReportFinding, position: number): string {
     `${position}. ${finding.title} (severity ${finding.severity}${reference}), at ${finding.timestamp} ` +
     `in ${finding.affectedFlow}. ${finding.description} ${finding.plainEnglish}`
   );
+}
+
+const OUTCOME_WORDS: Readonly<Record<ReportTask['outcome'], string>> = {
+  completed: 'done',
+  abandoned: 'given up',
+  unfinished: 'not finished before the session ended',
+  not_attempted: 'not attempted',
+};
+
+function taskParagraph(task: ReportTask): string {
+  const facts = [
+    ...(task.timeOnTaskSeconds === null ? [] : [`${task.timeOnTaskSeconds} s on task`]),
+    ...(task.ease === null ? [] : [`ease ${task.ease} of 7`]),
+    `${task.findingIds.length} finding${task.findingIds.length === 1 ? '' : 's'}`,
+  ];
+  return `Task ${task.order}, ${task.title}: ${OUTCOME_WORDS[task.outcome]} (${facts.join(', ')}).`;
 }
 
 function patternParagraph(pattern: ReportPattern): string {

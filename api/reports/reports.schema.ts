@@ -72,6 +72,25 @@ const pattern = z.object({
   findingIds: z.array(z.string()).describe('the findings of this report it groups'),
 });
 
+const reportTask = z.object({
+  order: z.number().int(),
+  title: z.string(),
+  outcome: z
+    .enum(['completed', 'abandoned', 'unfinished', 'not_attempted'])
+    .describe(
+      'as the tester said (completed, abandoned), unfinished when the session ended first, or never started',
+    ),
+  timeOnTaskSeconds: z.number().nullable().describe('pauses left out; null when not attempted'),
+  ease: z
+    .number()
+    .int()
+    .nullable()
+    .describe('the Single Ease Question: 1 = very difficult ... 7 = very easy'),
+  findingIds: z
+    .array(z.string())
+    .describe('the findings of this report made while the tester was on the task'),
+});
+
 export const reportResponse = z.object({
   reportId: z.string(),
   provider,
@@ -86,6 +105,11 @@ export const reportResponse = z.object({
     patterns: z
       .array(pattern)
       .describe('cross-task patterns (Agent 2) the tester confirmed; they add no penalty to the score'),
+    tasks: z
+      .array(reportTask)
+      .describe(
+        "a section per study task: how the tester's attempt went and its findings; empty in reports written before sessions had tasks",
+      ),
     recommendations: z.array(z.string()),
     emotionalProfile: z.object({
       avgFrustration: z.number(),

@@ -77,6 +77,7 @@ export async function readAggregate(deps: Pick<CommandContext, 'db'>, principal:
       error: job.error,
       report: report
         ? {
+            tasks: [], // a report written before sessions had tasks
             ...report.content,
             jobId: study.id,
             sessionCount: report.session_count,

@@ -1,7 +1,7 @@
 import { asSystem, asUser } from '../../db/doors.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
 import { endedAttemptsOfStudy } from '../../db/repositories/task-attempts.ts';
-import { MIN_GROUP_TESTERS, taskResults, type EndedAttempt } from '../../lib/analysis/task-results.ts';
+import { MIN_GROUP_TESTERS, taskResults } from '../../lib/analysis/task-results.ts';
 import { successPageOf } from '../../lib/analysis/task-attribution.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CommandContext } from '../context.ts';
@@ -20,19 +20,7 @@ export async function studyResults(
 ) {
   const study = await asUser(deps.db, principal.claims, (tx) => findStudy(tx, studyId));
   if (!study) throw notFound('Study');
-  const rows = await asSystem(deps.db, (tx) => endedAttemptsOfStudy(tx, studyId));
-  const attempts = rows.map((row): EndedAttempt => ({
-    order: row.position,
-    testerId: row.tester_id,
-    variant: row.variant,
-    outcome: row.outcome!,
-    activeMs: row.active_ms ?? 0,
-    ease: row.ease,
-    device: row.device,
-    country: row.country,
-    assistiveTechnologies: row.assistive_technologies ?? [],
-    successReached: row.success_page === null ? null : row.success_reached_at !== null,
-  }));
+  const attempts = await asSystem(deps.db, (tx) => endedAttemptsOfStudy(tx, studyId));
   const results = taskResults(
     study.tasks.map((task) => ({ order: task.position, successPage: successPageOf(task.success_criteria) })),
     attempts,

@@ -92,11 +92,15 @@ export function confirmedFindings(tx: Tx, sessionId: string): Promise<NoteRow[]>
 export async function confirmedNotes(tx: Tx, sessionId: string) {
   const notes = await confirmedFindings(tx, sessionId);
   const taskIds = [...new Set(notes.flatMap((note) => (note.task_id ? [note.task_id] : [])))];
-  const titles = new Map(
+  const tasks = new Map(
     taskIds.length
-      ? (await tx.selectFrom('study_tasks').select(['id', 'title']).where('id', 'in', taskIds).execute()).map(
-          (task) => [task.id, task.title],
-        )
+      ? (
+          await tx
+            .selectFrom('study_tasks')
+            .select(['id', 'position', 'title'])
+            .where('id', 'in', taskIds)
+            .execute()
+        ).map((task) => [task.id, { order: task.position, title: task.title }])
       : [],
   );
   return notes.map((note) => ({
@@ -110,7 +114,7 @@ export async function confirmedNotes(tx: Tx, sessionId: string) {
     target: note.target_selector,
     pattern: note.pattern,
     patternNoteId: note.pattern_note_id,
-    task: note.task_id ? (titles.get(note.task_id) ?? null) : null,
+    task: note.task_id ? (tasks.get(note.task_id) ?? null) : null,
   }));
 }
 

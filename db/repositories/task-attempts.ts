@@ -1,3 +1,5 @@
+import { successPageOf } from '../../lib/analysis/task-attribution.ts';
+import type { EndedAttempt, StudyTaskPage } from '../../lib/analysis/task-results.ts';
 import type { TaskAttemptChange } from '../../lib/domain.ts';
 import type { Tx } from '../doors.ts';
 
@@ -86,8 +88,8 @@ export async function taskOrdersOf(tx: Tx, studyId: string): Promise<number[]> {
  * Every ended attempt of a study's sessions (cancelled sessions left out), with its tester's
  * profile: read through the system door, since the organization does not see testers' profiles.
  */
-export function endedAttemptsOfStudy(tx: Tx, studyId: string) {
-  return tx
+export async function endedAttemptsOfStudy(tx: Tx, studyId: string): Promise<EndedAttempt[]> {
+  const rows = await tx
     .selectFrom('task_attempts as a')
     .innerJoin('sessions as s', 's.id', 'a.session_id')
     .innerJoin('study_tasks as t', 't.id', 'a.task_id')
@@ -109,6 +111,33 @@ export function endedAttemptsOfStudy(tx: Tx, studyId: string) {
     .where('s.status', '<>', 'cancelled')
     .where('a.outcome', 'is not', null)
     .execute();
+  return rows.map((row) => ({
+    order: row.position,
+    testerId: row.tester_id,
+    variant: row.variant,
+    outcome: row.outcome!,
+    activeMs: row.active_ms ?? 0,
+    ease: row.ease,
+    device: row.device,
+    country: row.country,
+    assistiveTechnologies: row.assistive_technologies ?? [],
+    successReached: row.success_page === null ? null : row.success_reached_at !== null,
+  }));
+}
+
+/** A study's tasks in order, each with the page its success criteria name (if any). */
+export async function studyTaskPages(tx: Tx, studyId: string): Promise<StudyTaskPage[]> {
+  const rows = await tx
+    .selectFrom('study_tasks')
+    .select(['position', 'title', 'success_criteria'])
+    .where('study_id', '=', studyId)
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => ({
+    order: row.position,
+    title: row.title,
+    successPage: successPageOf(row.success_criteria),
+  }));
 }
 
 /** The session's ended attempts with their tasks' success criteria, to judge against the pages. */

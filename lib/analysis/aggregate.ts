@@ -66,7 +66,7 @@ export interface AggregateFacts {
 
 const TOP_FINDINGS = 10;
 /** Met by at least half of the sessions, and by two at least: a barrier of the product. */
-const WIDESPREAD_SHARE = 0.5;
+export const WIDESPREAD_SHARE = 0.5;
 
 /**
  * Agent 4's facts, computed and not guessed: study score (mean of the report scores), barrier

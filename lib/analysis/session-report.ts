@@ -1,4 +1,5 @@
-import type { FindingSeverity, ReportFormat, ToneProfile, WcagLevel } from '../domain.ts';
+import type { FindingSeverity, ReportFormat, TaskOutcome, ToneProfile, WcagLevel } from '../domain.ts';
+import { duration } from './detectors/tasks.ts';
 import { confusionShare, negativeShare } from './detectors/facial.ts';
 import { RECOMMENDATION_FOR, RECOMMENDATION_FRAME } from './recommendations.ts';
 import { mostSevereFirst, type FacialSignal } from './signals.ts';
@@ -19,8 +20,30 @@ export interface ConfirmedNote {
   readonly pattern?: boolean;
   /** On a finding: the pattern note that groups it. */
   readonly patternNoteId?: string | null;
-  /** The title of the task the tester was doing at its moment, when Agent 2 recorded one. */
-  readonly task?: string | null;
+  /** The task the tester was doing at its moment, when Agent 2 recorded one. */
+  readonly task?: ReportTaskRef | null;
+}
+
+/** A study task as a finding names it. */
+export interface ReportTaskRef {
+  readonly order: number;
+  readonly title: string;
+}
+
+/** One of the study's tasks with the session's attempt at it, as the report reads it. */
+export interface ReportTaskInput extends ReportTaskRef {
+  /** Null when the tester never started it. */
+  readonly outcome: TaskOutcome | null;
+  readonly activeMs: number | null;
+  readonly ease: number | null;
+}
+
+/** The report's section on one task: how the attempt went, and the findings made in it. */
+export interface ReportTask extends ReportTaskRef {
+  readonly outcome: TaskOutcome | 'not_attempted';
+  readonly timeOnTaskSeconds: number | null;
+  readonly ease: number | null;
+  readonly findingIds: readonly string[];
 }
 
 export interface ReportWcag {
@@ -65,6 +88,8 @@ export interface SessionReportContent {
   readonly findings: ReportFinding[];
   /** Absent from reports written before patterns were stored. */
   readonly patterns?: ReportPattern[];
+  /** A section per study task; absent from reports written before sessions had tasks. */
+  readonly tasks?: ReportTask[];
   readonly recommendations: string[];
   readonly emotionalProfile: EmotionalProfile;
   readonly format?: ReportFormat;
@@ -77,10 +102,11 @@ export interface ReportFacts {
   readonly findings: readonly (Omit<ReportFinding, 'title' | 'description' | 'plainEnglish'> & {
     readonly content: string;
     readonly annotation: string | null;
-    /** The task's title, when the finding happened in one (then also its `affectedFlow`). */
-    readonly task: string | null;
+    /** The task it happened in, if any (its title is then the `affectedFlow`). */
+    readonly task: ReportTaskRef | null;
   })[];
   readonly patterns: readonly ReportPattern[];
+  readonly tasks: readonly ReportTask[];
   readonly overallScore: number;
   readonly emotionalProfile: EmotionalProfile;
   /** Criteria to recommend on, the most severe first. */
@@ -116,18 +142,49 @@ const NARRATIVE_OPENING: Readonly<Record<ToneProfile, string>> = {
     'Everything below describes the product, not you: each of these moments is something the design should have made easier.',
 };
 
+/**
+ * How the tone frames a finding: a supportive report does not greet a barrier that stopped the
+ * tester with "Good to know".
+ */
+export function toneOpening(tone: ToneProfile, severity: FindingSeverity): string {
+  if (tone === 'supportive' && (severity === 'high' || severity === 'critical'))
+    return 'This got in your way:';
+  return TONE_OPENING[tone];
+}
+
+/** What the finding's task cost the tester, in plain words (nothing when it went smoothly). */
+export function costOf(task: ReportTask): string {
+  const time = task.timeOnTaskSeconds === null ? '' : duration(task.timeOnTaskSeconds * 1000);
+  const ease = task.ease !== null && task.ease <= 3 ? ` You rated it ${task.ease} of 7 for ease.` : '';
+  switch (task.outcome) {
+    case 'abandoned':
+      return ` It kept you from finishing the task${time ? ` after ${time}` : ''}.${ease}`;
+    case 'unfinished':
+      return ` The session ended before you finished the task.${ease}`;
+    case 'completed':
+      return time ? ` The task took you ${time}.${ease}` : ease;
+    case 'not_attempted':
+      return '';
+  }
+}
+
 /** Agent 3 on the project's own analysis: the tester's report from confirmed notes only. */
 export function buildSessionReport(
   notes: readonly ConfirmedNote[],
   frames: readonly FacialSignal[],
   tone: ToneProfile,
   format: ReportFormat = 'structured',
+  tasks: readonly ReportTaskInput[] = [],
 ): SessionReportContent {
-  const facts = reportFacts(notes, frames);
+  const facts = reportFacts(notes, frames, tasks);
   return composeReport(facts, localReportWording(facts, tone, format), format);
 }
 
-export function reportFacts(notes: readonly ConfirmedNote[], frames: readonly FacialSignal[]): ReportFacts {
+export function reportFacts(
+  notes: readonly ConfirmedNote[],
+  frames: readonly FacialSignal[],
+  tasks: readonly ReportTaskInput[] = [],
+): ReportFacts {
   const inOrder = [...notes].sort((a, b) => a.at.getTime() - b.at.getTime());
   const findingNotes = inOrder.filter((note) => !note.pattern);
   const patterns = inOrder
@@ -143,7 +200,7 @@ export function reportFacts(notes: readonly ConfirmedNote[], frames: readonly Fa
     findingId: note.noteId,
     severity: note.severity ?? ('low' as const),
     timestamp: note.at.toISOString(),
-    affectedFlow: note.task ?? note.target ?? 'whole session',
+    affectedFlow: note.task?.title ?? note.target ?? 'whole session',
     task: note.task ?? null,
     wcag: note.wcagCriterion && note.wcagLevel ? wcagOf(note.wcagCriterion, note.wcagLevel) : null,
     content: note.content,
@@ -159,6 +216,14 @@ export function reportFacts(notes: readonly ConfirmedNote[], frames: readonly Fa
   return {
     findings,
     patterns,
+    tasks: tasks.map((task) => ({
+      order: task.order,
+      title: task.title,
+      outcome: task.outcome ?? 'not_attempted',
+      timeOnTaskSeconds: task.activeMs === null ? null : Math.round(task.activeMs / 100) / 10,
+      ease: task.ease,
+      findingIds: findings.filter((f) => f.task?.order === task.order).map((f) => f.findingId),
+    })),
     overallScore: Math.max(0, 100 - penalty),
     emotionalProfile: emotionalProfile(frames.filter((frame) => frame.faceDetected)),
     recommendationCriteria,
@@ -171,20 +236,22 @@ export function localReportWording(
   tone: ToneProfile,
   format: ReportFormat,
 ): ReportWording {
+  const taskOf = new Map(facts.tasks.map((task) => [task.order, task]));
   const findings = facts.findings.map((finding) => {
     const title = titleOf(finding.content);
     const place = finding.task
-      ? ` in the task "${finding.task}"`
+      ? ` in the task "${finding.task.title}"`
       : finding.affectedFlow === 'whole session'
         ? ''
         : ` at ${finding.affectedFlow}`;
+    const task = finding.task ? taskOf.get(finding.task.order) : undefined;
     return {
       findingId: finding.findingId,
       title,
       description: finding.annotation
         ? `${finding.content} Tester's note: ${finding.annotation}`
         : finding.content,
-      plainEnglish: `${TONE_OPENING[tone]} ${title.toLowerCase()}${place}.`,
+      plainEnglish: `${toneOpening(tone, finding.severity)} ${title.toLowerCase()}${place}.${task ? costOf(task) : ''}`,
     };
   });
   const recommendations = facts.recommendationCriteria.map((criterion) => ({
@@ -231,6 +298,7 @@ export function composeReport(
     overallScore: facts.overallScore,
     findings,
     patterns: [...facts.patterns],
+    ...(facts.tasks.length ? { tasks: [...facts.tasks] } : {}),
     recommendations,
     emotionalProfile: facts.emotionalProfile,
     format,

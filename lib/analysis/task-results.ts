@@ -51,6 +51,13 @@ export interface GroupFigures extends TaskFigures {
   readonly group: string;
 }
 
+/** A study task as the results read it: its order, title, and the page its success criteria name. */
+export interface StudyTaskPage {
+  readonly order: number;
+  readonly title: string;
+  readonly successPage: string | null;
+}
+
 /** How the attempts fared against the page the task's success criteria name. */
 export interface SuccessPageFigures {
   readonly page: string;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createAgents, LOCAL_ANALYST, type Agents } from '../../activities/ai/agents.ts';
 import { configuredProviders } from '../../clients/ai/configured.ts';
 import type { ReportSummary, TesterProfileSummary } from '../../lib/analysis/aggregate.ts';
+import type { EndedAttempt } from '../../lib/analysis/task-results.ts';
 import type { ConfirmedNote, SessionReportContent } from '../../lib/analysis/session-report.ts';
 import type { FacialSignal } from '../../lib/analysis/signals.ts';
 import { WCAG_CATALOG } from '../../lib/analysis/wcag-catalog.ts';
@@ -325,6 +326,65 @@ describe('agents on the analysis core', () => {
       assert.deepEqual(Object.keys(result.stratification.country), ['DE', 'GB']);
       const without = await local.agent4Aggregate({ ...input, includeVariantComparison: false });
       assert.deepEqual(without.result.variantComparison, {});
+    });
+
+    it('reports per task: its figures by kind of tester, and its barriers marked widespread, profile-specific or isolated', async () => {
+      // The findings above happened in tasks named after their flows: "#pay" and "#menu".
+      const tasks = [
+        { order: 1, title: '#pay', successPage: '/paid' },
+        { order: 2, title: '#menu', successPage: null },
+      ];
+      const attempt = (testerId: string, order: number, outcome: EndedAttempt['outcome'], seconds: number) =>
+        ({
+          order,
+          testerId,
+          variant: null,
+          outcome,
+          activeMs: seconds * 1000,
+          ease: outcome === 'completed' ? 6 : 2,
+          device: 'desktop',
+          country: 'GB',
+          assistiveTechnologies: [],
+          successReached: order === 1 ? outcome === 'completed' : null,
+        }) satisfies EndedAttempt;
+      const attempts = [
+        attempt('u1', 1, 'completed', 40),
+        attempt('u2', 1, 'abandoned', 90),
+        attempt('u3', 1, 'completed', 50),
+        attempt('u1', 2, 'completed', 20),
+        attempt('u2', 2, 'completed', 80),
+        attempt('u3', 2, 'completed', 30),
+      ];
+      const { result } = await local.agent4Aggregate({ ...input, tasks, attempts });
+      const [pay, menu] = result.tasks;
+      assert.deepEqual(
+        [pay!.order, pay!.title, pay!.overall.testers, pay!.overall.completed, pay!.overall.abandoned],
+        [1, '#pay', 3, 2, 1],
+      );
+      assert.equal(pay!.overall.completionRate!.value, 2 / 3);
+      assert.deepEqual(pay!.successPage, {
+        page: '/paid',
+        judged: 3,
+        reached: 2,
+        doneWithoutReaching: 0,
+        gaveUpAfterReaching: 0,
+      });
+      // Three testers in one country: the split by country is withheld (fewer than 5).
+      assert.deepEqual(
+        pay!.byCountry.map((group) => [group.group, group.testers, group.withheld]),
+        [['GB', 3, true]],
+      );
+      assert.deepEqual(
+        pay!.barriers.map((b) => [b.affectedSessionCount, b.scope, b.profile]),
+        [[2, 'widespread', null]],
+      );
+      assert.deepEqual(
+        menu!.barriers.map((b) => [b.affectedSessionCount, b.scope, b.profile]),
+        [[1, 'profile_specific', { dimension: 'accessNeeds', value: 'keyboard_only' }]],
+      );
+      assert.match(result.summary, /Task 1, #pay: 2 of 3 completed, 1 gave up\./);
+      // Without tasks (a study before sessions had them) there are no sections.
+      assert.deepEqual((await local.agent4Aggregate(input)).result.tasks, []);
     });
 
     it('a provider titles the barriers and recommends; counts and scores stay computed', async () => {

@@ -90,17 +90,43 @@ describe('Agent 3 report', () => {
     assert.match(report.recommendations[0]!, /4\.1\.2/);
   });
 
-  it("names each finding's task: its affectedFlow is the task's title, and the plain English says so", () => {
+  it("has a section per task; names each finding's task, and says what the task cost in the study's tone", () => {
+    const tasks = [
+      { order: 1, title: 'Find', outcome: 'completed' as const, activeMs: 42_000, ease: 6 },
+      { order: 2, title: 'Pay', outcome: 'abandoned' as const, activeMs: 200_000, ease: 2 },
+      { order: 3, title: 'Leave', outcome: null, activeMs: null, ease: null },
+    ];
     const report = buildSessionReport(
-      [{ ...note('a', 'high'), task: 'Pay' }, note('b', 'low')],
+      [{ ...note('a', 'critical'), task: { order: 2, title: 'Pay' } }, note('b', 'low')],
       [],
       'supportive',
+      'structured',
+      tasks,
     );
     assert.deepEqual(
       report.findings.map((f) => f.affectedFlow),
       ['Pay', '#pay'],
     );
-    assert.match(report.findings[0]!.plainEnglish, / in the task "Pay"\.$/);
+    assert.equal(
+      report.findings[0]!.plainEnglish,
+      'This got in your way: a control did not respond as expected in the task "Pay". It kept you from finishing the task after 3 min 20 s. You rated it 2 of 7 for ease.',
+    );
+    assert.equal(
+      report.findings[1]!.plainEnglish,
+      'Good to know: a control did not respond as expected at #pay.',
+    );
+    assert.deepEqual(report.tasks, [
+      { order: 1, title: 'Find', outcome: 'completed', timeOnTaskSeconds: 42, ease: 6, findingIds: [] },
+      { order: 2, title: 'Pay', outcome: 'abandoned', timeOnTaskSeconds: 200, ease: 2, findingIds: ['a'] },
+      {
+        order: 3,
+        title: 'Leave',
+        outcome: 'not_attempted',
+        timeOnTaskSeconds: null,
+        ease: null,
+        findingIds: [],
+      },
+    ]);
   });
 
   it('the emotional profile ignores frames without a face', () => {

@@ -4,6 +4,7 @@ import {
   composeReport,
   localReportWording,
   reportFacts,
+  type ReportTaskInput,
   type ConfirmedNote,
   type ReportWording,
   type SessionReportContent,
@@ -17,6 +18,8 @@ export interface Agent3Input {
   readonly frames: readonly FacialSignal[];
   readonly tone: ToneProfile;
   readonly format: ReportFormat;
+  /** The study's tasks with the session's attempts: the report's section per task. */
+  readonly tasks?: readonly ReportTaskInput[];
 }
 
 /** The spec's tone profiles, as the model is told them. */
@@ -43,7 +46,7 @@ export async function agent3Report(
   word: WordingRunner,
   input: Agent3Input,
 ): Promise<AgentAnswer<SessionReportContent>> {
-  const facts = reportFacts(input.notes, input.frames);
+  const facts = reportFacts(input.notes, input.frames, input.tasks ?? []);
   const local = localReportWording(facts, input.tone, input.format);
   const narrative = input.format === 'narrative';
   const { wording, provider, usedFallback } = await word<ReportWording>({

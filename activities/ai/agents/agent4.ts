@@ -6,7 +6,9 @@ import {
   type ReportSummary,
   type TesterProfileSummary,
 } from '../../../lib/analysis/aggregate.ts';
+import { aggregateTasks, type AggregateTask } from '../../../lib/analysis/aggregate-tasks.ts';
 import { RECOMMENDATION_FOR } from '../../../lib/analysis/recommendations.ts';
+import type { EndedAttempt, StudyTaskPage } from '../../../lib/analysis/task-results.ts';
 import { knownId, words, type AgentAnswer, type WordingRunner } from '../agent-runner.ts';
 
 export interface Agent4Input {
@@ -15,6 +17,9 @@ export interface Agent4Input {
   readonly includeVariantComparison: boolean;
   /** Age bands are counted at this date. */
   readonly referenceDate: Date;
+  /** The study's tasks and every ended attempt at them: the report's section per task. */
+  readonly tasks?: readonly StudyTaskPage[];
+  readonly attempts?: readonly EndedAttempt[];
 }
 
 /** The study-level report (spec: Agent 4 aggregate result), plus the cross-test analysis. */
@@ -34,6 +39,8 @@ export interface AggregateContent {
   readonly widespreadBarriers: AggregateFacts['widespreadBarriers'];
   readonly profileSpecificBarriers: AggregateFacts['profileSpecificBarriers'];
   readonly stratification: AggregateFacts['stratification'];
+  /** A section per study task: its figures by variant and kind of tester, and its barriers. */
+  readonly tasks: readonly AggregateTask[];
   readonly summary: string;
 }
 
@@ -58,6 +65,7 @@ export async function agent4Aggregate(
     includeVariantComparison: input.includeVariantComparison,
     referenceYear: input.referenceDate.getUTCFullYear(),
   });
+  const tasks = aggregateTasks(input.tasks ?? [], input.attempts ?? [], facts);
   const { wording, provider, usedFallback } = await word({
     agent: 'agent4',
     system: SYSTEM,
@@ -70,6 +78,12 @@ export async function agent4Aggregate(
       profileSpecificBarriers: facts.profileSpecificBarriers,
       variantComparison: facts.variantComparison,
       stratification: facts.stratification,
+      tasks: tasks.map((task) => ({
+        order: task.order,
+        title: task.title,
+        overall: task.overall,
+        barriers: task.barriers.map(({ findingId, scope, profile }) => ({ findingId, scope, profile })),
+      })),
     },
     schema: z.object({
       summary: words(3000),
@@ -87,7 +101,7 @@ export async function agent4Aggregate(
       recommendations: z.array(words(1000)).max(20).default([]),
     }),
     local: () => ({
-      summary: localSummary(facts),
+      summary: localSummary(facts, tasks),
       topFindings: facts.topFindings.map((f) => ({ findingId: f.findingId, title: f.title })),
       recommendations: facts.recommendationCriteria.map((criterion) => RECOMMENDATION_FOR[criterion]!),
     }),
@@ -113,6 +127,7 @@ export async function agent4Aggregate(
       widespreadBarriers: facts.widespreadBarriers,
       profileSpecificBarriers: facts.profileSpecificBarriers,
       stratification: facts.stratification,
+      tasks,
       summary: wording.summary,
     },
     provider,
@@ -120,7 +135,7 @@ export async function agent4Aggregate(
   };
 }
 
-function localSummary(facts: AggregateFacts): string {
+function localSummary(facts: AggregateFacts, tasks: readonly AggregateTask[]): string {
   const title = (id: string) => facts.clusters.find((c) => c.findingId === id)?.title ?? id;
   const parts = [
     `${facts.sessionCount} tester report${facts.sessionCount === 1 ? '' : 's'}, study score ${facts.studyScore}.`,
@@ -134,6 +149,14 @@ function localSummary(facts: AggregateFacts): string {
         .map((b) => `${title(b.findingId)} (${b.dimension} ${b.value})`)
         .join('; ')}.`,
     );
+  }
+  for (const task of tasks) {
+    const { testers, completed, abandoned } = task.overall;
+    if (testers) {
+      parts.push(
+        `Task ${task.order}, ${task.title}: ${completed} of ${testers} completed, ${abandoned} gave up.`,
+      );
+    }
   }
   if (!facts.clusters.length) parts.push('No barriers were confirmed.');
   return parts.join(' ');

@@ -1,0 +1,61 @@
+// Agent 4 per task: each study task's figures (lib/analysis/task-results.ts) beside the barriers
+// the testers confirmed in it, each marked widespread within the task, specific to a kind of
+// tester, or met by few.
+import type { FindingSeverity } from '../domain.ts';
+import { WIDESPREAD_SHARE, type AggregateFacts, type Dimension } from './aggregate.ts';
+import { taskResults, type EndedAttempt, type StudyTaskPage, type TaskResults } from './task-results.ts';
+
+/** A barrier of one task, as the study report marks it. */
+export interface TaskBarrier {
+  readonly findingId: string;
+  readonly title: string;
+  readonly severity: FindingSeverity;
+  readonly affectedSessionCount: number;
+  /**
+   * widespread: met by half or more of the testers whose attempt at the task ended (two at least);
+   * profile_specific: met mostly by one kind of tester (`profile`); isolated: neither.
+   */
+  readonly scope: 'widespread' | 'profile_specific' | 'isolated';
+  readonly profile: { readonly dimension: Dimension; readonly value: string } | null;
+}
+
+/** A task's section: its results (give-ups are `overall.abandoned`) and its barriers. */
+export interface AggregateTask extends TaskResults {
+  readonly title: string;
+  readonly barriers: readonly TaskBarrier[];
+}
+
+/**
+ * A section per task: its results, and the clusters of confirmed findings made in it (a finding's
+ * `affectedFlow` is its task's title), the most affected first.
+ */
+export function aggregateTasks(
+  tasks: readonly StudyTaskPage[],
+  attempts: readonly EndedAttempt[],
+  facts: AggregateFacts,
+): AggregateTask[] {
+  const results = taskResults(tasks, attempts);
+  const profileOf = new Map(facts.profileSpecificBarriers.map((b) => [b.findingId, b]));
+  return tasks.map((task, index) => {
+    const figures = results[index]!;
+    const testers = figures.overall.testers;
+    const barriers = facts.clusters
+      .filter((cluster) => cluster.affectedFlow === task.title)
+      .map((cluster): TaskBarrier => {
+        const widespread =
+          cluster.affectedSessionCount >= 2 &&
+          testers > 0 &&
+          cluster.affectedSessionCount / testers >= WIDESPREAD_SHARE;
+        const specific = profileOf.get(cluster.findingId);
+        return {
+          findingId: cluster.findingId,
+          title: cluster.title,
+          severity: cluster.severity,
+          affectedSessionCount: cluster.affectedSessionCount,
+          scope: widespread ? 'widespread' : specific ? 'profile_specific' : 'isolated',
+          profile: !widespread && specific ? { dimension: specific.dimension, value: specific.value } : null,
+        };
+      });
+    return { ...figures, title: task.title, barriers };
+  });
+}
