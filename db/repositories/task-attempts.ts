@@ -175,3 +175,13 @@ export function saveSuccessJudgement(
     .where('id', '=', attemptId)
     .execute();
 }
+
+/** "Task 2: Pay" by task id, for a study's tasks (as the caller may see them). */
+export async function taskNamesOf(tx: Tx, studyId: string): Promise<Map<string, string>> {
+  const rows = await tx
+    .selectFrom('study_tasks')
+    .select(['id', 'position', 'title'])
+    .where('study_id', '=', studyId)
+    .execute();
+  return new Map(rows.map((row) => [row.id, `Task ${row.position}: ${row.title}`]));
+}

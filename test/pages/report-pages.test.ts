@@ -87,6 +87,54 @@ describe('the reports as pages: /reports/:id and /dashboard/jobs/:id/report', fu
     assert.equal((await as(other).get(path)).status, 404);
   });
 
+  it('per task: the study page charts completion, time and ease with a title, a description and a table each; the reports name each task', async () => {
+    const study = await as(business).get(`/dashboard/jobs/${jobId}`);
+    for (const [id, title] of [
+      ['study-completion', 'Task completion'],
+      ['study-time', 'Time on task'],
+      ['study-ease', 'Ease'],
+    ] as const) {
+      assert.ok(study.html.includes(`<figcaption id="${id}-caption">${title}</figcaption>`), title);
+      assert.ok(
+        study.html.includes(`role="img" aria-labelledby="${id}-title ${id}-desc"`),
+        `${title}: the picture is named and described`,
+      );
+      assert.ok(study.html.includes(`<title id="${id}-title">${title}</title>`));
+    }
+    // One tester completed "Find a product" (ease 6) and gave up on "Pay" (ease 2).
+    const description = /<desc id="study-completion-desc">([^<]*)<\/desc>/.exec(study.html)?.[1] ?? '';
+    assert.match(
+      description,
+      /Task 1: Find a product: 1 of 1 completed, 100 % \(95 % interval \d+ % to 100 %\); 0 gave up\./,
+    );
+    assert.match(
+      description,
+      /Task 2: Pay: 0 of 1 completed, 0 % \(95 % interval 0 % to \d+ %\); 1 gave up\./,
+    );
+    assert.ok(
+      study.html.includes('<th scope="row">Task 1: Find a product</th><td>6.0 of 7</td>'),
+      'the ease table',
+    );
+    assert.ok(
+      study.html.includes('<th scope="row">Task 2: Pay</th><td>no completed attempt yet</td>'),
+      'the time table',
+    );
+
+    // The study report splits each task by kind of tester, and lists the barriers met in it.
+    const report = await as(business).get(`/dashboard/jobs/${jobId}/report`);
+    assert.match(report.html, /<h2>Tasks by kind of tester<\/h2>/);
+    assert.match(report.html, /<h3 id="task-2-splits">Task 2: Pay<\/h3>/);
+    assert.match(report.html, /<caption>Task 2, by country<\/caption>/);
+
+    // The tester's report gives each finding's task as where it happened, and the review page names it.
+    const tester = as(session.testerToken);
+    const page = await tester.get(`/reports/${reportId}`);
+    assert.ok(page.html.includes(escaped('in the task "Pay"')), "the report names the finding's task");
+    const review = await tester.get(`/sessions/${session.sessionId}/review`);
+    assert.equal(review.status, 200);
+    assert.ok(review.html.includes('<dt>Task</dt><dd>Task 2: Pay</dd>'), 'the review page names the task');
+  });
+
   it('a study without its report yet says what the report waits for', async () => {
     const fresh = await businessWithStudy(api, 3);
     const page = await as(fresh.business).get(`/dashboard/jobs/${fresh.jobId}/report`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   activeStudy,
-  analyzedSession,
+  analyzedSessionWithTasks,
   businessWithStudy,
   completedReportJob,
   waitFor,
@@ -54,7 +54,8 @@ export async function reportedStudy(api: TestApi): Promise<{
   reportId: string;
 }> {
   const { business, jobId } = await businessWithStudy(api, 1);
-  const session = await analyzedSession(api, business, jobId);
+  // The tester did both tasks, so the pages show task results and each finding's task.
+  const session = await analyzedSessionWithTasks(api, business, jobId);
   const confirmed = await api.request('POST', `/api/sessions/${session.sessionId}/confirm`, {
     body: { rating: 4 },
     token: session.testerToken,

@@ -82,6 +82,50 @@ export async function analyzedSession(api: TestApi, business: string, jobId: str
   return session;
 }
 
+/**
+ * An analyzed session whose tester did the study's two tasks (validStudyBody): "Find a product",
+ * completed with ease 6 around the rage clicks of `recordStruggle`, then "Pay", given up with ease
+ * 2 around its error. The session began ten minutes ago, so every moment is in its past.
+ */
+export async function analyzedSessionWithTasks(
+  api: TestApi,
+  business: string,
+  jobId: string,
+): Promise<TesterSession> {
+  const session = await startSession(api, business, jobId);
+  await asSystem(testDatabase(), (tx) =>
+    tx
+      .updateTable('sessions')
+      .set({ started_at: new Date(Date.now() - 600_000) })
+      .where('id', '=', session.sessionId)
+      .execute(),
+  );
+  const base = new Date(Date.now() - 300_000);
+  const at = (seconds: number) => new Date(base.getTime() + seconds * 1000).toISOString();
+  // Rage clicks on #pay at 0-1.5 s, an error on #card-number at 60 s.
+  await recordStruggle(session.sessionId, base);
+  const headers = { 'X-Test-Token': await testTokenFor(session.sessionId) };
+  for (const task of [
+    { order: 1, state: 'started', at: at(-10) },
+    { order: 1, state: 'completed', at: at(30), ease: 6 },
+    { order: 2, state: 'started', at: at(50) },
+    { order: 2, state: 'abandoned', at: at(90), ease: 2, reason: 'The card was refused' },
+  ]) {
+    const response = await api.request('PATCH', `/api/sessions/${session.sessionId}`, {
+      body: { task },
+      headers,
+    });
+    assert.equal(response.status, 200, response.text);
+  }
+  const done = await api.request('PATCH', `/api/sessions/${session.sessionId}`, {
+    body: { status: 'completed' },
+    headers,
+  });
+  assert.equal(done.status, 200, done.text);
+  await waitForSessionStatus(api, session.sessionId, business, 'analyzed');
+  return session;
+}
+
 /** An agent job as stored. */
 export const agentJob = (id: string) =>
   asSystem(testDatabase(), (tx) =>

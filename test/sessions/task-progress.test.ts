@@ -8,11 +8,10 @@ import { validStudyBody } from '../support/study-body.ts';
 import {
   activeStudy,
   adminToken,
+  analyzedSessionWithTasks,
   businessWithStudy,
-  recordStruggle,
   startSession,
   testTokenFor,
-  waitForSessionStatus,
 } from './fixtures.ts';
 
 interface Attempt {
@@ -138,26 +137,7 @@ describe('task progress through PATCH /api/sessions/:id', () => {
   });
 
   it('Agent 2 ties each finding to the task in progress at its moment; a give-up raises the findings of its task', async () => {
-    const { sessionId, progress, patch } = await testerSession();
-    // The session began ten minutes ago, so every moment below is in its past.
-    await asSystem(testDatabase(), (tx) =>
-      tx
-        .updateTable('sessions')
-        .set({ started_at: new Date(Date.now() - 600_000) })
-        .where('id', '=', sessionId)
-        .execute(),
-    );
-    const base = new Date(Date.now() - 300_000);
-    const iso = (seconds: number) => new Date(base.getTime() + seconds * 1000).toISOString();
-    // Rage clicks on #pay at 0-1.5 s (in task 1), an error on #card-number at 60 s (in task 2).
-    await recordStruggle(sessionId, base);
-    await progress({ order: 1, state: 'started', at: iso(-10) });
-    await progress({ order: 1, state: 'abandoned', at: iso(30), ease: 2 });
-    await progress({ order: 2, state: 'started', at: iso(50) });
-    await progress({ order: 2, state: 'completed', at: iso(90), ease: 5 });
-    assert.equal((await patch({ status: 'completed' })).status, 200);
-    await waitForSessionStatus(api, sessionId, business, 'analyzed');
-
+    const { sessionId } = await analyzedSessionWithTasks(api, business, jobId);
     const findings = await asSystem(testDatabase(), (tx) =>
       tx
         .selectFrom('session_notes as n')
@@ -175,12 +155,10 @@ describe('task progress through PATCH /api/sessions/:id', () => {
         ['An error interrupted the task', 2],
       ],
     );
-    // The give-up (and its ease of 2, counted among the rest) is told beside the rage clicks.
-    assert.match(
-      findings[0]!.content,
-      /the tester gave up on task 1, "Find a product", after 40 s and 1 more\./,
-    );
-    assert.equal(findings[0]!.severity, 'critical');
+    // The give-up of "Pay" (and its ease of 2) is told beside its error, and raises it.
+    assert.match(findings[1]!.content, /the tester gave up on task 2, "Pay", after 40 s/);
+    assert.match(findings[1]!.content, /the tester rated task 2, "Pay" 2 of 7 for ease/);
+    assert.equal(findings[1]!.severity, 'critical');
   });
 
   it('time on task leaves out the time the session was paused', async () => {

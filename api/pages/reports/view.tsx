@@ -4,6 +4,8 @@ import type { renderReport } from '../../reports/report-rendering.ts';
 import { studyPath } from '../paths.ts';
 import { day, dayAndTime, Layout, type Viewer } from '../shared/layout.tsx';
 import { SEVERITY_TEXT, studyReportWaiting, wcagText } from '../shared/report-text.ts';
+import { TaskSplits } from '../shared/task-results.tsx';
+import { MIN_GROUP_TESTERS } from '../../../lib/analysis/task-results.ts';
 
 export type RenderedReport = ReturnType<typeof renderReport>;
 
@@ -257,6 +259,30 @@ export function StudyReportPage({ csrf, viewer, studyId, studyTitle, report }: S
           </table>
         </>
       ) : null}
+      {report.tasks.length ? (
+        <>
+          <h2>Tasks by kind of tester</h2>
+          <p>
+            {`When the report was written: each task's completion, time on task and ease, by variant and by kind of tester, and the barriers testers met in it.`}
+          </p>
+          {report.tasks.map((task) => (
+            <div key={task.order}>
+              <TaskSplits task={task} minimumGroupTesters={MIN_GROUP_TESTERS} />
+              {task.barriers.length ? (
+                <ul aria-label={`Barriers in task ${task.order}`}>
+                  {task.barriers.map((barrier) => (
+                    <li key={barrier.findingId}>
+                      {`${barrier.title} (${SEVERITY_TEXT[barrier.severity] ?? barrier.severity}): ${scopeText(barrier)}, ${barrier.affectedSessionCount} session${barrier.affectedSessionCount === 1 ? '' : 's'}`}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p>No confirmed barrier in this task.</p>
+              )}
+            </div>
+          ))}
+        </>
+      ) : null}
       <h2>By tester profile</h2>
       {DIMENSIONS.map(([dimension, caption]) => (
         <GroupTable
@@ -269,6 +295,15 @@ export function StudyReportPage({ csrf, viewer, studyId, studyTitle, report }: S
       <Recommendations texts={report.recommendations} />
     </Layout>
   );
+}
+
+type TaskBarrier = StudyReport['tasks'][number]['barriers'][number];
+
+function scopeText(barrier: TaskBarrier): string {
+  if (barrier.scope === 'widespread') return 'widespread in this task';
+  if (barrier.scope === 'profile_specific' && barrier.profile)
+    return `met mostly by testers with ${barrier.profile.dimension} ${barrier.profile.value}`;
+  return 'met by few testers';
 }
 
 /** `/dashboard/jobs/:id/report` before the study report exists: what it waits for. */

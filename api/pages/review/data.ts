@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../../db/connection.ts';
 import { asUser } from '../../../db/doors.ts';
 import { listNotes, type NoteRow } from '../../../db/repositories/session-notes.ts';
+import { taskNamesOf } from '../../../db/repositories/task-attempts.ts';
 import { findSession, sessionForReview, type SessionRow } from '../../../db/repositories/sessions.ts';
 import type { SessionPrincipal } from '../../../commands/principal.ts';
 import { notFound } from '../../../lib/errors.ts';
@@ -20,6 +21,8 @@ export interface ReviewData {
   readonly studyTitle: string;
   /** Agent 2's findings and patterns, in the order they were noted. */
   readonly findings: readonly NoteRow[];
+  /** "Task 2: Pay" by study task id: the task each finding happened in. */
+  readonly taskNames: ReadonlyMap<string, string>;
 }
 
 /**
@@ -40,7 +43,8 @@ async function loadReview(
     const findings = notes
       .filter((note) => note.author_kind === 'agent')
       .sort((a, b) => momentOf(a).getTime() - momentOf(b).getTime());
-    return { session, studyTitle: review?.study_title ?? '', findings };
+    const taskNames = await taskNamesOf(tx, session.study_id);
+    return { session, studyTitle: review?.study_title ?? '', findings, taskNames };
   });
 }
 

@@ -19,10 +19,24 @@ export interface ReviewPageProps {
   readonly notice?: string | undefined;
 }
 
-function FindingFacts({ note, start }: { note: NoteRow; start: Date }) {
+function FindingFacts({
+  note,
+  start,
+  taskName,
+}: {
+  note: NoteRow;
+  start: Date;
+  taskName: string | undefined;
+}) {
   const at = momentOf(note);
   return (
     <dl class="facts">
+      {taskName ? (
+        <>
+          <dt>Task</dt>
+          <dd>{taskName}</dd>
+        </>
+      ) : null}
       <dt>Severity</dt>
       <dd>{note.severity ? SEVERITY_TEXT[note.severity] : 'Not rated'}</dd>
       <dt>WCAG criterion</dt>
@@ -60,7 +74,11 @@ function ReviewForm({ csrf, review, values = {}, errors = {} }: ReviewPageProps)
             <section class="finding" aria-labelledby={`title-${note.id}`} key={note.id}>
               <h2 id={`title-${note.id}`}>{findingTitle(note, index)}</h2>
               <p>{note.content}</p>
-              <FindingFacts note={note} start={start} />
+              <FindingFacts
+                note={note}
+                start={start}
+                taskName={note.task_id ? review.taskNames.get(note.task_id) : undefined}
+              />
               <RadioGroup
                 name={decisionField(note)}
                 legend={`Is ${findingTitle(note, index).toLowerCase()} right?`}
@@ -134,7 +152,11 @@ function SentReview({ review }: { review: ReviewData }) {
             id={`title-${note.id}`}
           >{`${findingTitle(note, index)}: ${note.decision === 'rejected' ? 'rejected' : 'confirmed'}`}</h2>
           <p>{note.content}</p>
-          <FindingFacts note={note} start={start} />
+          <FindingFacts
+            note={note}
+            start={start}
+            taskName={note.task_id ? review.taskNames.get(note.task_id) : undefined}
+          />
           {note.annotation ? <p>{`Your note: ${note.annotation}`}</p> : null}
         </section>
       ))}

@@ -13,6 +13,7 @@ import {
   type StudyProgress,
 } from '../../../db/repositories/study-progress.ts';
 import type { SessionPrincipal } from '../../../commands/principal.ts';
+import { studyResults } from '../../../commands/studies/study-results.ts';
 import { notFound } from '../../../lib/errors.ts';
 import type { SignedInRequest } from '../shared/page-routes.ts';
 
@@ -37,6 +38,8 @@ export interface StudyPageData {
   readonly sessions: Awaited<ReturnType<typeof sessionsOfStudy>>;
   /** The status of the study report's latest job (Agent 4), or null before the first. */
   readonly studyReport: AgentJobRow['status'] | null;
+  /** Per-task results so far (GET /api/jobs/:id/results). */
+  readonly results: Awaited<ReturnType<typeof studyResults>>;
 }
 
 /**
@@ -49,7 +52,7 @@ async function loadStudyPage(
   studyId: string,
 ): Promise<StudyPageData | undefined> {
   if (principal.claims.role === 'tester') return undefined;
-  return asUser(db, principal.claims, async (tx) => {
+  const page = await asUser(db, principal.claims, async (tx) => {
     const record = await findStudy(tx, studyId);
     if (!record) return undefined;
     const page = { limit: STUDY_PAGE_LIST_LIMIT, offset: 0 };
@@ -67,6 +70,7 @@ async function loadStudyPage(
       studyReport,
     };
   });
+  return page && { ...page, results: await studyResults({ db, now: () => new Date() }, principal, studyId) };
 }
 
 /** The page's study, or the 404 page. */

@@ -12,6 +12,7 @@ import {
 import { ErrorSummary, RadioGroup, TextArea, TextField, type FieldErrors } from '../shared/form-fields.tsx';
 import { CsrfField, day, Layout, type Viewer } from '../shared/layout.tsx';
 import { studyReportWaiting } from '../shared/report-text.ts';
+import { TaskResultCharts } from '../shared/task-results.tsx';
 import {
   bodyField,
   commentField,
@@ -386,6 +387,18 @@ export function StudyPage({
         {viewer.role === 'business' ? (
           <RatingForms csrf={csrf} data={data} values={values} errors={errors} />
         ) : null}
+      </section>
+      <section aria-labelledby="task-results-title">
+        <h2 id="task-results-title">Task results</h2>
+        <p>
+          Live from the attempts so far: could testers do each task, how long it took those who did, and how
+          easy they found it. The study report splits them by kind of tester.
+        </p>
+        {data.results.tasks.length ? (
+          <TaskResultCharts tasks={data.results.tasks} idPrefix="study" />
+        ) : (
+          <p>This study has no tasks.</p>
+        )}
       </section>
       <section aria-labelledby="study-report-title">
         <h2 id="study-report-title">Study report</h2>
