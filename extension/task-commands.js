@@ -35,12 +35,14 @@ export function taskCommands({ store }) {
     const probe = await postBatch(settings, 'snapshots', []);
     const refreshed = probe.outcome === 'ok' ? tasksOf(probe.data) : {};
     const ending = store.state.taskEnding;
-    const stillOpen =
-      refreshed.tasks?.find((t) => t.order === ending?.order)?.attempt?.state === 'in_progress';
+    const attemptOf = (/** @type {number | undefined} */ order) =>
+      refreshed.tasks?.find((t) => t.order === order)?.attempt;
+    // The API already holds what was reported (its earlier answer was lost): nothing failed.
+    const held = attemptOf(task.order)?.state === (task.state === 'started' ? 'in_progress' : task.state);
     await store.update({
       ...refreshed,
-      taskEnding: stillOpen ? ending : null,
-      taskMessage: `Not recorded: ${answer.serverMessage || answer.reason}`,
+      taskEnding: attemptOf(ending?.order)?.state === 'in_progress' ? ending : null,
+      taskMessage: held ? null : `Not recorded: ${answer.serverMessage || answer.reason}`,
     });
   }
 

@@ -117,7 +117,9 @@ function render(state) {
     button(id).disabled = !recording;
     button(id).setAttribute('aria-disabled', String(busy));
   }
-  element('task-message').textContent = commandError ?? state.taskMessage ?? '';
+  // Written only when it changes: a screen reader may read an alert again when its text is replaced.
+  const message = commandError ?? state.taskMessage ?? '';
+  if (element('task-message').textContent !== message) element('task-message').textContent = message;
 
   announce(view, state);
   keepFocus(view);
@@ -153,7 +155,8 @@ function announce(/** @type {PanelView} */ view, /** @type {SessionState} */ sta
     questions: () => view.kind === 'questions' && 'How difficult or easy was this task?',
     finished: () => (state.phase === 'completed' ? 'The session is complete.' : 'Every task is done.'),
   }[view.kind]();
-  element('announce').textContent = `${before}${text || ''}`;
+  const announcement = `${before}${text || ''}`;
+  if (element('announce').textContent !== announcement) element('announce').textContent = announcement;
 }
 
 /** @param {PanelView} a @param {PanelView} b */
@@ -176,7 +179,10 @@ function keepFocus(/** @type {PanelView} */ view) {
     questions: 'questions-title',
     finished: 'finished-title',
   }[view.kind];
-  if (target) element(target).focus();
+  if (!target) return;
+  // A disabled control (the session paused) takes no focus: the view's heading does.
+  const wanted = element(target);
+  (isShown(wanted) ? wanted : element(view.kind === 'finished' ? 'finished-title' : 'task-title')).focus();
 }
 
 /** @param {HTMLElement} node */
@@ -189,11 +195,16 @@ async function send(command, task) {
   busy = true;
   commandError = null;
   render(shown);
-  const answer = /** @type {{ ok: boolean, error?: string } | undefined} */ (
-    await chrome.runtime.sendMessage({ type: 'command', command, ...(task ? { task } : {}) })
-  );
-  busy = false;
-  commandError = answer && !answer.ok ? (answer.error ?? 'Failed') : null;
+  try {
+    const answer = /** @type {{ ok: boolean, error?: string } | undefined} */ (
+      await chrome.runtime.sendMessage({ type: 'command', command, ...(task ? { task } : {}) })
+    );
+    commandError = answer && !answer.ok ? (answer.error ?? 'Failed') : null;
+  } catch (error) {
+    commandError = `The extension did not answer: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    busy = false;
+  }
   const stored = await chrome.storage.local.get('state');
   render(/** @type {SessionState | undefined} */ (stored.state) ?? shown);
 }

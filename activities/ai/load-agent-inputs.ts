@@ -15,7 +15,7 @@ export async function loadAgentSignals(tx: Tx, sessionId: string, until?: Date):
     agentEvents(tx, sessionId, until),
     loadAgentFrames(tx, sessionId),
     voiceSegmentsForAnalysis(tx, sessionId),
-    agentTasks(tx, sessionId, MIN_MEDIAN_ATTEMPTS),
+    agentTasks(tx, sessionId, MIN_MEDIAN_ATTEMPTS, until),
   ]);
   return {
     events: events.map((row) => ({

@@ -74,7 +74,7 @@ export const aggregateStatusResponse = aggregateJobResponse.extend({
                   scope: z
                     .enum(['widespread', 'profile_specific', 'isolated'])
                     .describe(
-                      'widespread: met by half or more of the testers whose attempt at the task ended (two at least); profile_specific: met mostly by one kind of tester; isolated: neither',
+                      'widespread: met in half or more of the reported sessions that attempted the task (two at least); profile_specific: met mostly by one kind of tester; isolated: neither',
                     ),
                   profile: z.object({ dimension: z.string(), value: z.string() }).nullable(),
                 }),

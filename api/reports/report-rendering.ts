@@ -5,6 +5,7 @@ import type {
   SessionReportContent,
 } from '../../lib/analysis/session-report.ts';
 import type { ReportRow } from '../../db/repositories/reports.ts';
+import { duration } from '../../lib/analysis/detectors/tasks.ts';
 import type { ReportFormat } from '../../lib/domain.ts';
 
 export interface RenderOptions {
@@ -82,7 +83,7 @@ const OUTCOME_WORDS: Readonly<Record<ReportTask['outcome'], string>> = {
 
 function taskParagraph(task: ReportTask): string {
   const facts = [
-    ...(task.timeOnTaskSeconds === null ? [] : [`${task.timeOnTaskSeconds} s on task`]),
+    ...(task.timeOnTaskSeconds === null ? [] : [`${duration(task.timeOnTaskSeconds * 1000)} on task`]),
     ...(task.ease === null ? [] : [`ease ${task.ease} of 7`]),
     `${task.findingIds.length} finding${task.findingIds.length === 1 ? '' : 's'}`,
   ];

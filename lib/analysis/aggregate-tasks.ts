@@ -2,7 +2,7 @@
 // the testers confirmed in it, each marked widespread within the task, specific to a kind of
 // tester, or met by few.
 import type { FindingSeverity } from '../domain.ts';
-import { WIDESPREAD_SHARE, type AggregateFacts, type Dimension } from './aggregate.ts';
+import { WIDESPREAD_SHARE, type AggregateFacts, type Dimension, type ReportSummary } from './aggregate.ts';
 import { taskResults, type EndedAttempt, type StudyTaskPage, type TaskResults } from './task-results.ts';
 
 /** A barrier of one task, as the study report marks it. */
@@ -12,7 +12,7 @@ export interface TaskBarrier {
   readonly severity: FindingSeverity;
   readonly affectedSessionCount: number;
   /**
-   * widespread: met by half or more of the testers whose attempt at the task ended (two at least);
+   * widespread: met in half or more of the reported sessions that attempted the task (two at least);
    * profile_specific: met mostly by one kind of tester (`profile`); isolated: neither.
    */
   readonly scope: 'widespread' | 'profile_specific' | 'isolated';
@@ -32,20 +32,24 @@ export interface AggregateTask extends TaskResults {
 export function aggregateTasks(
   tasks: readonly StudyTaskPage[],
   attempts: readonly EndedAttempt[],
+  reports: readonly ReportSummary[],
   facts: AggregateFacts,
 ): AggregateTask[] {
   const results = taskResults(tasks, attempts);
   const profileOf = new Map(facts.profileSpecificBarriers.map((b) => [b.findingId, b]));
   return tasks.map((task, index) => {
     const figures = results[index]!;
-    const testers = figures.overall.testers;
+    // The barriers come from the reports, so the share is of the reported sessions whose tester's
+    // attempt at the task ended (all reports when no attempt is known: sessions before tasks).
+    const attempted = new Set(attempts.filter((a) => a.order === task.order).map((a) => a.testerId));
+    const reported = reports.filter((report) => attempted.has(report.testerId)).length || reports.length;
     const barriers = facts.clusters
       .filter((cluster) => cluster.affectedFlow === task.title)
       .map((cluster): TaskBarrier => {
         const widespread =
           cluster.affectedSessionCount >= 2 &&
-          testers > 0 &&
-          cluster.affectedSessionCount / testers >= WIDESPREAD_SHARE;
+          reported > 0 &&
+          cluster.affectedSessionCount / reported >= WIDESPREAD_SHARE;
         const specific = profileOf.get(cluster.findingId);
         return {
           findingId: cluster.findingId,

@@ -152,7 +152,7 @@ export function toneOpening(tone: ToneProfile, severity: FindingSeverity): strin
   return TONE_OPENING[tone];
 }
 
-/** What the finding's task cost the tester, in plain words (nothing when it went smoothly). */
+/** What the finding's task cost the tester, in plain words (nothing for a task never started). */
 export function costOf(task: ReportTask): string {
   const time = task.timeOnTaskSeconds === null ? '' : duration(task.timeOnTaskSeconds * 1000);
   const ease = task.ease !== null && task.ease <= 3 ? ` You rated it ${task.ease} of 7 for ease.` : '';

@@ -49,7 +49,8 @@ const trimPunctuation = (text: string) => text.replace(/[.,;:!?]+$/, '');
 
 /** Without a trailing slash (but `/`), so `/done/` and `/done` are one page. */
 function normalisePage(page: string): string {
-  const [path = '', fragment] = page.split('#', 2);
+  // A route fragment's query (`#/receipt?id=1`) is never recorded, as a page's query is not.
+  const [path = '', fragment] = page.replace(/(#[^?]*)\?.*$/, '$1').split('#', 2);
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
   return fragment ? `${trimmed}#${fragment}` : trimmed;
 }

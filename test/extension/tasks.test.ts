@@ -176,11 +176,16 @@ describe('Browser extension: the task panel', function () {
       );
       assert.match((await panel.textContent('#task-message')) ?? '', /^Not sent/);
     }
+    // Refused as already in progress: the API holds the start, so nothing failed.
     await panel.keyboard.press('Enter');
-    await panel
-      .locator('#task-message', { hasText: 'Not recorded: Task 1 is already in progress' })
-      .waitFor();
     await panel.locator('#done-task:focus').waitFor();
+    assert.equal(await panel.textContent('#task-message'), '');
+    assert.ok(
+      suite.proxy.requests.some(
+        (request) => request.method === 'PATCH' && request.body.includes('"task"') && request.outcome === 409,
+      ),
+      'the start pressed again was refused as already in progress',
+    );
     assert.equal(await panel.textContent('#task-state'), 'In progress. Press Done when you have done it.');
   });
 

@@ -34,6 +34,7 @@ describe('task attribution (lib/analysis/task-attribution.ts)', () => {
       ['(/account/address) shows the new address', '/account/address'],
       ['Pay and/or book: the confirmation appears', null],
       ['Ends at /app#/paid', '/app#/paid'],
+      ['Shows /app#/receipt?id=1 at the end', '/app#/receipt'],
     ];
     for (const [criteria, page] of cases) assert.equal(successPageOf(criteria), page, String(criteria));
   });

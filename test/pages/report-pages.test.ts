@@ -96,7 +96,7 @@ describe('the reports as pages: /reports/:id and /dashboard/jobs/:id/report', fu
     ] as const) {
       assert.ok(study.html.includes(`<figcaption id="${id}-caption">${title}</figcaption>`), title);
       assert.ok(
-        study.html.includes(`role="img" aria-labelledby="${id}-title ${id}-desc"`),
+        study.html.includes(`role="img" aria-labelledby="${id}-title" aria-describedby="${id}-desc"`),
         `${title}: the picture is named and described`,
       );
       assert.ok(study.html.includes(`<title id="${id}-title">${title}</title>`));

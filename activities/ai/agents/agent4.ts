@@ -65,7 +65,7 @@ export async function agent4Aggregate(
     includeVariantComparison: input.includeVariantComparison,
     referenceYear: input.referenceDate.getUTCFullYear(),
   });
-  const tasks = aggregateTasks(input.tasks ?? [], input.attempts ?? [], facts);
+  const tasks = aggregateTasks(input.tasks ?? [], input.attempts ?? [], input.reports, facts);
   const { wording, provider, usedFallback } = await word({
     agent: 'agent4',
     system: SYSTEM,

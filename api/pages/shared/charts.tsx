@@ -57,7 +57,8 @@ export function BarChart(props: BarChartProps) {
       <figcaption id={`${id}-caption`}>{title}</figcaption>
       <svg
         role="img"
-        aria-labelledby={`${id}-title ${id}-desc`}
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-desc`}
         viewBox={`0 0 ${WIDTH} ${height}`}
         width="100%"
         preserveAspectRatio="xMinYMin meet"

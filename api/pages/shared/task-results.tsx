@@ -2,7 +2,12 @@
 // do each task, how long it took those who did, how easy they found it; overall as charts, and
 // split by kind of tester as tables (commands/studies/study-results.ts computes the figures).
 import { duration } from '../../../lib/analysis/detectors/tasks.ts';
-import type { GroupFigures, TaskFigures, TaskResults } from '../../../lib/analysis/task-results.ts';
+import {
+  MIN_GROUP_TESTERS,
+  type GroupFigures,
+  type TaskFigures,
+  type TaskResults,
+} from '../../../lib/analysis/task-results.ts';
 import { BarChart, type ChartRow } from './charts.tsx';
 
 /** One task's results with its title, as `studyResults` answers them. */
@@ -11,7 +16,7 @@ export type TitledTaskResults = TaskResults & { readonly title: string };
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
 function completionText(figures: TaskFigures): string {
-  if (figures.withheld) return 'withheld: a group of fewer than 5 testers';
+  if (figures.withheld) return `withheld: a group of this split has fewer than ${MIN_GROUP_TESTERS} testers`;
   if (!figures.testers || !figures.completionRate) return 'no attempt has ended yet';
   const { value, low, high } = figures.completionRate;
   return `${figures.completed} of ${figures.testers} completed, ${percent(value)} (95 % interval ${percent(low)} to ${percent(high)}); ${figures.abandoned} gave up`;
