@@ -69,11 +69,8 @@ async function seedStudy(): Promise<{ jobId: string; business: string }> {
 
 /** A recording session of a study of five tasks, its first task in progress. */
 async function sessionWithTaskInProgress() {
-  const session = await recordingSession();
+  const session = await recordingSession({ tasks: TASKS });
   await asSystem(testDatabase(), async (tx) => {
-    await sql`insert into study_tasks (study_id, position, title, description)
-      select study_id, p, 'Task ' || p, 'Do ' || p from sessions, generate_series(1, ${TASKS}) p
-      where id = ${session.sessionId}`.execute(tx);
     await sql`insert into task_attempts (session_id, task_id, started_at)
       select ${session.sessionId}, t.id, now() from study_tasks t join sessions s on s.study_id = t.study_id
       where s.id = ${session.sessionId} and t.position = 1`.execute(tx);

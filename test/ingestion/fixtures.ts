@@ -21,9 +21,17 @@ export interface RecordingSession {
  * A running session of a fresh study and tester, inserted through the system door (session
  * creation belongs to the session workflow), with the tester's JWT and the session's test token.
  */
-export async function recordingSession(): Promise<RecordingSession> {
+export async function recordingSession(options: { tasks?: number } = {}): Promise<RecordingSession> {
   const business = await createBusiness();
   const studyId = await insertStudy(business.organizationId);
+  // A study's tasks come before its sessions: they no longer change once it has one.
+  if (options.tasks) {
+    await asSystem(testDatabase(), (tx) =>
+      sql`insert into study_tasks (study_id, position, title, description, success_criteria)
+          select ${studyId}, p, 'Task ' || p, 'Do ' || p, 'Secret ' || p
+          from generate_series(1, ${options.tasks}) p`.execute(tx),
+    );
+  }
   const tester = await createTester();
   const { sessionId, token } = await asSystem(testDatabase(), async (tx) => {
     const { rows } = await sql<{ id: string }>`

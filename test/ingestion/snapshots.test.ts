@@ -294,13 +294,10 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
   });
 
   it("answers which signals the session's study records; an empty batch also its tasks and prototype", async () => {
-    const s = await recordingSession();
+    const s = await recordingSession({ tasks: 2 });
     await asSystem(testDatabase(), async (tx) => {
       await sql`update studies set record_facial = true, require_think_aloud = true
           where id = (select study_id from sessions where id = ${s.sessionId})`.execute(tx);
-      await sql`insert into study_tasks (study_id, position, title, description, success_criteria)
-          select study_id, p, 'Task ' || p, 'Do ' || p, 'Secret ' || p
-          from sessions, generate_series(1, 2) p where id = ${s.sessionId}`.execute(tx);
       await sql`insert into task_attempts (session_id, task_id, started_at)
           select ${s.sessionId}, id, '2026-01-01T10:00:00Z' from study_tasks
           where position = 1 and study_id = (select study_id from sessions where id = ${s.sessionId})`.execute(

@@ -161,6 +161,26 @@ describe('task progress through PATCH /api/sessions/:id', () => {
     assert.equal(findings[1]!.severity, 'critical');
   });
 
+  it('once a study has a session its tasks cannot change, whoever asks: the database refuses', async () => {
+    const study = await businessWithStudy(api);
+    const rename = () =>
+      asSystem(testDatabase(), (tx) =>
+        tx
+          .updateTable('study_tasks')
+          .set({ title: 'Renamed' })
+          .where('study_id', '=', study.jobId)
+          .where('position', '=', 1)
+          .execute(),
+      );
+    await rename(); // no session yet
+    await startSession(api, study.business, study.jobId);
+    await assert.rejects(rename(), /a study's tasks cannot change once it has sessions/);
+    const removeTask = asSystem(testDatabase(), (tx) =>
+      tx.deleteFrom('study_tasks').where('study_id', '=', study.jobId).execute(),
+    );
+    await assert.rejects(removeTask, /cannot change once it has sessions/);
+  });
+
   it('time on task leaves out the time the session was paused', async () => {
     const { sessionId, progress, patch } = await testerSession();
     await progress({ order: 2, state: 'started' });

@@ -20,7 +20,11 @@ export interface Fixtures extends SessionSideRows, PlatformRows {
   readonly finishedStudy: string;
   readonly liveSession: string;
   readonly confirmedSession: string;
+  /** A task of the running study (which has sessions: it no longer changes). */
   readonly task: string;
+  /** A's draft study, without sessions, and its task (which its business may still change). */
+  readonly draftStudy: string;
+  readonly draftTask: string;
   readonly variant: string;
   readonly quiz: string;
   readonly question: string;
@@ -78,7 +82,11 @@ export function studyValues(organizationId: string, status: 'draft' | 'active' |
   };
 }
 
-async function study(tx: Tx, organizationId: string, status: 'active' | 'completed'): Promise<string> {
+async function study(
+  tx: Tx,
+  organizationId: string,
+  status: 'draft' | 'active' | 'completed',
+): Promise<string> {
   const row = await tx
     .insertInto('studies')
     .values(studyValues(organizationId, status))
@@ -100,6 +108,18 @@ export function createFixtures(db: Parameters<typeof asSystem>[0]): Promise<Fixt
     const organizationB = await organization(tx, businessB);
     const studyId = await study(tx, organizationA, 'active');
     const finishedStudy = await study(tx, organizationA, 'completed');
+    const draftStudy = await study(tx, organizationA, 'draft');
+    // Tasks before sessions: once a study has one, its tasks no longer change (0040).
+    const task = await tx
+      .insertInto('study_tasks')
+      .values({ study_id: studyId, position: 1, title: 'Pay', description: 'Pay for the basket' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const draftTask = await tx
+      .insertInto('study_tasks')
+      .values({ study_id: draftStudy, position: 1, title: 'Find', description: 'Find the basket' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
     const session = (testerId: string, studyOf: string, state: 'active' | 'confirmed' | 'cancelled') =>
       tx
@@ -125,11 +145,6 @@ export function createFixtures(db: Parameters<typeof asSystem>[0]): Promise<Fixt
     // The tester "without a session" had one and withdrew: a cancelled session opens nothing.
     await session(testerWithout, studyId, 'cancelled');
 
-    const task = await tx
-      .insertInto('study_tasks')
-      .values({ study_id: studyId, position: 1, title: 'Pay', description: 'Pay for the basket' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
     const variant = await tx
       .insertInto('study_variants')
       .values({
@@ -220,9 +235,11 @@ export function createFixtures(db: Parameters<typeof asSystem>[0]): Promise<Fixt
       bystanderSession,
       study: studyId,
       finishedStudy,
+      draftStudy,
       liveSession,
       confirmedSession,
       task: task.id,
+      draftTask: draftTask.id,
       variant: variant.id,
       quiz: quiz.id,
       question: question.id,

@@ -115,8 +115,9 @@ export async function attempt(
     const { code, message, constraint } = error as PgError;
     if (code === RLS_DENIED) return false;
     // A trigger's refusal (a check violation that names no constraint): the reports gate runs
-    // before the policies and, reading sessions as the caller, refuses rows the caller cannot see.
-    if (operation === 'insert' && code === CHECK_VIOLATION && constraint === undefined) return false;
+    // before the policies and, reading sessions as the caller, refuses rows the caller cannot see;
+    // a study's tasks refuse every change once it has sessions.
+    if (code === CHECK_VIOLATION && constraint === undefined) return false;
     // A restricting foreign key fires only for a row that was actually deleted, so the policies
     // let the actor through; the row survives for another reason than row-level security.
     if (operation === 'delete' && code === FOREIGN_KEY_VIOLATION) return true;

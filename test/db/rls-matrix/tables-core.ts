@@ -89,12 +89,13 @@ export const CORE_TABLES: readonly TableCells[] = [
   }),
   tableCells({
     table: 'study_tasks',
-    rule: 'study tasks: follow the visibility of their study, written by its business',
+    rule: 'study tasks: follow the visibility of their study, written by its business until the study has sessions, then by nobody',
     rows: [
+      { key: (f) => ({ id: f.task }), touch: 'title', select: ORG_AND_TESTER, update: [], delete: [] },
       {
-        key: (f) => ({ id: f.task }),
+        key: (f) => ({ id: f.draftTask }),
         touch: 'title',
-        select: ORG_AND_TESTER,
+        select: OWNER_ORG,
         update: OWNER_ORG,
         delete: OWNER_ORG,
       },
@@ -102,7 +103,12 @@ export const CORE_TABLES: readonly TableCells[] = [
     insert: {
       allowed: OWNER_ORG,
       row: (into, f) =>
-        into.values({ study_id: f.study, position: 2, title: 'Confirm', description: 'Confirm the order' }),
+        into.values({
+          study_id: f.draftStudy,
+          position: 2,
+          title: 'Confirm',
+          description: 'Confirm the order',
+        }),
     },
   }),
   tableCells({
