@@ -30,3 +30,6 @@ $$;
 drop trigger if exists study_tasks_frozen on study_tasks;
 create trigger study_tasks_frozen before insert or update or delete on study_tasks
   for each row execute function app.refuse_frozen_study_tasks();
+-- It reads every session of the study whoever writes the task: as the system door, never as a
+-- superuser (test/db/roles.test.ts).
+alter function app.refuse_frozen_study_tasks() owner to usability_system;
