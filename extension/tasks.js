@@ -139,7 +139,6 @@ function sessionNote(state, view) {
 /** Tells a screen reader what changed since the last view (not on the first one). */
 function announce(/** @type {PanelView} */ view, /** @type {SessionState} */ state) {
   if (!lastView || sameView(lastView, view)) return;
-  const total = state.tasks?.length ?? 0;
   let before = '';
   if (lastView.kind === 'questions' || lastView.kind === 'doing') {
     const { order } = lastView.task;
@@ -147,16 +146,25 @@ function announce(/** @type {PanelView} */ view, /** @type {SessionState} */ sta
     if (ended && ended !== 'in_progress')
       before = `Task ${lastView.position} recorded as ${OUTCOME_TEXT[ended]}. `;
   }
-  const thinkAloud = state.signals?.requireThinkAloud ? ' Remember to think aloud.' : '';
-  const text = {
-    waiting: () => '',
-    ready: () => view.kind === 'ready' && `Task ${view.position} of ${total}: ${view.task.title}.`,
-    doing: () => view.kind === 'doing' && `Task ${view.position} started: ${view.task.title}.${thinkAloud}`,
-    questions: () => view.kind === 'questions' && 'How difficult or easy was this task?',
-    finished: () => (state.phase === 'completed' ? 'The session is complete.' : 'Every task is done.'),
-  }[view.kind]();
-  const announcement = `${before}${text || ''}`;
+  const announcement = `${before}${viewText(view, state)}`;
   if (element('announce').textContent !== announcement) element('announce').textContent = announcement;
+}
+
+/** What a view says when it appears. @param {PanelView} view @param {SessionState} state */
+function viewText(view, state) {
+  const total = state.tasks?.length ?? 0;
+  switch (view.kind) {
+    case 'ready':
+      return `Task ${view.position} of ${total}: ${view.task.title}.`;
+    case 'doing':
+      return `Task ${view.position} started: ${view.task.title}.${state.signals?.requireThinkAloud ? ' Remember to think aloud.' : ''}`;
+    case 'questions':
+      return 'How difficult or easy was this task?';
+    case 'finished':
+      return state.phase === 'completed' ? 'The session is complete.' : 'Every task is done.';
+    default:
+      return '';
+  }
 }
 
 /** @param {PanelView} a @param {PanelView} b */

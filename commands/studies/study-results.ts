@@ -1,8 +1,7 @@
 import { asSystem, asUser } from '../../db/doors.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
-import { endedAttemptsOfStudy } from '../../db/repositories/task-attempts.ts';
+import { endedAttemptsOfStudy, taskPageOf } from '../../db/repositories/task-attempts.ts';
 import { MIN_GROUP_TESTERS, taskResults } from '../../lib/analysis/task-results.ts';
-import { successPageOf } from '../../lib/analysis/task-attribution.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CommandContext } from '../context.ts';
 import type { Principal } from '../principal.ts';
@@ -21,10 +20,7 @@ export async function studyResults(
   const study = await asUser(deps.db, principal.claims, (tx) => findStudy(tx, studyId));
   if (!study) throw notFound('Study');
   const attempts = await asSystem(deps.db, (tx) => endedAttemptsOfStudy(tx, studyId));
-  const results = taskResults(
-    study.tasks.map((task) => ({ order: task.position, successPage: successPageOf(task.success_criteria) })),
-    attempts,
-  );
+  const results = taskResults(study.tasks.map(taskPageOf), attempts);
   return {
     jobId: study.study.id,
     computedAt: deps.now().toISOString(),

@@ -133,12 +133,19 @@ export async function studyTaskPages(tx: Tx, studyId: string): Promise<StudyTask
     .where('study_id', '=', studyId)
     .orderBy('position')
     .execute();
-  return rows.map((row) => ({
-    order: row.position,
-    title: row.title,
-    successPage: successPageOf(row.success_criteria),
-  }));
+  return rows.map(taskPageOf);
 }
+
+/** A study task row as the results read it: its order, title and the page its criteria name. */
+export const taskPageOf = (task: {
+  readonly position: number;
+  readonly title: string;
+  readonly success_criteria: string | null;
+}): StudyTaskPage => ({
+  order: task.position,
+  title: task.title,
+  successPage: successPageOf(task.success_criteria),
+});
 
 /** The session's ended attempts with their tasks' success criteria, to judge against the pages. */
 export function endedAttemptsWithCriteria(tx: Tx, sessionId: string) {
