@@ -3,7 +3,7 @@ import { agentEvents, agentTasks, studyReports, testerProfiles } from '../../db/
 import { MIN_MEDIAN_ATTEMPTS } from '../../lib/analysis/detectors/tasks.ts';
 import { facialSnapshotsForAnalysis, voiceSegmentsForAnalysis } from '../../db/repositories/signals.ts';
 import type { ReportSummary, TesterProfileSummary } from '../../lib/analysis/aggregate.ts';
-import type { ReportFinding } from '../../lib/analysis/session-report.ts';
+import type { SessionReportContent } from '../../lib/analysis/session-report.ts';
 import type { FacialSignal, SessionSignals } from '../../lib/analysis/signals.ts';
 
 /**
@@ -15,7 +15,9 @@ export async function loadAgentSignals(tx: Tx, sessionId: string, until?: Date):
     agentEvents(tx, sessionId, until),
     loadAgentFrames(tx, sessionId),
     voiceSegmentsForAnalysis(tx, sessionId),
-    agentTasks(tx, sessionId, MIN_MEDIAN_ATTEMPTS, until),
+    // Agent 1 (the one reader with a snapshot time) finds its moments in the signals alone; the
+    // attempts, whose ends may lie past the snapshot, are for Agent 2 after the session.
+    until ? Promise.resolve([]) : agentTasks(tx, sessionId, MIN_MEDIAN_ATTEMPTS),
   ]);
   return {
     events: events.map((row) => ({
@@ -68,19 +70,26 @@ export async function loadStudyReports(
   const rows = await studyReports(tx, studyId);
   const profiles = await testerProfiles(tx, [...new Set(rows.map((row) => row.tester_id))]);
   return {
-    reports: rows.map((row) => ({
-      sessionId: row.session_id,
-      testerId: row.tester_id,
-      variant: row.variant,
-      overallScore: Number(row.overall_score),
-      findings: ((row.content.findings ?? []) as ReportFinding[]).map((f) => ({
-        findingId: f.findingId,
-        severity: f.severity,
-        title: f.title,
-        affectedFlow: f.affectedFlow,
-        wcag: f.wcag ? { criterion: f.wcag.criterion, level: f.wcag.level } : null,
-      })),
-    })),
+    reports: rows.map((row) => {
+      const content = row.content as Partial<SessionReportContent>;
+      const taskOf = new Map(
+        (content.tasks ?? []).flatMap((task) => task.findingIds.map((id) => [id, task.order] as const)),
+      );
+      return {
+        sessionId: row.session_id,
+        testerId: row.tester_id,
+        variant: row.variant,
+        overallScore: Number(row.overall_score),
+        findings: (content.findings ?? []).map((f) => ({
+          findingId: f.findingId,
+          severity: f.severity,
+          title: f.title,
+          affectedFlow: f.affectedFlow,
+          taskOrder: taskOf.get(f.findingId) ?? null,
+          wcag: f.wcag ? { criterion: f.wcag.criterion, level: f.wcag.level } : null,
+        })),
+      };
+    }),
     profiles: profiles.map((p) => ({
       testerId: p.user_id,
       devices: p.devices,

@@ -4,6 +4,7 @@ import { asSystem } from '../../db/doors.ts';
 import { insertAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { applyDecisions } from '../../db/repositories/session-notes.ts';
 import { queuePayment, refreshStudyNotesConfirmed, updateSession } from '../../db/repositories/sessions.ts';
+import { closeRecording } from '../../db/repositories/signals.ts';
 import { saveTaskAttempt, type TaskAttemptRecord } from '../../db/repositories/task-attempts.ts';
 import type { SessionStatus } from '../../lib/domain.ts';
 import { SESSION_STATE_ERROR } from '../../lib/failures.ts';
@@ -31,6 +32,8 @@ export function createSessionActivities({ db, payoutsEnabled = false }: SessionA
           await updateSession(tx, input.sessionId, { status: input.status, ...analyzed });
           return;
         }
+        // Signal batches still in flight commit first, so the success pages see them.
+        await closeRecording(tx, input.sessionId);
         const completedAt = new Date(input.completedAt);
         const seconds = Math.max(
           0,

@@ -5,7 +5,7 @@ import type {
   SessionReportContent,
 } from '../../lib/analysis/session-report.ts';
 import type { ReportRow } from '../../db/repositories/reports.ts';
-import { duration } from '../../lib/analysis/detectors/tasks.ts';
+import { duration } from '../../lib/duration-text.ts';
 import type { ReportFormat } from '../../lib/domain.ts';
 
 export interface RenderOptions {
@@ -74,7 +74,8 @@ function findingParagraph(finding: ReportFinding, position: number): string {
   );
 }
 
-const OUTCOME_WORDS: Readonly<Record<ReportTask['outcome'], string>> = {
+/** How a tester's attempt at a task ended, in words (the report's narrative and its page). */
+export const TASK_OUTCOME_WORDS: Readonly<Record<ReportTask['outcome'], string>> = {
   completed: 'done',
   abandoned: 'given up',
   unfinished: 'not finished before the session ended',
@@ -87,7 +88,7 @@ function taskParagraph(task: ReportTask): string {
     ...(task.ease === null ? [] : [`ease ${task.ease} of 7`]),
     `${task.findingIds.length} finding${task.findingIds.length === 1 ? '' : 's'}`,
   ];
-  return `Task ${task.order}, ${task.title}: ${OUTCOME_WORDS[task.outcome]} (${facts.join(', ')}).`;
+  return `Task ${task.order}, ${task.title}: ${TASK_OUTCOME_WORDS[task.outcome]} (${facts.join(', ')}).`;
 }
 
 function patternParagraph(pattern: ReportPattern): string {

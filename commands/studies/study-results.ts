@@ -1,5 +1,5 @@
 import { asSystem, asUser } from '../../db/doors.ts';
-import { findStudy } from '../../db/repositories/studies.ts';
+import { findStudy, type StudyRecord } from '../../db/repositories/studies.ts';
 import { endedAttemptsOfStudy, taskPageOf } from '../../db/repositories/task-attempts.ts';
 import { MIN_GROUP_TESTERS, taskResults } from '../../lib/analysis/task-results.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -19,7 +19,12 @@ export async function studyResults(
 ) {
   const study = await asUser(deps.db, principal.claims, (tx) => findStudy(tx, studyId));
   if (!study) throw notFound('Study');
-  const attempts = await asSystem(deps.db, (tx) => endedAttemptsOfStudy(tx, studyId));
+  return resultsOfStudy(deps, study);
+}
+
+/** The figures of a study the caller has already read as themselves (so may read). */
+export async function resultsOfStudy(deps: Pick<CommandContext, 'db' | 'now'>, study: StudyRecord) {
+  const attempts = await asSystem(deps.db, (tx) => endedAttemptsOfStudy(tx, study.study.id));
   const results = taskResults(study.tasks.map(taskPageOf), attempts);
   return {
     jobId: study.study.id,

@@ -113,10 +113,10 @@ export async function studyReportProgress(
 }
 
 /**
- * The session's task attempts in time order (begun by `until` when given), each with the study's
+ * The session's task attempts in time order, each with the study's
  * median time on its task over the other sessions' completed attempts (null below `minAttempts`).
  */
-export async function agentTasks(tx: Tx, sessionId: string, minAttempts: number, until?: Date) {
+export async function agentTasks(tx: Tx, sessionId: string, minAttempts: number) {
   const { rows } = await sql<{
     task_id: string;
     position: number;
@@ -135,7 +135,7 @@ export async function agentTasks(tx: Tx, sessionId: string, minAttempts: number,
                 and os.status <> 'cancelled'
               having count(*) >= ${minAttempts}) as study_median_ms
     from task_attempts a join study_tasks t on t.id = a.task_id
-    where a.session_id = ${sessionId} and (${until ?? null}::timestamptz is null or a.started_at <= ${until ?? null})
+    where a.session_id = ${sessionId}
     order by a.started_at`.execute(tx);
   return rows;
 }

@@ -72,16 +72,19 @@ export async function applyDecisions(
 }
 
 /** What a report is built from: agent findings the tester confirmed (explicitly or by not rejecting them). */
-export function confirmedFindings(tx: Tx, sessionId: string): Promise<NoteRow[]> {
+/** A session's confirmed agent findings, each with its task's order and title (null between tasks). */
+export function confirmedFindings(tx: Tx, sessionId: string) {
   return tx
-    .selectFrom('session_notes')
-    .selectAll()
-    .where('session_id', '=', sessionId)
-    .where('author_kind', '=', 'agent')
-    .where('confirmed', '=', true)
-    .where((eb) => eb.or([eb('decision', 'is', null), eb('decision', '=', 'confirmed')]))
-    .orderBy('created_at')
-    .orderBy('id')
+    .selectFrom('session_notes as n')
+    .leftJoin('study_tasks as t', 't.id', 'n.task_id')
+    .selectAll('n')
+    .select(['t.position as task_order', 't.title as task_title'])
+    .where('n.session_id', '=', sessionId)
+    .where('n.author_kind', '=', 'agent')
+    .where('n.confirmed', '=', true)
+    .where((eb) => eb.or([eb('n.decision', 'is', null), eb('n.decision', '=', 'confirmed')]))
+    .orderBy('n.created_at')
+    .orderBy('n.id')
     .execute();
 }
 
@@ -91,18 +94,6 @@ export function confirmedFindings(tx: Tx, sessionId: string): Promise<NoteRow[]>
  */
 export async function confirmedNotes(tx: Tx, sessionId: string) {
   const notes = await confirmedFindings(tx, sessionId);
-  const taskIds = [...new Set(notes.flatMap((note) => (note.task_id ? [note.task_id] : [])))];
-  const tasks = new Map(
-    taskIds.length
-      ? (
-          await tx
-            .selectFrom('study_tasks')
-            .select(['id', 'position', 'title'])
-            .where('id', 'in', taskIds)
-            .execute()
-        ).map((task) => [task.id, { order: task.position, title: task.title }])
-      : [],
-  );
   return notes.map((note) => ({
     noteId: note.id,
     content: note.content,
@@ -114,7 +105,10 @@ export async function confirmedNotes(tx: Tx, sessionId: string) {
     target: note.target_selector,
     pattern: note.pattern,
     patternNoteId: note.pattern_note_id,
-    task: note.task_id ? (tasks.get(note.task_id) ?? null) : null,
+    task:
+      note.task_order !== null && note.task_title !== null
+        ? { order: note.task_order, title: note.task_title }
+        : null,
   }));
 }
 

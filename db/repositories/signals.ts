@@ -155,6 +155,23 @@ export function insertVoiceSegments(tx: Tx, sessionId: string, rows: readonly Vo
   ]);
 }
 
+const recordingLock = (sessionId: string) => sql`hashtextextended(${`session-recording:${sessionId}`}, 0)`;
+
+/**
+ * Held (shared) by every signal write until it commits, and taken (exclusive) by whatever closes
+ * the session's recording and then reads its signals (success pages are judged at completion).
+ * So a batch in flight when the session completes is either committed before that reading or
+ * finds the session closed: no batch can land after the judgement, unseen by it.
+ */
+export async function holdRecording(tx: Tx, sessionId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock_shared(${recordingLock(sessionId)})`.execute(tx);
+}
+
+/** Waits for the signal writes in flight to commit, and keeps new ones out until this commits. */
+export async function closeRecording(tx: Tx, sessionId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${recordingLock(sessionId)})`.execute(tx);
+}
+
 /**
  * One statement that reads the session and, only when the caller may record on it now, inserts
  * the rows; repeats of stored rows (unique keys of 0006 and 0012) fail it or are skipped, as
@@ -179,6 +196,8 @@ async function insertSignals<R>(
       .map((column) => (column.type === 'jsonb' ? `u.${column.name}::jsonb` : `u.${column.name}`))
       .join(', '),
   );
+  // A statement of its own: the insert below must read the session after the wait, not before.
+  await holdRecording(tx, sessionId);
   const { rows: result } = await sql<{
     status: SessionStatus | null;
     may_record: boolean | null;

@@ -26,8 +26,8 @@ export interface AggregateTask extends TaskResults {
 }
 
 /**
- * A section per task: its results, and the clusters of confirmed findings made in it (a finding's
- * `affectedFlow` is its task's title), the most affected first.
+ * A section per task: its results, and the clusters of confirmed findings made in it (matched by
+ * the task's order, never its title, which two tasks may share), the most affected first.
  */
 export function aggregateTasks(
   tasks: readonly StudyTaskPage[],
@@ -44,7 +44,7 @@ export function aggregateTasks(
     const attempted = new Set(attempts.filter((a) => a.order === task.order).map((a) => a.testerId));
     const reported = reports.filter((report) => attempted.has(report.testerId)).length || reports.length;
     const barriers = facts.clusters
-      .filter((cluster) => cluster.affectedFlow === task.title)
+      .filter((cluster) => cluster.taskOrder === task.order)
       .map((cluster): TaskBarrier => {
         const widespread =
           cluster.affectedSessionCount >= 2 &&

@@ -13,6 +13,8 @@ export interface ReportSummary {
     readonly severity: FindingSeverity;
     readonly title: string;
     readonly affectedFlow: string;
+    /** The order of the study task it happened in (from the report's task sections), if any. */
+    readonly taskOrder: number | null;
     readonly wcag: { readonly criterion: string; readonly level: WcagLevel } | null;
   }[];
 }
@@ -35,6 +37,8 @@ export interface BarrierCluster {
   readonly title: string;
   readonly wcag: { readonly criterion: string; readonly level: WcagLevel } | null;
   readonly affectedFlow: string;
+  /** The study task the barrier was met in; tasks are told apart by order, as titles may repeat. */
+  readonly taskOrder: number | null;
   readonly affectedSessionCount: number;
   readonly sessionIds: readonly string[];
 }
@@ -158,7 +162,8 @@ function clusterFindings(reports: readonly ReportSummary[]): BarrierCluster[] {
   >();
   for (const report of reports) {
     for (const finding of report.findings) {
-      const key = `${finding.wcag?.criterion ?? 'none'}|${finding.affectedFlow}`;
+      const place = finding.taskOrder === null ? `flow:${finding.affectedFlow}` : `task:${finding.taskOrder}`;
+      const key = `${finding.wcag?.criterion ?? 'none'}|${place}`;
       const existing = clusters.get(key);
       if (existing) {
         existing.sessions.add(report.sessionId);
@@ -174,6 +179,7 @@ function clusterFindings(reports: readonly ReportSummary[]): BarrierCluster[] {
           title: finding.title,
           wcag: finding.wcag,
           affectedFlow: finding.affectedFlow,
+          taskOrder: finding.taskOrder,
         },
         sessions: new Set([report.sessionId]),
       });

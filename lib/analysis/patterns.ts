@@ -10,12 +10,14 @@ export interface CrossTaskPattern {
   readonly occurrences: number;
   /** What `places` are: the session's tasks, or (a session without task attempts) its pages. */
   readonly placeKind: 'task' | 'page';
-  /** The distinct tasks (their titles) or pages (navigation targets) the findings happened in. */
+  /**
+   * The distinct tasks (their titles, one per task even when titles repeat) or pages (navigation
+   * targets) the findings happened in; findings between tasks are in none.
+   */
   readonly places: readonly string[];
 }
 
 export const FIRST_PAGE = 'the first page';
-export const BETWEEN_TASKS = 'between tasks';
 
 /**
  * A criterion is a cross-task pattern when its findings happen in two or more of the session's
@@ -28,22 +30,31 @@ export function crossTaskPatterns(
   events: readonly EventSignal[],
 ): CrossTaskPattern[] {
   const byTask = findings.some((finding) => finding.task !== null);
-  const places = byTask
-    ? findings.map((finding) => finding.task?.title ?? BETWEEN_TASKS)
+  // A place is keyed by the task's order (two tasks may share a title) and named by its title; a
+  // finding between tasks counts as an occurrence but is in no task, so it adds no place.
+  const places: ({ key: string; name: string } | null)[] = byTask
+    ? findings.map(({ task }) => (task ? { key: `task ${task.order}`, name: task.title } : null))
     : lastEventsBefore(
         events,
         findings.map((finding) => finding.at),
         (event) => event.type === 'navigation',
-      ).map((navigation) => navigation?.target ?? FIRST_PAGE);
-  const byCriterion = new Map<string, { wcag: WcagReference; findings: number[]; places: Set<string> }>();
+      ).map((navigation) => {
+        const page = navigation?.target ?? FIRST_PAGE;
+        return { key: page, name: page };
+      });
+  const byCriterion = new Map<
+    string,
+    { wcag: WcagReference; findings: number[]; places: Map<string, string> }
+  >();
   findings.forEach((finding, index) => {
     const group = byCriterion.get(finding.wcag.criterion) ?? {
       wcag: finding.wcag,
       findings: [],
-      places: new Set<string>(),
+      places: new Map<string, string>(),
     };
     group.findings.push(index);
-    group.places.add(places[index]!);
+    const place = places[index];
+    if (place) group.places.set(place.key, place.name);
     byCriterion.set(finding.wcag.criterion, group);
   });
   return [...byCriterion.values()]
@@ -53,7 +64,7 @@ export function crossTaskPatterns(
       findings: group.findings,
       occurrences: group.findings.length,
       placeKind: byTask ? ('task' as const) : ('page' as const),
-      places: [...group.places],
+      places: [...group.places.values()],
     }))
     .sort((a, b) => b.occurrences - a.occurrences || a.wcag.criterion.localeCompare(b.wcag.criterion));
 }

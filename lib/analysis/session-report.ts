@@ -1,5 +1,5 @@
 import type { FindingSeverity, ReportFormat, TaskOutcome, ToneProfile, WcagLevel } from '../domain.ts';
-import { duration } from './detectors/tasks.ts';
+import { duration } from '../duration-text.ts';
 import { confusionShare, negativeShare } from './detectors/facial.ts';
 import { RECOMMENDATION_FOR, RECOMMENDATION_FRAME } from './recommendations.ts';
 import { mostSevereFirst, type FacialSignal } from './signals.ts';

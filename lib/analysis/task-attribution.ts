@@ -71,7 +71,11 @@ export interface Navigation {
   readonly target: string;
 }
 
-/** The first moment the attempt reached the page (within its span), or null. */
+/**
+ * The first moment the attempt reached the page (within its span, both ends included), or null.
+ * Unlike `taskAt`, the end counts: the confirmation page and the tester's Done often share a
+ * moment, and reaching the page then is the task's success.
+ */
 export function firstArrival(
   page: string,
   span: AttemptSpan,

@@ -231,6 +231,34 @@ describe('agents on the analysis core', () => {
         [['task', ['Find', 'Pay'], ['finding-1', 'finding-2']]],
       );
       assert.match(across.result.patterns[0]!.description, /came up 2 times in 2 tasks \(Find, Pay\)/);
+
+      // Places are tasks told apart by order (two tasks may share a title); a finding between
+      // tasks counts as an occurrence but is in no task.
+      const sameTitles = [
+        attempt(1, 1, 30, { title: 'Pay', ease: 6 }),
+        attempt(2, 40, 70, { title: 'Pay', ease: 6 }),
+      ];
+      const twoPays = await local.agent2Findings({
+        signals: { events: twice, facial: [], voice: [], tasks: sameTitles },
+      });
+      assert.deepEqual(
+        twoPays.result.patterns.map((p) => [p.places, p.findingIds]),
+        [
+          [
+            ['Pay', 'Pay'],
+            ['finding-1', 'finding-2'],
+          ],
+        ],
+      );
+      const between = [event('error', 10, '#search'), event('error', 35, '#zip')];
+      const oneTask = await local.agent2Findings({
+        signals: { events: between, facial: [], voice: [], tasks: sameTitles },
+      });
+      assert.deepEqual(
+        oneTask.result.findings.map((f) => f.task?.order ?? null),
+        [1, null],
+      );
+      assert.deepEqual(oneTask.result.patterns, []);
     });
 
     it('a provider words the findings; criteria, severities and times stay the analysis core`s', async () => {
@@ -253,11 +281,13 @@ describe('agents on the analysis core', () => {
   });
 
   describe('Agent 4: across testers', () => {
+    // Each finding happened in a study task: #pay in task 1, #menu in task 2.
     const finding = (id: string, criterion: string, flow: string, severity: 'high' | 'medium' = 'high') => ({
       findingId: id,
       severity,
       title: `Barrier at ${flow}`,
       affectedFlow: flow,
+      taskOrder: flow === '#pay' ? 1 : 2,
       wcag: { criterion, level: 'A' as const },
     });
     const reports: ReportSummary[] = [
@@ -329,10 +359,11 @@ describe('agents on the analysis core', () => {
     });
 
     it('reports per task: its figures by kind of tester, and its barriers marked widespread, profile-specific or isolated', async () => {
-      // The findings above happened in tasks named after their flows: "#pay" and "#menu".
+      // The findings above happened in tasks 1 and 2, which share a title: barriers follow the
+      // task's order, never its title.
       const tasks = [
-        { order: 1, title: '#pay', successPage: '/paid' },
-        { order: 2, title: '#menu', successPage: null },
+        { order: 1, title: 'Check out', successPage: '/paid' },
+        { order: 2, title: 'Check out', successPage: null },
       ];
       const attempt = (testerId: string, order: number, outcome: EndedAttempt['outcome'], seconds: number) =>
         ({
@@ -359,7 +390,7 @@ describe('agents on the analysis core', () => {
       const [pay, menu] = result.tasks;
       assert.deepEqual(
         [pay!.order, pay!.title, pay!.overall.testers, pay!.overall.completed, pay!.overall.abandoned],
-        [1, '#pay', 3, 2, 1],
+        [1, 'Check out', 3, 2, 1],
       );
       assert.equal(pay!.overall.completionRate!.value, 2 / 3);
       assert.deepEqual(pay!.successPage, {
@@ -382,7 +413,7 @@ describe('agents on the analysis core', () => {
         menu!.barriers.map((b) => [b.affectedSessionCount, b.scope, b.profile]),
         [[1, 'profile_specific', { dimension: 'accessNeeds', value: 'keyboard_only' }]],
       );
-      assert.match(result.summary, /Task 1, #pay: 2 of 3 completed, 1 gave up\./);
+      assert.match(result.summary, /Task 1, Check out: 2 of 3 completed, 1 gave up\./);
       // Without tasks (a study before sessions had them) there are no sections.
       assert.deepEqual((await local.agent4Aggregate(input)).result.tasks, []);
     });

@@ -58,6 +58,8 @@ describe('task attribution (lib/analysis/task-attribution.ts)', () => {
     assert.equal(firstArrival('/done', { order: 1, startedAt: 1_000, endedAt: 4_000 }, navigations), 3_000);
     assert.equal(firstArrival('/done', { order: 1, startedAt: 1_000, endedAt: 2_500 }, navigations), null);
     assert.equal(firstArrival('/done', { order: 1, startedAt: 3_500, endedAt: 3_500 }, navigations), 3_500);
+    // Reached at the very moment of Done: the end counts, unlike taskAt's.
+    assert.equal(firstArrival('/done', { order: 1, startedAt: 1_000, endedAt: 3_000 }, navigations), 3_000);
   });
 
   it('flags a tester who said done without reaching the page, or gave up after reaching it', () => {

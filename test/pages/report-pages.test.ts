@@ -125,11 +125,32 @@ describe('the reports as pages: /reports/:id and /dashboard/jobs/:id/report', fu
     assert.match(report.html, /<h2>Tasks by kind of tester<\/h2>/);
     assert.match(report.html, /<h3 id="task-2-splits">Task 2: Pay<\/h3>/);
     assert.match(report.html, /<caption>Task 2, by country<\/caption>/);
+    // Each barrier is listed under the task it was met in (matched by the task's order).
+    assert.ok(
+      report.html.includes(
+        '<ul aria-label="Barriers in task 1"><li>A control did not respond as expected (High)',
+      ),
+    );
+    assert.ok(
+      report.html.includes(
+        '<ul aria-label="Barriers in task 2"><li>An error interrupted the task (Critical)',
+      ),
+    );
 
     // The tester's report gives each finding's task as where it happened, and the review page names it.
     const tester = as(session.testerToken);
     const page = await tester.get(`/reports/${reportId}`);
     assert.ok(page.html.includes(escaped('in the task "Pay"')), "the report names the finding's task");
+    // Its Tasks table: each attempt's outcome, time and ease, linked to the findings made in it.
+    const rows = [...page.html.matchAll(/<tr><th scope="row">(Task \d: [^<]+)<\/th>(.*?)<\/tr>/g)];
+    assert.deepEqual(
+      rows.map(([, task, cells]) => [task, cells!.replace(/<[^>]+>/g, '|').replace(/\|+/g, '|')]),
+      [
+        ['Task 1: Find a product', '|done|40 s|6 of 7|1. A control did not respond as expected|'],
+        ['Task 2: Pay', '|given up|40 s|2 of 7|2. An error interrupted the task|'],
+      ],
+    );
+    assert.match(page.html, /<a href="#finding-[\w-]+">1\. A control did not respond as expected<\/a>/);
     const review = await tester.get(`/sessions/${session.sessionId}/review`);
     assert.equal(review.status, 200);
     assert.ok(review.html.includes('<dt>Task</dt><dd>Task 2: Pay</dd>'), 'the review page names the task');

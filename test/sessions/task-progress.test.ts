@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { asSystem } from '../../db/doors.ts';
+import { setTimeout } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { asSystem, asUser } from '../../db/doors.ts';
+import { insertEvents, type EventRow } from '../../db/repositories/signals.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
@@ -26,6 +29,26 @@ interface SessionAnswer {
   status: string;
   tasks: { order: number; title: string; description: string; attempt: Attempt | null }[];
 }
+
+const navigationAt = (page: string, occurredAt: string): EventRow => ({
+  eventType: 'navigation',
+  targetSelector: page,
+  occurredAt,
+  x: null,
+  y: null,
+  scrollY: null,
+  inputLength: null,
+  viewportWidth: null,
+  viewportHeight: null,
+});
+
+/** Whether some transaction is waiting for an advisory lock another holds. */
+const waitingOnAdvisoryLock = async () => {
+  const { rows } = await sql<{ waiting: boolean }>`
+    select exists (select 1 from pg_locks where locktype = 'advisory' and not granted) as waiting
+  `.execute(testDatabase());
+  return rows[0]!.waiting;
+};
 
 const attemptRows = (sessionId: string) =>
   asSystem(testDatabase(), (tx) =>
@@ -186,7 +209,7 @@ describe('task progress through PATCH /api/sessions/:id', () => {
     await progress({ order: 2, state: 'started' });
     assert.equal((await patch({ status: 'paused' })).status, 200);
     const pausedFor = 1_500;
-    await new Promise((resolve) => setTimeout(resolve, pausedFor));
+    await setTimeout(pausedFor);
     assert.equal((await patch({ status: 'active' })).status, 200);
     const done = await progress({ order: 2, state: 'completed', ease: 5 });
     const attempt = done.tasks[1]!.attempt!;
@@ -398,7 +421,8 @@ describe('task progress through PATCH /api/sessions/:id', () => {
       assert.equal(other.status, 404, other.text);
     });
 
-    it("judges each attempt against the page its task's success criteria name when the session completes, whatever order signals and reports arrived in", async () => {
+    /** A study whose first task's success criteria name a page, /booking/confirmed. */
+    async function bookingStudy() {
       const business = await sessionToken((await createBusiness('pro')).claims);
       const jobId = await activeStudy(api, business, {
         ...validStudyBody(),
@@ -413,6 +437,31 @@ describe('task progress through PATCH /api/sessions/:id', () => {
         ],
         targeting: { countries: ['GB'], devices: ['desktop'], testerCount: 10 },
       });
+      return { business, jobId };
+    }
+
+    /** A session of the study that began ten minutes ago, so every moment below is in its past. */
+    async function pastSession(business: string, jobId: string) {
+      const session = await startSession(api, business, jobId);
+      const headers = { 'X-Test-Token': await testTokenFor(session.sessionId) };
+      await asSystem(testDatabase(), (tx) =>
+        tx
+          .updateTable('sessions')
+          .set({ started_at: new Date(Date.now() - 600_000) })
+          .where('id', '=', session.sessionId)
+          .execute(),
+      );
+      const start = Date.now() - 300_000;
+      const iso = (offset: number) => new Date(start + offset).toISOString();
+      const send = async (body: unknown) => {
+        const response = await api.request('PATCH', `/api/sessions/${session.sessionId}`, { body, headers });
+        assert.equal(response.status, 200, response.text);
+      };
+      return { ...session, headers, iso, send };
+    }
+
+    it("judges each attempt against the page its task's success criteria name when the session completes, whatever order signals and reports arrived in", async () => {
+      const { business, jobId } = await bookingStudy();
       const results = async () => {
         const response = await api.request('GET', `/api/jobs/${jobId}/results`, { token: business });
         assert.equal(response.status, 200, response.text);
@@ -430,25 +479,7 @@ describe('task progress through PATCH /api/sessions/:id', () => {
       ] as const;
       const sessions = [];
       for (const tester of testers) {
-        const session = await startSession(api, business, jobId);
-        const headers = { 'X-Test-Token': await testTokenFor(session.sessionId) };
-        // The session began ten minutes ago, so every moment below is in its past.
-        await asSystem(testDatabase(), (tx) =>
-          tx
-            .updateTable('sessions')
-            .set({ started_at: new Date(Date.now() - 600_000) })
-            .where('id', '=', session.sessionId)
-            .execute(),
-        );
-        const start = Date.now() - 300_000;
-        const iso = (offset: number) => new Date(start + offset).toISOString();
-        const send = async (body: unknown) => {
-          const response = await api.request('PATCH', `/api/sessions/${session.sessionId}`, {
-            body,
-            headers,
-          });
-          assert.equal(response.status, 200, response.text);
-        };
+        const { sessionId, headers, iso, send } = await pastSession(business, jobId);
         const events = async () => {
           const batch = [
             // The success page outside the attempt counts for nothing.
@@ -460,7 +491,7 @@ describe('task progress through PATCH /api/sessions/:id', () => {
             })),
             { eventType: 'navigation', targetSelector: '/booking/confirmed', timestamp: iso(900) },
           ];
-          const response = await api.request('POST', `/api/sessions/${session.sessionId}/events`, {
+          const response = await api.request('POST', `/api/sessions/${sessionId}/events`, {
             body: { batch },
             headers,
           });
@@ -483,6 +514,53 @@ describe('task progress through PATCH /api/sessions/:id', () => {
         { page: '/booking/confirmed', judged: 3, reached: 2, doneWithoutReaching: 1, gaveUpAfterReaching: 1 },
         null,
       ]);
+    });
+
+    it('a signal batch still being written when the session completes is judged with it: completion waits for it', async () => {
+      const { business, jobId } = await bookingStudy();
+      const { sessionId, tester, iso, send } = await pastSession(business, jobId);
+      await send({ task: { order: 1, state: 'started', at: iso(0) } });
+      await send({ task: { order: 1, state: 'completed', at: iso(200), ease: 6 } });
+
+      // The batch reaching the success page is written but not yet committed...
+      let commit = () => {};
+      const committed = new Promise<void>((resolve) => (commit = resolve));
+      let written = () => {};
+      const inFlight = new Promise<void>((resolve) => (written = resolve));
+      const batch = asUser(testDatabase(), tester, async (tx) => {
+        const outcome = await insertEvents(
+          tx,
+          sessionId,
+          [navigationAt('/booking/confirmed', iso(100))],
+          'refuse',
+        );
+        assert.deepEqual(outcome, { kind: 'recorded', stored: 1 });
+        written();
+        await committed;
+      });
+      await inFlight;
+      // ...when the tester completes the session: its judgement waits for the batch to commit.
+      let completedFirst = false;
+      const completion = send({ status: 'completed' }).then(() => (completedFirst = true));
+      while (!completedFirst && !(await waitingOnAdvisoryLock())) await setTimeout(20);
+      commit();
+      await Promise.all([batch, completion]);
+      const reached = await asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('task_attempts')
+          .select(['success_page', 'success_reached_at'])
+          .where('session_id', '=', sessionId)
+          .execute(),
+      );
+      assert.equal(reached.length, 1);
+      assert.equal(reached[0]!.success_page, '/booking/confirmed');
+      assert.equal(reached[0]!.success_reached_at?.toISOString(), iso(100), 'the batch in flight was judged');
+
+      // A batch sent after completion finds the session closed.
+      const late = await asUser(testDatabase(), tester, (tx) =>
+        insertEvents(tx, sessionId, [navigationAt('/elsewhere', iso(300))], 'refuse'),
+      );
+      assert.equal(late.kind, 'closed');
     });
   });
 });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { aggregateStatusResponse } from '../../reports/aggregate.schema.ts';
-import type { renderReport } from '../../reports/report-rendering.ts';
+import { TASK_OUTCOME_WORDS, type renderReport } from '../../reports/report-rendering.ts';
+import { duration } from '../../../lib/duration-text.ts';
 import { studyPath } from '../paths.ts';
 import { day, dayAndTime, Layout, type Viewer } from '../shared/layout.tsx';
 import { SEVERITY_TEXT, studyReportWaiting, wcagText } from '../shared/report-text.ts';
@@ -65,6 +66,7 @@ export function ReportPage({ csrf, viewer, studyTitle, rendered }: ReportPagePro
         <dt>Written by</dt>
         <dd>{rendered.usedFallback ? `${rendered.provider} (a fallback provider)` : rendered.provider}</dd>
       </dl>
+      <ReportTasks rendered={rendered} />
       <h2>Findings</h2>
       {report.findings.length ? (
         report.findings.map((finding, index) => (
@@ -114,6 +116,52 @@ export function ReportPage({ csrf, viewer, studyTitle, rendered }: ReportPagePro
         <dd>{avgPositive.toFixed(2)}</dd>
       </dl>
     </Layout>
+  );
+}
+
+/** The tester report's tasks: how each attempt went, and links to the findings made in it. */
+function ReportTasks({ rendered: { report } }: { rendered: RenderedReport }) {
+  if (!report.tasks.length) return null;
+  // Linked by the heading each finding has below: its position and title.
+  const heading = new Map(
+    report.findings.map((finding, index) => [finding.findingId, `${index + 1}. ${finding.title}`]),
+  );
+  return (
+    <>
+      <h2>Tasks</h2>
+      <table>
+        <caption class="visually-hidden">Each study task: how the attempt went and its findings</caption>
+        <thead>
+          <tr>
+            <th scope="col">Task</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Time on task</th>
+            <th scope="col">Ease</th>
+            <th scope="col">Findings</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.tasks.map((task) => (
+            <tr key={task.order}>
+              <th scope="row">{`Task ${task.order}: ${task.title}`}</th>
+              <td>{TASK_OUTCOME_WORDS[task.outcome]}</td>
+              <td>{task.timeOnTaskSeconds === null ? 'none' : duration(task.timeOnTaskSeconds * 1000)}</td>
+              <td>{task.ease === null ? 'not rated' : `${task.ease} of 7`}</td>
+              <td>
+                {task.findingIds.length
+                  ? task.findingIds.map((id, index) => (
+                      <>
+                        {index ? ', ' : ''}
+                        <a href={`#finding-${id}`}>{heading.get(id) ?? id}</a>
+                      </>
+                    ))
+                  : 'None'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 

@@ -1,7 +1,7 @@
 // A study's per-task results as the study page and the study report page show them: could people
 // do each task, how long it took those who did, how easy they found it; overall as charts, and
 // split by kind of tester as tables (commands/studies/study-results.ts computes the figures).
-import { duration } from '../../../lib/analysis/detectors/tasks.ts';
+import { duration } from '../../../lib/duration-text.ts';
 import {
   MIN_GROUP_TESTERS,
   type GroupFigures,

@@ -13,7 +13,7 @@ import {
   type StudyProgress,
 } from '../../../db/repositories/study-progress.ts';
 import type { SessionPrincipal } from '../../../commands/principal.ts';
-import { studyResults } from '../../../commands/studies/study-results.ts';
+import { resultsOfStudy } from '../../../commands/studies/study-results.ts';
 import { notFound } from '../../../lib/errors.ts';
 import type { SignedInRequest } from '../shared/page-routes.ts';
 
@@ -39,7 +39,7 @@ export interface StudyPageData {
   /** The status of the study report's latest job (Agent 4), or null before the first. */
   readonly studyReport: AgentJobRow['status'] | null;
   /** Per-task results so far (GET /api/jobs/:id/results). */
-  readonly results: Awaited<ReturnType<typeof studyResults>>;
+  readonly results: Awaited<ReturnType<typeof resultsOfStudy>>;
 }
 
 /**
@@ -62,6 +62,7 @@ async function loadStudyPage(
     const sessions = await sessionsOfStudy(tx, studyId, STUDY_PAGE_LIST_LIMIT);
     const studyReport = (await latestStudyAgentJob(tx, studyId, 'agent4'))?.status ?? null;
     return {
+      record,
       study: record.study,
       progress,
       proposals: proposals.rows,
@@ -70,7 +71,9 @@ async function loadStudyPage(
       studyReport,
     };
   });
-  return page && { ...page, results: await studyResults({ db, now: () => new Date() }, principal, studyId) };
+  if (!page) return undefined;
+  const { record, ...shown } = page;
+  return { ...shown, results: await resultsOfStudy({ db, now: () => new Date() }, record) };
 }
 
 /** The page's study, or the 404 page. */

@@ -1,4 +1,5 @@
 import type { BarrierMoment, TaskSignal } from '../signals.ts';
+import { duration } from '../../duration-text.ts';
 
 /** A completed attempt this many times the study's median time on the task is far above it. */
 export const SLOW_TASK_FACTOR = 2;
@@ -53,12 +54,4 @@ export function taskMoments(tasks: readonly TaskSignal[]): BarrierMoment[] {
     }
   }
   return moments.sort((a, b) => a.at.getTime() - b.at.getTime());
-}
-
-/** "45 s", "3 min 20 s". */
-export function duration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const rest = seconds % 60;
-  return `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ''}`;
 }
