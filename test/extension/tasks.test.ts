@@ -109,6 +109,16 @@ describe('Browser extension: the task panel', function () {
     await tabTo(panel, '#cannot-task');
     await panel.keyboard.press('Enter');
     await panel.locator('#questions-title:focus').waitFor();
+    // Back to the task: nothing is sent, the task goes on, and the moment of that press is dropped.
+    await tabTo(panel, '#back-to-task');
+    await panel.keyboard.press('Enter');
+    await panel.locator('#done-task:focus').waitFor();
+    assert.equal(await panel.textContent('#announce'), 'Back to task 2: Pay.');
+    const backAt = Date.now();
+    assert.equal((await tasksOf(session.sessionId, session.testerToken))[1]?.attempt?.state, 'in_progress');
+    await tabTo(panel, '#cannot-task');
+    await panel.keyboard.press('Enter');
+    await panel.locator('#questions-title:focus').waitFor();
     assert.equal(await panel.textContent('#questions-title'), "Task 2 of 2, Pay: can't be done");
     await tabTo(panel, '#send-answers');
     await panel.keyboard.press('Enter');
@@ -152,6 +162,8 @@ describe('Browser extension: the task panel', function () {
       }),
       ['1 started 200', '1 completed 200', '2 started 200', '2 abandoned 200'],
     );
+    const { task: gaveUp } = JSON.parse(reports[3]!.body) as { task: { at: string } };
+    assert.ok(Date.parse(gaveUp.at) >= backAt, 'the give-up is timed at the second press, after Back');
     await popupShows(popup, '#phase', 'recording');
   });
 
