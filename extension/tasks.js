@@ -146,7 +146,8 @@ function announce(/** @type {PanelView} */ view, /** @type {SessionState} */ sta
     if (ended && ended !== 'in_progress')
       before = `Task ${lastView.position} recorded as ${OUTCOME_TEXT[ended]}. `;
   }
-  const resumed = lastView.kind === 'questions' && view.kind === 'doing';
+  const resumed =
+    lastView.kind === 'questions' && view.kind === 'doing' && lastView.task.order === view.task.order;
   const text = resumed ? `Back to task ${view.position}: ${view.task.title}.` : viewText(view, state);
   const announcement = `${before}${text}`;
   if (element('announce').textContent !== announcement) element('announce').textContent = announcement;

@@ -71,8 +71,10 @@ export async function applyDecisions(
     .execute();
 }
 
-/** What a report is built from: agent findings the tester confirmed (explicitly or by not rejecting them). */
-/** A session's confirmed agent findings, each with its task's order and title (null between tasks). */
+/**
+ * What a report is built from: agent findings the tester confirmed (explicitly or by not rejecting
+ * them), each with its task's order and title (null between tasks).
+ */
 export function confirmedFindings(tx: Tx, sessionId: string) {
   return tx
     .selectFrom('session_notes as n')

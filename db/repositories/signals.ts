@@ -173,8 +173,8 @@ export async function closeRecording(tx: Tx, sessionId: string): Promise<void> {
 }
 
 /**
- * One statement that reads the session and, only when the caller may record on it now, inserts
- * the rows; repeats of stored rows (unique keys of 0006 and 0012) fail it or are skipped, as
+ * Under the session's shared recording lock, one statement that reads the session and, only when
+ * the caller may record on it now, inserts the rows; repeats of stored rows (unique keys of 0006 and 0012) fail it or are skipped, as
  * `repeats` says. The session check gives the caller a precise answer; the table's insert policy
  * still guards every row.
  */

@@ -1,4 +1,5 @@
 import { successPageOf } from '../../lib/analysis/task-attribution.ts';
+import { taskName } from '../../lib/analysis/task-name.ts';
 import type { EndedAttempt, StudyTaskPage } from '../../lib/analysis/task-results.ts';
 import type { TaskAttemptChange } from '../../lib/domain.ts';
 import type { Tx } from '../doors.ts';
@@ -190,5 +191,5 @@ export async function taskNamesOf(tx: Tx, studyId: string): Promise<Map<string, 
     .select(['id', 'position', 'title'])
     .where('study_id', '=', studyId)
     .execute();
-  return new Map(rows.map((row) => [row.id, `Task ${row.position}: ${row.title}`]));
+  return new Map(rows.map((row) => [row.id, taskName({ order: row.position, title: row.title })]));
 }

@@ -1,5 +1,6 @@
 import { PATTERN_THRESHOLD } from './findings.ts';
 import type { EventSignal, Finding, WcagReference } from './signals.ts';
+import { taskName } from './task-name.ts';
 import { lastEventsBefore } from './timeline.ts';
 
 /** A barrier that recurs across the session's tasks. */
@@ -11,10 +12,12 @@ export interface CrossTaskPattern {
   /** What `places` are: the session's tasks, or (a session without task attempts) its pages. */
   readonly placeKind: 'task' | 'page';
   /**
-   * The distinct tasks (their titles, one per task even when titles repeat) or pages (navigation
-   * targets) the findings happened in; findings between tasks are in none.
+   * The distinct tasks ("Task 2: Pay": two tasks may share a title) or pages (navigation targets)
+   * the findings happened in; findings between tasks are in none.
    */
   readonly places: readonly string[];
+  /** Of `occurrences`, those between tasks (in no place; always 0 for pages). */
+  readonly betweenTasks: number;
 }
 
 export const FIRST_PAGE = 'the first page';
@@ -28,12 +31,13 @@ export const FIRST_PAGE = 'the first page';
 export function crossTaskPatterns(
   findings: readonly Finding[],
   events: readonly EventSignal[],
+  /** Whether the session has task attempts; without them, pages stand in for tasks. */
+  byTask: boolean,
 ): CrossTaskPattern[] {
-  const byTask = findings.some((finding) => finding.task !== null);
   // A place is keyed by the task's order (two tasks may share a title) and named by its title; a
   // finding between tasks counts as an occurrence but is in no task, so it adds no place.
   const places: ({ key: string; name: string } | null)[] = byTask
-    ? findings.map(({ task }) => (task ? { key: `task ${task.order}`, name: task.title } : null))
+    ? findings.map(({ task }) => (task ? { key: `task ${task.order}`, name: taskName(task) } : null))
     : lastEventsBefore(
         events,
         findings.map((finding) => finding.at),
@@ -65,6 +69,7 @@ export function crossTaskPatterns(
       occurrences: group.findings.length,
       placeKind: byTask ? ('task' as const) : ('page' as const),
       places: [...group.places.values()],
+      betweenTasks: group.findings.filter((index) => places[index] === null).length,
     }))
     .sort((a, b) => b.occurrences - a.occurrences || a.wcag.criterion.localeCompare(b.wcag.criterion));
 }

@@ -228,9 +228,12 @@ describe('agents on the analysis core', () => {
       const across = await local.agent2Findings({ signals: { events: twice, facial: [], voice: [], tasks } });
       assert.deepEqual(
         across.result.patterns.map((p) => [p.placeKind, p.places, p.findingIds]),
-        [['task', ['Find', 'Pay'], ['finding-1', 'finding-2']]],
+        [['task', ['Task 1: Find', 'Task 2: Pay'], ['finding-1', 'finding-2']]],
       );
-      assert.match(across.result.patterns[0]!.description, /came up 2 times in 2 tasks \(Find, Pay\)/);
+      assert.match(
+        across.result.patterns[0]!.description,
+        /came up 2 times in 2 tasks \(Task 1: Find, Task 2: Pay\)\.$/,
+      );
 
       // Places are tasks told apart by order (two tasks may share a title); a finding between
       // tasks counts as an occurrence but is in no task.
@@ -245,7 +248,7 @@ describe('agents on the analysis core', () => {
         twoPays.result.patterns.map((p) => [p.places, p.findingIds]),
         [
           [
-            ['Pay', 'Pay'],
+            ['Task 1: Pay', 'Task 2: Pay'],
             ['finding-1', 'finding-2'],
           ],
         ],
@@ -259,6 +262,25 @@ describe('agents on the analysis core', () => {
         [1, null],
       );
       assert.deepEqual(oneTask.result.patterns, []);
+      // Three times, all between tasks: a pattern by recurrence, in no task.
+      const outside = [event('error', 32, '#a'), event('error', 34, '#b'), event('error', 36, '#c')];
+      const betweenOnly = await local.agent2Findings({
+        signals: { events: outside, facial: [], voice: [], tasks: sameTitles },
+      });
+      assert.deepEqual(
+        betweenOnly.result.patterns.map((p) => [p.places, p.occurrences]),
+        [[[], 3]],
+      );
+      assert.match(betweenOnly.result.patterns[0]!.description, /came up 3 times between tasks\.$/);
+      // Once in a task and twice between tasks.
+      const mixed = [event('error', 20, '#a'), ...outside.slice(1)];
+      const { result: mixedResult } = await local.agent2Findings({
+        signals: { events: mixed, facial: [], voice: [], tasks: sameTitles },
+      });
+      assert.match(
+        mixedResult.patterns[0]!.description,
+        /came up 3 times in 1 task \(Task 1: Pay\), 2 of them between tasks\.$/,
+      );
     });
 
     it('a provider words the findings; criteria, severities and times stay the analysis core`s', async () => {

@@ -125,7 +125,14 @@ describe('the reports as pages: /reports/:id and /dashboard/jobs/:id/report', fu
     assert.match(report.html, /<h2>Tasks by kind of tester<\/h2>/);
     assert.match(report.html, /<h3 id="task-2-splits">Task 2: Pay<\/h3>/);
     assert.match(report.html, /<caption>Task 2, by country<\/caption>/);
-    // Each barrier is listed under the task it was met in (matched by the task's order).
+    // Each barrier says which task it was met in (matched by the task's order)...
+    assert.ok(
+      report.html.includes(
+        '<th scope="row">An error interrupted the task</th><td>Critical</td><td>3.3.1 Error Identification, level A</td><td>Task 2: Pay</td>',
+      ),
+      'the top barriers name their task',
+    );
+    // ...and is listed under it.
     assert.ok(
       report.html.includes(
         '<ul aria-label="Barriers in task 1"><li>A control did not respond as expected (High)',

@@ -266,13 +266,24 @@ export async function pollJob<T extends { status: string }>(
   return job!;
 }
 
+/**
+ * GETs the session until it has `status`. A 503 is read as "not yet": the API answers it, by
+ * design, while its database connections are being replaced (test/failure); anything else but 200
+ * fails at once.
+ */
 export async function waitForSessionStatus(api: TestApi, sessionId: string, token: string, status: string) {
-  let last = '';
+  let last = 'unread';
   await waitFor(async () => {
-    last = ((await api.request('GET', `/api/sessions/${sessionId}`, { token })).body.data as SessionRead)
-      .status;
+    const read = await api.request('GET', `/api/sessions/${sessionId}`, { token });
+    if (read.status === 503) return false;
+    assert.equal(read.status, 200, read.text);
+    last = (read.body.data as SessionRead).status;
     return last === status;
-  }).catch(() => assert.fail(`session stayed ${last}, expected ${status}`));
+  }).catch((error: unknown) =>
+    assert.fail(
+      `session stayed ${last}, expected ${status} (${error instanceof Error ? error.message : String(error)})`,
+    ),
+  );
 }
 
 const at = (base: Date, seconds: number) => new Date(base.getTime() + seconds * 1000);

@@ -42,10 +42,15 @@ const navigationAt = (page: string, occurredAt: string): EventRow => ({
   viewportHeight: null,
 });
 
-/** Whether some transaction is waiting for an advisory lock another holds. */
-const waitingOnAdvisoryLock = async () => {
+/** Whether a transaction waits for the session's recording lock (db/repositories/signals.ts). */
+const waitingOnRecordingLock = async (sessionId: string) => {
+  // An advisory lock's bigint key is split over classid (high half) and objid (low half).
   const { rows } = await sql<{ waiting: boolean }>`
-    select exists (select 1 from pg_locks where locktype = 'advisory' and not granted) as waiting
+    select exists (
+      select 1 from pg_locks
+      where locktype = 'advisory' and not granted
+        and ((classid::bigint << 32) | objid::bigint) = hashtextextended(${`session-recording:${sessionId}`}, 0)
+    ) as waiting
   `.execute(testDatabase());
   return rows[0]!.waiting;
 };
@@ -540,9 +545,9 @@ describe('task progress through PATCH /api/sessions/:id', () => {
       });
       await inFlight;
       // ...when the tester completes the session: its judgement waits for the batch to commit.
-      let completedFirst = false;
-      const completion = send({ status: 'completed' }).then(() => (completedFirst = true));
-      while (!completedFirst && !(await waitingOnAdvisoryLock())) await setTimeout(20);
+      let settled = false;
+      const completion = send({ status: 'completed' }).finally(() => (settled = true));
+      while (!settled && !(await waitingOnRecordingLock(sessionId))) await setTimeout(20);
       commit();
       await Promise.all([batch, completion]);
       const reached = await asSystem(testDatabase(), (tx) =>

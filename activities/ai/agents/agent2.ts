@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FindingSeverity } from '../../../lib/domain.ts';
 import { findingsOf, PATTERN_THRESHOLD, patternSentence } from '../../../lib/analysis/findings.ts';
 import { crossTaskPatterns } from '../../../lib/analysis/patterns.ts';
+import { taskName } from '../../../lib/analysis/task-name.ts';
 import { analyseSignals } from '../../../lib/analysis/signal-analysis.ts';
 import {
   mostSevereFirst,
@@ -77,8 +78,9 @@ export async function agent2Findings(
   input: Agent2Input,
 ): Promise<AgentAnswer<Agent2Result>> {
   const analysis = analyseSignals(input.signals);
-  const found = findingsOf(analysis.timeline, analysis.moments, input.signals.tasks ?? []);
-  const patterns = crossTaskPatterns(found, analysis.timeline.events).map((pattern) => ({
+  const tasks = input.signals.tasks ?? [];
+  const found = findingsOf(analysis.timeline, analysis.moments, tasks);
+  const patterns = crossTaskPatterns(found, analysis.timeline.events, tasks.length > 0).map((pattern) => ({
     ...pattern,
     patternId: `pattern-${pattern.wcag.criterion}`,
     findingIds: pattern.findings.map((index) => `finding-${index + 1}`),
@@ -87,10 +89,17 @@ export async function agent2Findings(
   const facts = found.map((finding, index) => ({ ...finding, findingId: `finding-${index + 1}` }));
   const shown = [...facts].sort(mostSevereFirst).slice(0, MATERIAL_ITEMS);
 
-  const localPattern = (p: (typeof patterns)[number]) =>
-    `WCAG ${p.wcag.criterion} ${p.wcag.name} came up ${p.occurrences} times ${p.placeKind === 'task' ? 'in' : 'on'} ${
-      p.places.length
-    } ${p.placeKind}${p.places.length === 1 ? '' : 's'} (${p.places.slice(0, 3).join(', ')}).`;
+  const localPattern = (p: (typeof patterns)[number]) => {
+    const where = p.places.length
+      ? ` ${p.placeKind === 'task' ? 'in' : 'on'} ${p.places.length} ${p.placeKind}${p.places.length === 1 ? '' : 's'} (${p.places.slice(0, 3).join(', ')})`
+      : '';
+    const between = !p.betweenTasks
+      ? ''
+      : p.places.length
+        ? `, ${p.betweenTasks} of them between tasks`
+        : ' between tasks';
+    return `WCAG ${p.wcag.criterion} ${p.wcag.name} came up ${p.occurrences} times${where}${between}.`;
+  };
   const { wording, provider, usedFallback } = await word({
     agent: 'agent2',
     system: SYSTEM,
@@ -102,7 +111,7 @@ export async function agent2Findings(
         type: f.kind,
         timestamp: f.at.toISOString(),
         element: f.target,
-        task: f.task?.title ?? null,
+        task: f.task ? taskName(f.task) : null,
         severity: f.severity,
         wcag: f.wcag,
         evidence: f.content,
@@ -112,6 +121,7 @@ export async function agent2Findings(
         wcag: p.wcag,
         findingIds: p.findingIds.slice(0, MATERIAL_ITEMS),
         [p.placeKind === 'task' ? 'tasks' : 'pages']: p.places.slice(0, 20),
+        ...(p.betweenTasks ? { betweenTasks: p.betweenTasks } : {}),
       })),
     },
     schema: z.object({

@@ -7,6 +7,7 @@ import { day, dayAndTime, Layout, type Viewer } from '../shared/layout.tsx';
 import { SEVERITY_TEXT, studyReportWaiting, wcagText } from '../shared/report-text.ts';
 import { TaskSplits } from '../shared/task-results.tsx';
 import { MIN_GROUP_TESTERS } from '../../../lib/analysis/task-results.ts';
+import { taskName } from '../../../lib/analysis/task-name.ts';
 
 export type RenderedReport = ReturnType<typeof renderReport>;
 
@@ -143,7 +144,7 @@ function ReportTasks({ rendered: { report } }: { rendered: RenderedReport }) {
         <tbody>
           {report.tasks.map((task) => (
             <tr key={task.order}>
-              <th scope="row">{`Task ${task.order}: ${task.title}`}</th>
+              <th scope="row">{taskName(task)}</th>
               <td>{TASK_OUTCOME_WORDS[task.outcome]}</td>
               <td>{task.timeOnTaskSeconds === null ? 'none' : duration(task.timeOnTaskSeconds * 1000)}</td>
               <td>{task.ease === null ? 'not rated' : `${task.ease} of 7`}</td>
@@ -222,6 +223,12 @@ export interface StudyReportPageProps {
 /** `/dashboard/jobs/:id/report`: the study report (Agent 4) as the study's organization reads it. */
 export function StudyReportPage({ csrf, viewer, studyId, studyTitle, report }: StudyReportPageProps) {
   const titles = new Map(report.topFindings.map((finding) => [finding.findingId, finding.title]));
+  // A barrier's task by its order (the task sections list their barriers): titles may repeat.
+  const taskOf = new Map(
+    report.tasks.flatMap((task) =>
+      task.barriers.map((barrier) => [barrier.findingId, taskName(task)] as const),
+    ),
+  );
   const variants = Object.entries(report.variantComparison);
   return (
     <Layout title={`Study report: ${studyTitle}`} viewer={viewer} csrf={csrf}>
@@ -257,7 +264,7 @@ export function StudyReportPage({ csrf, viewer, studyId, studyTitle, report }: S
                 <th scope="row">{finding.title}</th>
                 <td>{SEVERITY_TEXT[finding.severity] ?? finding.severity}</td>
                 <td>{wcagText(finding.wcag as Parameters<typeof wcagText>[0])}</td>
-                <td>{finding.affectedFlow}</td>
+                <td>{taskOf.get(finding.findingId) ?? finding.affectedFlow}</td>
                 <td>{finding.affectedSessionCount}</td>
               </tr>
             ))}

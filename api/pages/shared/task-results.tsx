@@ -2,6 +2,7 @@
 // do each task, how long it took those who did, how easy they found it; overall as charts, and
 // split by kind of tester as tables (commands/studies/study-results.ts computes the figures).
 import { duration } from '../../../lib/duration-text.ts';
+import { taskName } from '../../../lib/analysis/task-name.ts';
 import {
   MIN_GROUP_TESTERS,
   type GroupFigures,
@@ -52,11 +53,10 @@ export function TaskResultCharts({
   tasks: readonly TitledTaskResults[];
   idPrefix: string;
 }) {
-  const name = (task: TitledTaskResults) => `Task ${task.order}: ${task.title}`;
   const completion: ChartRow[] = tasks.map((task) => {
     const rate = task.overall.completionRate;
     return {
-      label: name(task),
+      label: taskName(task),
       value: rate ? rate.value * 100 : null,
       low: rate ? rate.low * 100 : null,
       high: rate ? rate.high * 100 : null,
@@ -66,7 +66,7 @@ export function TaskResultCharts({
   const time: ChartRow[] = tasks.map((task) => {
     const seconds = task.overall.timeOnTaskSeconds;
     return {
-      label: name(task),
+      label: taskName(task),
       value: seconds?.value ?? null,
       low: seconds?.low ?? null,
       high: seconds?.high ?? null,
@@ -74,7 +74,7 @@ export function TaskResultCharts({
     };
   });
   const ease: ChartRow[] = tasks.map((task) => ({
-    label: name(task),
+    label: taskName(task),
     value: task.overall.meanEase,
     text: easeText(task.overall),
   }));
@@ -137,7 +137,7 @@ export function TaskSplits({
   const splits = SPLITS.filter(([key]) => task[key].length);
   return (
     <section aria-labelledby={`task-${task.order}-splits`}>
-      <h3 id={`task-${task.order}-splits`}>{`Task ${task.order}: ${task.title}`}</h3>
+      <h3 id={`task-${task.order}-splits`}>{taskName(task)}</h3>
       <p>{completionText(task.overall)}.</p>
       {task.successPage ? (
         <p>
