@@ -29,6 +29,8 @@ export interface BarChartProps {
   readonly labelHeading: string;
   readonly valueHeading: string;
   readonly rows: readonly ChartRow[];
+  /** False when a table right after the chart already holds these figures (with more). */
+  readonly table?: boolean;
 }
 
 const WIDTH = 640;
@@ -110,23 +112,25 @@ export function BarChart(props: BarChartProps) {
           );
         })}
       </svg>
-      <table class="chart-table">
-        <caption class="visually-hidden">{`${title}: the figures`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{props.labelHeading}</th>
-            <th scope="col">{props.valueHeading}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.label}>
-              <th scope="row">{row.label}</th>
-              <td>{row.text}</td>
+      {props.table === false ? null : (
+        <table class="chart-table">
+          <caption class="visually-hidden">{`${title}: the figures`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{props.labelHeading}</th>
+              <th scope="col">{props.valueHeading}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
+                <td>{row.text}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </figure>
   );
 }

@@ -1,6 +1,7 @@
 // A study's per-task results as the study page and the study report page show them: could people
 // do each task, how long it took those who did, how easy they found it; overall as charts, and
-// split by kind of tester as tables (commands/studies/study-results.ts computes the figures).
+// split by kind of tester as a completion chart and a table per split (commands/studies/study-results.ts
+// computes the figures).
 import { duration } from '../../../lib/duration-text.ts';
 import { taskName } from '../../../lib/analysis/task-name.ts';
 import {
@@ -45,6 +46,37 @@ function timeScale(tasks: readonly TitledTaskResults[]): { max: number; ticks: n
   return { max, ticks: Array.from({ length: max / step + 1 }, (_, i) => i * step) };
 }
 
+/** A bar of completion: the rate with its interval, or nothing when withheld or not known yet. */
+function completionRow(label: string, figures: TaskFigures): ChartRow {
+  const rate = figures.withheld ? null : figures.completionRate;
+  return {
+    label,
+    value: rate ? rate.value * 100 : null,
+    low: rate ? rate.low * 100 : null,
+    high: rate ? rate.high * 100 : null,
+    text: completionText(figures),
+  };
+}
+
+function CompletionChart(props: {
+  id: string;
+  title: string;
+  labelHeading: string;
+  rows: readonly ChartRow[];
+  table?: boolean;
+}) {
+  return (
+    <BarChart
+      {...props}
+      summary="The share of testers whose attempt ended who completed the task, with its adjusted-Wald 95 % interval as a line across the bar."
+      max={100}
+      ticks={[0, 25, 50, 75, 100]}
+      tickText={(tick) => `${tick} %`}
+      valueHeading="Completed"
+    />
+  );
+}
+
 /** Completion with its interval, time on task and ease, one bar per task; each with its table. */
 export function TaskResultCharts({
   tasks,
@@ -53,16 +85,7 @@ export function TaskResultCharts({
   tasks: readonly TitledTaskResults[];
   idPrefix: string;
 }) {
-  const completion: ChartRow[] = tasks.map((task) => {
-    const rate = task.overall.completionRate;
-    return {
-      label: taskName(task),
-      value: rate ? rate.value * 100 : null,
-      low: rate ? rate.low * 100 : null,
-      high: rate ? rate.high * 100 : null,
-      text: completionText(task.overall),
-    };
-  });
+  const completion = tasks.map((task) => completionRow(taskName(task), task.overall));
   const time: ChartRow[] = tasks.map((task) => {
     const seconds = task.overall.timeOnTaskSeconds;
     return {
@@ -81,15 +104,10 @@ export function TaskResultCharts({
   const scale = timeScale(tasks);
   return (
     <>
-      <BarChart
+      <CompletionChart
         id={`${idPrefix}-completion`}
         title="Task completion"
-        summary="The share of testers whose attempt ended who completed each task, with its adjusted-Wald 95 % interval as a line across the bar."
-        max={100}
-        ticks={[0, 25, 50, 75, 100]}
-        tickText={(tick) => `${tick} %`}
         labelHeading="Task"
-        valueHeading="Completed"
         rows={completion}
       />
       <BarChart
@@ -126,7 +144,11 @@ const SPLITS = [
   ['byCountry', 'By country'],
 ] as const;
 
-/** One task's figures split by variant and kind of tester, a table each (the groups are few). */
+/**
+ * One task's figures split by variant and kind of tester: per split, completion by group as a chart
+ * (unless the split is withheld: a chart of nothing says nothing) and every figure in the table
+ * after it, which is the chart's data table too.
+ */
 export function TaskSplits({
   task,
   minimumGroupTesters,
@@ -146,9 +168,24 @@ export function TaskSplits({
         </p>
       ) : null}
       {splits.length ? (
-        splits.map(([key, heading]) => (
-          <SplitTable key={key} caption={`Task ${task.order}, ${heading.toLowerCase()}`} groups={task[key]} />
-        ))
+        splits.map(([key, heading]) => {
+          const groups = task[key];
+          const label = heading.replace(/^By /, '');
+          return (
+            <div key={key}>
+              {groups.some((group) => group.withheld) ? null : (
+                <CompletionChart
+                  id={`task-${task.order}-${key}`}
+                  title={`Task ${task.order}, completion ${heading.toLowerCase()}`}
+                  labelHeading={label.charAt(0).toUpperCase() + label.slice(1)}
+                  rows={groups.map((group) => completionRow(groupName(group), group))}
+                  table={false} // the split's table below holds these figures
+                />
+              )}
+              <SplitTable caption={`Task ${task.order}, ${heading.toLowerCase()}`} groups={groups} />
+            </div>
+          );
+        })
       ) : (
         <p>No attempt at this task has ended yet.</p>
       )}
@@ -156,6 +193,8 @@ export function TaskSplits({
     </section>
   );
 }
+
+const groupName = (group: GroupFigures) => group.group.replaceAll('_', ' ');
 
 function SplitTable({ caption, groups }: { caption: string; groups: readonly GroupFigures[] }) {
   return (
@@ -173,7 +212,7 @@ function SplitTable({ caption, groups }: { caption: string; groups: readonly Gro
       <tbody>
         {groups.map((group) => (
           <tr key={group.group}>
-            <th scope="row">{group.group.replaceAll('_', ' ')}</th>
+            <th scope="row">{groupName(group)}</th>
             <td>{group.testers}</td>
             <td>{completionText(group)}</td>
             <td>{timeText(group)}</td>
