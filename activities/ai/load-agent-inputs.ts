@@ -4,6 +4,7 @@ import { MIN_MEDIAN_ATTEMPTS } from '../../lib/analysis/detectors/tasks.ts';
 import { facialSnapshotsForAnalysis, voiceSegmentsForAnalysis } from '../../db/repositories/signals.ts';
 import type { ReportSummary, TesterProfileSummary } from '../../lib/analysis/aggregate.ts';
 import type { SessionReportContent } from '../../lib/analysis/session-report.ts';
+import { redactPii } from '../privacy/sanitiser.ts';
 import type { FacialSignal, SessionSignals } from '../../lib/analysis/signals.ts';
 
 /**
@@ -47,6 +48,7 @@ export async function loadAgentSignals(tx: Tx, sessionId: string, until?: Date):
       outcome: row.outcome,
       activeMs: row.active_ms,
       ease: row.ease,
+      reason: row.reason === null ? null : redactPii(row.reason).text,
       studyMedianMs: row.study_median_ms === null ? null : Number(row.study_median_ms),
     })),
   };

@@ -126,9 +126,10 @@ export async function agentTasks(tx: Tx, sessionId: string, minAttempts: number)
     outcome: 'completed' | 'abandoned' | 'unfinished' | null;
     active_ms: number | null;
     ease: number | null;
+    reason: string | null;
     study_median_ms: number | null;
   }>`
-    select t.id as task_id, t.position, t.title, a.started_at, a.ended_at, a.outcome, a.active_ms, a.ease,
+    select t.id as task_id, t.position, t.title, a.started_at, a.ended_at, a.outcome, a.active_ms, a.ease, a.reason,
            (select percentile_cont(0.5) within group (order by o.active_ms)
               from task_attempts o join sessions os on os.id = o.session_id
               where o.task_id = a.task_id and o.outcome = 'completed' and o.session_id <> a.session_id

@@ -45,6 +45,11 @@ export interface TaskSignal {
   readonly activeMs: number | null;
   /** The Single Ease Question's answer (1 very difficult ... 7 very easy). */
   readonly ease: number | null;
+  /**
+   * The tester's words on giving up, if any, with personal data already replaced by placeholders
+   * (the loader redacts them, as it does transcripts: they may go to an AI provider).
+   */
+  readonly reason?: string | null;
   /** The study's median time on this task over other sessions' completed attempts; null with too few. */
   readonly studyMedianMs: number | null;
 }

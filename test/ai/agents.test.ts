@@ -184,11 +184,16 @@ describe('agents on the analysis core', () => {
     it('per task: each finding names its task, patterns are across tasks, and what the attempts say is a finding or raises one', async () => {
       const tasks = [
         // Task 1, "Find": the rage clicks happen in it; the tester gave up and rated it 2.
-        attempt(1, 1, 30, { title: 'Find', outcome: 'abandoned', ease: 2 }),
+        attempt(1, 1, 30, {
+          title: 'Find',
+          outcome: 'abandoned',
+          ease: 2,
+          reason: '  The search\n finds nothing ',
+        }),
         // Task 2, "Pay": both errors; done, in 40 s against a study median of 15 s.
         attempt(2, 30, 70, { title: 'Pay', studyMedianMs: 15_000, ease: 6 }),
         // Task 3, "Leave": nothing detected in it, but given up.
-        attempt(3, 70, 90, { title: 'Leave', outcome: 'abandoned', ease: null }),
+        attempt(3, 70, 90, { title: 'Leave', outcome: 'abandoned', ease: null, reason: 'x'.repeat(300) }),
       ];
       const perTask = [
         ...events.slice(0, 4),
@@ -211,9 +216,16 @@ describe('agents on the analysis core', () => {
         ],
       );
       const giveUp = result.findings[3]!;
+      // A give-up quotes the tester's reason on one line, cut at 200 characters.
       assert.match(
         giveUp.content,
-        /^The tester gave up on the task: the tester gave up on task 3, "Leave", after 20 s\./,
+        new RegExp(
+          `^The tester gave up on the task: the tester gave up on task 3, "Leave", after 20 s, saying "${'x'.repeat(199)}…"\\.`,
+        ),
+      );
+      assert.match(
+        result.findings[0]!.content,
+        /gave up on task 1, "Find", after 29 s, saying "The search finds nothing"/,
       );
       assert.equal(giveUp.wcag.criterion, '3.3.2');
       assert.match(

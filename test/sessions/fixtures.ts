@@ -109,7 +109,13 @@ export async function analyzedSessionWithTasks(
     { order: 1, state: 'started', at: at(-10) },
     { order: 1, state: 'completed', at: at(30), ease: 6 },
     { order: 2, state: 'started', at: at(50) },
-    { order: 2, state: 'abandoned', at: at(90), ease: 2, reason: 'The card was refused' },
+    {
+      order: 2,
+      state: 'abandoned',
+      at: at(90),
+      ease: 2,
+      reason: 'The card was refused, my number is 07700 900123',
+    },
   ]) {
     const response = await api.request('PATCH', `/api/sessions/${session.sessionId}`, {
       body: { task },

@@ -184,7 +184,12 @@ describe('task progress through PATCH /api/sessions/:id', () => {
       ],
     );
     // The give-up of "Pay" (and its ease of 2) is told beside its error, and raises it.
-    assert.match(findings[1]!.content, /the tester gave up on task 2, "Pay", after 40 s/);
+    // Its reason is quoted, the tester's phone number redacted before any agent reads it.
+    assert.match(
+      findings[1]!.content,
+      /the tester gave up on task 2, "Pay", after 40 s, saying "The card was refused, my number is \[phone number\]"/,
+    );
+    assert.doesNotMatch(findings[1]!.content, /07700/);
     assert.match(findings[1]!.content, /the tester rated task 2, "Pay" 2 of 7 for ease/);
     assert.equal(findings[1]!.severity, 'critical');
   });

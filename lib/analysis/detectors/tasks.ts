@@ -7,6 +7,14 @@ export const SLOW_TASK_FACTOR = 2;
 export const MIN_MEDIAN_ATTEMPTS = 3;
 /** A Single Ease Question answer of this or less: the tester found the task difficult (Sauro). */
 export const LOW_EASE_MAX = 3;
+/** A give-up's reason is quoted up to this many characters in the finding. */
+export const REASON_QUOTED = 200;
+
+/** The tester's reason as the finding quotes it: on one line, cut at `REASON_QUOTED` characters. */
+function quoted(reason: string): string {
+  const line = reason.replace(/\s+/g, ' ').trim();
+  return line.length > REASON_QUOTED ? `${line.slice(0, REASON_QUOTED - 1).trimEnd()}…` : line;
+}
 
 /**
  * What the tester's own task attempts say, each at the attempt's end: a give-up; a completed
@@ -26,7 +34,7 @@ export function taskMoments(tasks: readonly TaskSignal[]): BarrierMoment[] {
         at,
         target: null,
         severity: 'high',
-        evidence: `the tester gave up on ${name}, after ${duration(task.activeMs)}`,
+        evidence: `the tester gave up on ${name}, after ${duration(task.activeMs)}${task.reason?.trim() ? `, saying "${quoted(task.reason)}"` : ''}`,
       });
     }
     if (
