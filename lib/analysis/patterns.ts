@@ -34,7 +34,7 @@ export function crossTaskPatterns(
   /** Whether the session has task attempts; without them, pages stand in for tasks. */
   byTask: boolean,
 ): CrossTaskPattern[] {
-  // A place is keyed by the task's order (two tasks may share a title) and named by its title; a
+  // A place is keyed by the task's order (two tasks may share a title) and named "Task 2: Pay"; a
   // finding between tasks counts as an occurrence but is in no task, so it adds no place.
   const places: ({ key: string; name: string } | null)[] = byTask
     ? findings.map(({ task }) => (task ? { key: `task ${task.order}`, name: taskName(task) } : null))
