@@ -2,7 +2,7 @@
 // the testers confirmed in it, each marked widespread within the task, specific to a kind of
 // tester, or met by few.
 import type { FindingSeverity } from '../domain.ts';
-import { WIDESPREAD_SHARE, type AggregateFacts, type Dimension, type ReportSummary } from './aggregate.ts';
+import { isWidespread, type AggregateFacts, type Dimension, type ReportSummary } from './aggregate.ts';
 import { taskResults, type EndedAttempt, type StudyTaskPage, type TaskResults } from './task-results.ts';
 
 /** A barrier of one task, as the study report marks it. */
@@ -46,10 +46,7 @@ export function aggregateTasks(
     const barriers = facts.clusters
       .filter((cluster) => cluster.taskOrder === task.order)
       .map((cluster): TaskBarrier => {
-        const widespread =
-          cluster.affectedSessionCount >= 2 &&
-          reported > 0 &&
-          cluster.affectedSessionCount / reported >= WIDESPREAD_SHARE;
+        const widespread = isWidespread(cluster.affectedSessionCount, reported);
         const specific = profileOf.get(cluster.findingId);
         return {
           findingId: cluster.findingId,

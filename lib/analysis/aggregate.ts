@@ -70,7 +70,11 @@ export interface AggregateFacts {
 
 const TOP_FINDINGS = 10;
 /** Met by at least half of the sessions, and by two at least: a barrier of the product. */
-export const WIDESPREAD_SHARE = 0.5;
+const WIDESPREAD_SHARE = 0.5;
+
+/** Whether a barrier met in `affected` of `sessions` sessions is widespread among them. */
+export const isWidespread = (affected: number, sessions: number): boolean =>
+  affected >= 2 && sessions > 0 && affected / sessions >= WIDESPREAD_SHARE;
 
 /**
  * Agent 4's facts, computed and not guessed: study score (mean of the report scores), barrier
@@ -92,7 +96,7 @@ export function aggregateStudy(input: {
   const scoreOf = new Map(reports.map((r) => [r.sessionId, r.overallScore]));
 
   const widespreadBarriers = clusters
-    .filter((c) => c.affectedSessionCount >= 2 && c.affectedSessionCount / reports.length >= WIDESPREAD_SHARE)
+    .filter((c) => isWidespread(c.affectedSessionCount, reports.length))
     .map((c) => ({
       findingId: c.findingId,
       affectedSessionCount: c.affectedSessionCount,

@@ -1,6 +1,7 @@
 import type { FindingSeverity, ReportFormat, TaskOutcome, ToneProfile, WcagLevel } from '../domain.ts';
 import { duration } from '../duration-text.ts';
 import { confusionShare, negativeShare } from './detectors/facial.ts';
+import { LOW_EASE_MAX } from './detectors/tasks.ts';
 import { RECOMMENDATION_FOR, RECOMMENDATION_FRAME } from './recommendations.ts';
 import { mostSevereFirst, type FacialSignal } from './signals.ts';
 import { WCAG_CATALOG } from './wcag-catalog.ts';
@@ -155,7 +156,7 @@ export function toneOpening(tone: ToneProfile, severity: FindingSeverity): strin
 /** What the finding's task cost the tester, in plain words (nothing for a task never started). */
 export function costOf(task: ReportTask): string {
   const time = task.timeOnTaskSeconds === null ? '' : duration(task.timeOnTaskSeconds * 1000);
-  const ease = task.ease !== null && task.ease <= 3 ? ` You rated it ${task.ease} of 7 for ease.` : '';
+  const ease = task.ease !== null && task.ease <= LOW_EASE_MAX ? ` You rated it ${task.ease} of 7 for ease.` : '';
   switch (task.outcome) {
     case 'abandoned':
       return ` It kept you from finishing the task${time ? ` after ${time}` : ''}.${ease}`;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { LOCAL_ANALYST } from '../../activities/ai/agents.ts';
 import { asSystem } from '../../db/doors.ts';
 import { agent4WorkflowId } from '../../workflows/messages/agents.ts';
@@ -30,6 +31,7 @@ interface AggregateRead {
     widespreadBarriers: { findingId: string }[];
     profileSpecificBarriers: { findingId: string; dimension: string; value: string }[];
     stratification: Record<string, Record<string, { sessionCount: number; avgScore: number }>>;
+    tasks: { order: number; title: string }[];
   } | null;
 }
 
@@ -150,6 +152,18 @@ describe('Agent 4: POST /api/reports/job/:id and GET /api/reports/job/:id', () =
     assert.equal(row.agent_job_id, queued.aggregateJobId);
     assert.equal(row.session_count, 2);
     assert.equal(row.used_fallback, false);
+    assert.deepEqual(
+      report.tasks.map((task) => [task.order, task.title]),
+      [
+        [1, 'Find a product'],
+        [2, 'Pay'],
+      ],
+    );
+    // A report written before sessions had tasks (none in its stored content) reads with none.
+    await asSystem(testDatabase(), (tx) =>
+      sql`update study_reports set content = content - 'tasks' where id = ${row.id}`.execute(tx),
+    );
+    assert.deepEqual((await poll(jobId)).report!.tasks, []);
     const env = await temporalEnvironment();
     const workflow = await env.client.workflow.getHandle(agent4WorkflowId(queued.aggregateJobId)).describe();
     assert.equal(workflow.type, 'agent4Workflow');
