@@ -156,7 +156,8 @@ export function toneOpening(tone: ToneProfile, severity: FindingSeverity): strin
 /** What the finding's task cost the tester, in plain words (nothing for a task never started). */
 export function costOf(task: ReportTask): string {
   const time = task.timeOnTaskSeconds === null ? '' : duration(task.timeOnTaskSeconds * 1000);
-  const ease = task.ease !== null && task.ease <= LOW_EASE_MAX ? ` You rated it ${task.ease} of 7 for ease.` : '';
+  const ease =
+    task.ease !== null && task.ease <= LOW_EASE_MAX ? ` You rated it ${task.ease} of 7 for ease.` : '';
   switch (task.outcome) {
     case 'abandoned':
       return ` It kept you from finishing the task${time ? ` after ${time}` : ''}.${ease}`;
