@@ -37,6 +37,8 @@ export interface ActivityDependencies {
   readonly agents?: Agents;
   /** The AI activities' clock (due times, records); default the system's. Tests move it. */
   readonly aiClock?: () => Date;
+  /** Days a screen recording is kept after its last chunk (RECORDING_RETENTION_DAYS); default 90. */
+  readonly recordingRetentionDays?: number;
 }
 
 /** Offer links of a worker started without a configuration: the development origin and secret. */

@@ -54,6 +54,7 @@ import { jobRoutes } from './jobs/jobs.routes.ts';
 import { aggregateRoutes } from './reports/aggregate.routes.ts';
 import { reportRoutes } from './reports/reports.routes.ts';
 import { sessionRoutes } from './sessions/sessions.routes.ts';
+import { recordingRoutes } from './sessions/recording.routes.ts';
 import { testTokenRoutes } from './sessions/test-token.routes.ts';
 import { createMessagingSender } from '../clients/messaging.ts';
 import { testerRoutes } from './testers/testers.routes.ts';
@@ -114,6 +115,7 @@ export function createApi(deps: AppDependencies): Api {
     ...messagingLinkRoutes(auth),
     ...jobRoutes(context),
     ...sessionRoutes(context),
+    ...recordingRoutes(context),
     ...testTokenRoutes(context),
     ...reportRoutes({ db }),
     ...aiRoutes(context),

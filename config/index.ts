@@ -46,6 +46,10 @@ const environmentSchema = z
     // Where the project's own engine (facial-engine/) listens; `npm start` runs it when FACIAL_ENGINE_URL is unset.
     FACIAL_ENGINE_HOST: z.string().min(1).default('127.0.0.1'),
     FACIAL_ENGINE_PORT: port.default(3100),
+    // Screen recordings (DOM replays) are erased this many days after their last chunk came in.
+    RECORDING_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    // A session's recording stops growing at this many megabytes (compressed).
+    RECORDING_MAX_SESSION_MB: z.coerce.number().int().min(1).max(1024).default(100),
     // The messaging channel's bot (grammy); unset: messages are written to OUTBOX_DIR (local delivery).
     MESSAGING_BOT_TOKEN: z.string().min(1).optional(),
     // The bot API's origin without a trailing slash; unset: the SDK's default. Tests use a local server.
@@ -171,6 +175,8 @@ export interface Config {
     /** Where facial-engine/main.ts listens. */
     readonly listen: { readonly host: string; readonly port: number };
   };
+  /** Screen recordings: how long they are kept, and how large one session's may grow (bytes, compressed). */
+  readonly recordings: { readonly retentionDays: number; readonly maxSessionBytes: number };
   /** The bot API when `botToken` is set, otherwise JSON files in `outboxDir` (as for email). */
   readonly messaging: {
     readonly botToken: string | undefined;
@@ -236,6 +242,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       token: env.FACIAL_ENGINE_TOKEN,
       timeoutMs: env.FACIAL_ENGINE_TIMEOUT_MS,
       listen: { host: env.FACIAL_ENGINE_HOST, port: env.FACIAL_ENGINE_PORT },
+    },
+    recordings: {
+      retentionDays: env.RECORDING_RETENTION_DAYS,
+      maxSessionBytes: env.RECORDING_MAX_SESSION_MB * 1024 * 1024,
     },
     messaging: {
       botToken: env.MESSAGING_BOT_TOKEN,

@@ -201,3 +201,17 @@ export interface TaskAttemptsTable {
   /** The attempt's first navigation to that page; null: not reached (or not judged yet). */
   success_reached_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
+
+/** One chunk of a session's DOM recording (0041): rrweb events, gzip-compressed, as the extension numbered them. */
+export interface SessionRecordingChunksTable {
+  id: Identity;
+  session_id: string;
+  seq: number;
+  started_at: Timestamp;
+  ended_at: Timestamp;
+  event_count: number;
+  has_full_snapshot: boolean;
+  data: Buffer;
+  byte_length: number;
+  received_at: GeneratedTimestamp;
+}

@@ -39,6 +39,7 @@ import type {
   SessionEventsTable,
   SessionFeedbackTable,
   SessionNotesTable,
+  SessionRecordingChunksTable,
   TaskAttemptsTable,
   SessionsTable,
   VoiceSegmentsTable,
@@ -177,6 +178,7 @@ export interface Database extends AuditTables, AuthTables {
   agent_jobs: AgentJobsTable;
   session_notes: SessionNotesTable;
   task_attempts: TaskAttemptsTable;
+  session_recording_chunks: SessionRecordingChunksTable;
   queued_ai_work: QueuedAiWorkTable;
   reports: ReportsTable;
   study_reports: StudyReportsTable;

@@ -50,6 +50,7 @@ const worker = await createServiceWorker({
   offerLinks: { baseUrl: config.http.baseUrl, secret: config.auth.jwtSecret },
   payments: paymentActivityDependencies(config, database.db, paymentEmail),
   agents: createAgents({ providers: aiProviders, logger }),
+  recordingRetentionDays: config.recordings.retentionDays,
 });
 // The end-of-period invoices: one Schedule, created or brought up to date at every start.
 const scheduleConnection = await Connection.connect({ address: config.temporal.address });

@@ -1,4 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
+import type { PrivacyActivities } from '../activities/privacy/privacy-activities.ts';
 import type { ReconcileActivities, ReconcileBatch } from '../activities/studies/reconcile-activities.ts';
 
 /** How often the lifecycle schedule (messages/reconcile.ts: LIFECYCLE_SCHEDULE_ID) starts a run. */
@@ -14,11 +15,18 @@ const { reconcileStudyWorkflows, reconcileSessionWorkflows } = proxyActivities<R
   retry: { maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 
+const { eraseExpiredRecordings } = proxyActivities<PrivacyActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { maximumInterval: '1 minute', maximumAttempts: 5 },
+});
+
 export interface ReconcileSummary {
   readonly studiesChecked: number;
   readonly studiesStarted: number;
   readonly sessionsChecked: number;
   readonly sessionsStarted: number;
+  /** Screen recordings erased because their retention ran out. */
+  readonly recordingsErased: number;
 }
 
 /**
@@ -27,16 +35,23 @@ export interface ReconcileSummary {
  * (no time limit, no signals). Every few minutes this starts the workflow of each live study and
  * session that is a couple of minutes old and has none, from its recorded state. Studies first,
  * so a repaired session's confirmation finds its study running (signal-with-start would start
- * it anyway).
+ * it anyway). Then the screen recordings past their retention are erased.
  */
 export async function lifecycleReconcileWorkflow(): Promise<ReconcileSummary> {
   const studies = await drain(reconcileStudyWorkflows);
   const sessions = await drain(reconcileSessionWorkflows);
+  let recordingsErased = 0;
+  for (let round = 0; round < MAX_BATCHES; round += 1) {
+    const erased = await eraseExpiredRecordings({ limit: RECONCILE_BATCH });
+    recordingsErased += erased.sessions;
+    if (erased.sessions < RECONCILE_BATCH) break;
+  }
   return {
     studiesChecked: studies.checked,
     studiesStarted: studies.started,
     sessionsChecked: sessions.checked,
     sessionsStarted: sessions.started,
+    recordingsErased,
   };
 }
 

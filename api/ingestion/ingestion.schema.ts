@@ -19,7 +19,12 @@ export const batchResponse = z.object({
  */
 export const snapshotsResponse = batchResponse.extend({
   signals: z
-    .object({ recordFacial: z.boolean(), recordVoice: z.boolean(), requireThinkAloud: z.boolean() })
+    .object({
+      recordFacial: z.boolean(),
+      recordVoice: z.boolean(),
+      requireThinkAloud: z.boolean(),
+      recordScreen: z.boolean(),
+    })
     .optional()
     .describe("the study's settings of the same names; an empty batch asks for them alone"),
   nextFrameIndex: z
@@ -32,6 +37,12 @@ export const snapshotsResponse = batchResponse.extend({
     .number()
     .int()
     .describe('one past the highest segmentIndex of the voice segments stored for the session'),
+  nextChunk: z
+    .number()
+    .int()
+    .describe(
+      "one past the highest chunk number of the session's DOM recording stored, this batch included (0 for none)",
+    ),
   tasks: sessionTasks
     .optional()
     .describe(

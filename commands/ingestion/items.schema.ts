@@ -2,6 +2,7 @@ import { z, type ZodType } from 'zod';
 import { EVENT_TYPES, SENTIMENTS } from '../../lib/domain.ts';
 import { MAX_TRANSCRIPT_CHARS } from '../../lib/voice/speech-pieces.ts';
 import { float4, float8, int4, isoTimestamp, storableText } from '../../lib/validation/storable.ts';
+import { MAX_CHUNK_BYTES, readChunk, type MeasuredChunk } from '../../lib/recording/chunk.ts';
 
 // The spec's ingestion item tables ("Ingestion items"), one schema per kind. Each item of a batch
 // is parsed alone, so these schemas also turn what passes into exactly what the table stores.
@@ -73,20 +74,54 @@ export const noFaceFrame = facialItem.omit({ emotions: true }).extend({
 export type NoFaceFrame = z.output<typeof noFaceFrame>;
 
 /**
- * `POST /api/sessions/:id/snapshots` takes three kinds of item, told apart by their fields: an image
- * for the engine (`image`), a frame analysed on the tester's machine (the spec's facial frame item)
- * and a frame without a face (`faceDetected: false`).
+ * A chunk of the session's DOM recording (`recordScreen`): its number from 0 and the rrweb events,
+ * gzip-compressed, in base64. Opened and checked here (lib/recording/chunk.ts).
+ */
+export const recordingChunkItem = z.object({
+  chunk: int4(0).describe(
+    "The chunk's number in the session's recording, from 0; a chunk sent again is skipped",
+  ),
+  recording: z
+    .base64()
+    .min(1)
+    .max(Math.ceil(MAX_CHUNK_BYTES / 3) * 4)
+    .describe(
+      `rrweb events as a JSON array, gzip-compressed, in base64: at most ${MAX_CHUNK_BYTES} bytes compressed; every field's value masked`,
+    ),
+});
+
+export interface RecordingChunkItem {
+  readonly chunk: number;
+  readonly measured: MeasuredChunk;
+}
+
+const recordingChunk = recordingChunkItem.transform((item, ctx): RecordingChunkItem => {
+  const reading = readChunk(Buffer.from(item.recording, 'base64'));
+  if (!reading.ok) {
+    ctx.issues.push({ code: 'custom', message: reading.reason, input: item.recording, path: ['recording'] });
+    return z.NEVER;
+  }
+  return { chunk: item.chunk, measured: reading.chunk };
+});
+
+/**
+ * `POST /api/sessions/:id/snapshots` takes four kinds of item, told apart by their fields: an image
+ * for the engine (`image`), a frame analysed on the tester's machine (the spec's facial frame item),
+ * a frame without a face (`faceDetected: false`) and a chunk of the DOM recording (`recording`).
  */
 export type SnapshotRouteItem =
   | { readonly kind: 'image'; readonly item: SnapshotItem }
   | { readonly kind: 'frame'; readonly item: FacialItem }
-  | { readonly kind: 'no_face'; readonly item: NoFaceFrame };
+  | { readonly kind: 'no_face'; readonly item: NoFaceFrame }
+  | { readonly kind: 'recording'; readonly item: RecordingChunkItem };
 
 const hasField = (item: unknown, field: string) => typeof item === 'object' && item !== null && field in item;
 
 /** The schema an item of the snapshots route is judged by, picked by its fields. */
 export function snapshotRouteSchema(item: unknown): ZodType<SnapshotRouteItem> {
-  // An item with none of the three's own fields is read as an image snapshot missing its image.
+  if (hasField(item, 'recording'))
+    return recordingChunk.transform((parsed) => ({ kind: 'recording' as const, item: parsed }));
+  // An item with none of the others' own fields is read as an image snapshot missing its image.
   if (hasField(item, 'image') || !(hasField(item, 'emotions') || hasField(item, 'faceDetected')))
     return snapshotItem.transform((parsed) => ({ kind: 'image' as const, item: parsed }));
   if (hasField(item, 'faceDetected'))
@@ -95,7 +130,7 @@ export function snapshotRouteSchema(item: unknown): ZodType<SnapshotRouteItem> {
 }
 
 /** What the OpenAPI document shows for one item of the snapshots route. */
-export const snapshotRouteItem = z.union([snapshotItem, facialItem, noFaceFrame]);
+export const snapshotRouteItem = z.union([snapshotItem, facialItem, noFaceFrame, recordingChunkItem]);
 
 export const voiceItem = z
   .object({

@@ -11,11 +11,18 @@ import {
   type Repeats,
 } from '../../db/repositories/signals.ts';
 import { tasksWithAttempts, type TaskWithAttemptRow } from '../../db/repositories/task-attempts.ts';
+import { insertRecordingChunks, type ChunkRefusal } from '../../db/repositories/recordings.ts';
 import type { Principal } from '../principal.ts';
 import { ApiError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { MAX_BATCH_ITEMS, type BatchKind } from './batch.schema.ts';
 import { toEventRow, toFacialRow, toNoFaceRow, toSnapshotRow, toVoiceRow } from './item-rows.ts';
-import { eventItem, facialItem, snapshotRouteSchema, voiceItem } from './items.schema.ts';
+import {
+  eventItem,
+  facialItem,
+  snapshotRouteSchema,
+  voiceItem,
+  type SnapshotRouteItem,
+} from './items.schema.ts';
 import { checkBatch, type Rejection } from './validate-batch.ts';
 import type { CommandContext } from '../context.ts';
 
@@ -33,9 +40,15 @@ export interface BatchResult {
  * batch the extension sends first (its probe) also names the study's tasks and where to test.
  */
 export interface SnapshotsResult extends BatchResult {
-  readonly signals?: { recordFacial: boolean; recordVoice: boolean; requireThinkAloud: boolean };
+  readonly signals?: {
+    recordFacial: boolean;
+    recordVoice: boolean;
+    requireThinkAloud: boolean;
+    recordScreen: boolean;
+  };
   readonly nextFrameIndex: number;
   readonly nextSegmentIndex: number;
+  readonly nextChunk: number;
   readonly tasks?: readonly TaskWithAttemptRow[];
   readonly prototypeUrl?: string;
 }
@@ -114,10 +127,11 @@ async function writeSkippingRepeats(
  * analysed itself, with or without a face, are stored as they came. The session is
  * checked first so that a closed session costs no engine calls; the insert checks it again. An
  * engine that fails leaves its snapshots stored without analysis and the request succeeds.
- * The images never leave this function: neither the rows nor the log carry them.
+ * The images never leave this function: neither the rows nor the log carry them. Chunks of the
+ * DOM recording are stored after the frames, in a transaction of their own.
  */
 async function recordSnapshots(deps: CommandContext, request: BatchRequest): Promise<SnapshotsResult> {
-  const { accepted, rejections } = checkBatch(snapshotRouteSchema, request.batch);
+  const { accepted, positions, rejections } = checkBatch(snapshotRouteSchema, request.batch);
   const probe = request.batch.length === 0;
   const { recorder, tasks } = await asUser(deps.db, request.principal.claims, async (tx) => {
     present(await recordingCheck(tx, request.sessionId), request.sessionId, 0, []);
@@ -126,7 +140,8 @@ async function recordSnapshots(deps: CommandContext, request: BatchRequest): Pro
       tasks: probe ? await tasksWithAttempts(tx, request.sessionId) : undefined,
     };
   });
-  const images = accepted.flatMap((entry) => (entry.kind === 'image' ? [entry.item.image] : []));
+  const frames = accepted.filter((entry) => entry.kind !== 'recording');
+  const images = frames.flatMap((entry) => (entry.kind === 'image' ? [entry.item.image] : []));
   const analyses = await deps.facialEngine.analyzeAll(images);
   const failures = analyses.flatMap((analysis) => (analysis.kind === 'unavailable' ? [analysis.reason] : []));
   if (failures.length) {
@@ -136,7 +151,7 @@ async function recordSnapshots(deps: CommandContext, request: BatchRequest): Pro
     );
   }
   let nextAnalysis = 0;
-  const rows = accepted.map((entry) => {
+  const rows = frames.map((entry) => {
     switch (entry.kind) {
       case 'image':
         return toSnapshotRow(entry.item, analyses[nextAnalysis++]!);
@@ -149,19 +164,58 @@ async function recordSnapshots(deps: CommandContext, request: BatchRequest): Pro
   const outcome = await writeSkippingRepeats(deps, request, (tx, repeats) =>
     insertFacialSnapshots(tx, request.sessionId, rows, repeats),
   );
-  const answer = present(outcome, request.sessionId, accepted.length, rejections);
+  present(outcome, request.sessionId, 0, []);
+  const refusals = await recordChunks(deps, request, accepted, positions);
+  const allRejections = [...rejections, ...refusals].sort((a, b) => a.index - b.index);
+  const answer = present(outcome, request.sessionId, accepted.length - refusals.length, allRejections);
   // The session was checked above, so the recorder's view exists.
-  if (!recorder) return { ...answer, nextFrameIndex: 0, nextSegmentIndex: 0 };
+  if (!recorder) return { ...answer, nextFrameIndex: 0, nextSegmentIndex: 0, nextChunk: 0 };
   return {
     ...answer,
     signals: recorder.signals,
-    nextFrameIndex: accepted.reduce(
+    nextFrameIndex: frames.reduce(
       (next, entry) => Math.max(next, entry.item.frameIndex + 1),
       recorder.nextFrameIndex,
     ),
     nextSegmentIndex: recorder.nextSegmentIndex,
+    nextChunk: accepted.reduce(
+      (next, entry) => (entry.kind === 'recording' ? Math.max(next, entry.item.chunk + 1) : next),
+      recorder.nextChunk,
+    ),
     ...(tasks ? { tasks, prototypeUrl: recorder.prototypeUrl } : {}),
   };
+}
+
+const CHUNK_REFUSALS: Readonly<Record<ChunkRefusal, (deps: CommandContext) => string>> = {
+  not_recorded: () => 'recording: this study does not record the screen (settings.recordScreen)',
+  full: (deps) =>
+    `recording: the session's recording is full (at most ${deps.config.recordings.maxSessionBytes / 1024 / 1024} MB)`,
+};
+
+/** Stores the batch's recording chunks; returns the rejections of those refused. */
+async function recordChunks(
+  deps: CommandContext,
+  request: BatchRequest,
+  accepted: readonly SnapshotRouteItem[],
+  positions: readonly number[],
+): Promise<Rejection[]> {
+  const chunks = accepted.flatMap((entry, i) =>
+    entry.kind === 'recording' ? [{ position: positions[i]!, chunk: entry.item }] : [],
+  );
+  if (!chunks.length) return [];
+  const { outcome, refused } = await asUser(deps.db, request.principal.claims, (tx) =>
+    insertRecordingChunks(
+      tx,
+      request.sessionId,
+      chunks.map(({ chunk }) => ({ seq: chunk.chunk, ...chunk.measured })),
+      deps.config.recordings.maxSessionBytes,
+    ),
+  );
+  present(outcome, request.sessionId, 0, []);
+  return [...refused].map(([i, refusal]) => ({
+    index: chunks[i]!.position,
+    reason: CHUNK_REFUSALS[refusal](deps),
+  }));
 }
 
 /** The spec's answer, or the reason nothing could be recorded on the session. */

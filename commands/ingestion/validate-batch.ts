@@ -9,6 +9,8 @@ export interface Rejection {
 export interface CheckedBatch<T> {
   /** The items that passed, parsed, in batch order. */
   readonly accepted: T[];
+  /** Where each accepted item was in the batch. */
+  readonly positions: number[];
   readonly rejections: Rejection[];
 }
 
@@ -21,12 +23,15 @@ export function checkBatch<S extends ZodType>(
   batch: readonly unknown[],
 ): CheckedBatch<z.output<S>> {
   const accepted: z.output<S>[] = [];
+  const positions: number[] = [];
   const rejections: Rejection[] = [];
   const schemaOf = typeof schema === 'function' ? schema : () => schema;
   batch.forEach((item, index) => {
     const parsed = schemaOf(item).safeParse(item);
-    if (parsed.success) accepted.push(parsed.data);
-    else rejections.push({ index, reason: describeIssue(parsed.error.issues[0]!, 'item') });
+    if (parsed.success) {
+      accepted.push(parsed.data);
+      positions.push(index);
+    } else rejections.push({ index, reason: describeIssue(parsed.error.issues[0]!, 'item') });
   });
-  return { accepted, rejections };
+  return { accepted, positions, rejections };
 }

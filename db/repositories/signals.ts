@@ -246,6 +246,7 @@ export interface StudySignals {
   readonly recordFacial: boolean;
   readonly recordVoice: boolean;
   readonly requireThinkAloud: boolean;
+  readonly recordScreen: boolean;
 }
 
 /** What a recorder of the session needs to go on: the study's signals and the next free indexes. */
@@ -255,6 +256,8 @@ export interface RecorderView {
   readonly nextFrameIndex: number;
   /** One past the highest stored `segmentIndex` (0 for none). */
   readonly nextSegmentIndex: number;
+  /** One past the highest stored recording chunk number (0 for none). */
+  readonly nextChunk: number;
   /** Where the tester opens what the study tests. */
   readonly prototypeUrl: string;
 }
@@ -265,13 +268,16 @@ export async function recorderView(tx: Tx, sessionId: string): Promise<RecorderV
     record_facial: boolean;
     record_voice: boolean;
     require_think_aloud: boolean;
+    record_screen: boolean;
     prototype_url: string;
     next_frame: number;
     next_segment: number;
+    next_chunk: number;
   }>`
-    select st.record_facial, st.record_voice, st.require_think_aloud, st.prototype_url,
+    select st.record_facial, st.record_voice, st.require_think_aloud, st.record_screen, st.prototype_url,
            coalesce((select max(frame_index) + 1 from facial_snapshots where session_id = s.id), 0)::int as next_frame,
-           coalesce((select max(segment_index) + 1 from voice_segments where session_id = s.id), 0)::int as next_segment
+           coalesce((select max(segment_index) + 1 from voice_segments where session_id = s.id), 0)::int as next_segment,
+           coalesce((select max(seq) + 1 from session_recording_chunks where session_id = s.id), 0)::int as next_chunk
     from sessions s join studies st on st.id = s.study_id
     where s.id = ${sessionId}`.execute(tx);
   const row = rows[0];
@@ -281,9 +287,11 @@ export async function recorderView(tx: Tx, sessionId: string): Promise<RecorderV
         recordFacial: row.record_facial,
         recordVoice: row.record_voice,
         requireThinkAloud: row.require_think_aloud,
+        recordScreen: row.record_screen,
       },
       nextFrameIndex: row.next_frame,
       nextSegmentIndex: row.next_segment,
+      nextChunk: row.next_chunk,
       prototypeUrl: row.prototype_url,
     }
   );

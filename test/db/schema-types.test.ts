@@ -429,6 +429,18 @@ const COLUMNS = {
     success_page: true,
     success_reached_at: true,
   },
+  session_recording_chunks: {
+    id: true,
+    session_id: true,
+    seq: true,
+    started_at: true,
+    ended_at: true,
+    event_count: true,
+    has_full_snapshot: true,
+    data: true,
+    byte_length: true,
+    received_at: true,
+  },
   session_notes: {
     id: true,
     session_id: true,

@@ -4,6 +4,7 @@ import {
   eventItem,
   facialItem,
   noFaceFrame,
+  recordingChunkItem,
   snapshotItem,
   voiceItem,
 } from '../../commands/ingestion/items.schema.ts';
@@ -34,6 +35,7 @@ const REQUIRED = {
   voice: ['endTime', 'segmentIndex', 'sentiment', 'sentimentScore', 'startTime', 'transcript'],
   snapshots: ['attentionScore', 'frameIndex', 'image', 'timestamp'],
   noFace: ['attentionScore', 'faceDetected', 'frameIndex', 'timestamp'],
+  recording: ['chunk', 'recording'],
 };
 
 describe('OpenAPI document of the ingestion endpoints', () => {
@@ -66,12 +68,14 @@ describe('OpenAPI document of the ingestion endpoints', () => {
       assert.deepEqual(Object.keys(items.properties).sort(), fieldsOf(schema as unknown as ZodObject), path);
       assert.deepEqual([...items.required].sort(), required, path);
     }
-    // The extension's route takes an image, a frame analysed on the tester's machine, or no face.
+    // The extension's route takes an image, a frame analysed on the tester's machine, no face, or a
+    // chunk of the DOM recording.
     const snapshotKinds = itemsOf('/api/sessions/{id}/snapshots').anyOf ?? [];
     const kinds = [
       [snapshotItem, REQUIRED.snapshots],
       [facialItem, REQUIRED.facial],
       [noFaceFrame, REQUIRED.noFace],
+      [recordingChunkItem, REQUIRED.recording],
     ] as const;
     assert.equal(snapshotKinds.length, kinds.length);
     kinds.forEach(([schema, required], index) => {

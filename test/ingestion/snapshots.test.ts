@@ -86,9 +86,10 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       accepted: 2,
       rejected: 0,
       rejections: [],
-      signals: { recordFacial: false, recordVoice: false, requireThinkAloud: false },
+      signals: { recordFacial: false, recordVoice: false, requireThinkAloud: false, recordScreen: false },
       nextFrameIndex: 2,
       nextSegmentIndex: 0,
+      nextChunk: 0,
     });
     assert.ok(sent.every((item) => engine.images.includes(item.image)));
     assert.equal(engine.authorizations.at(-1), 'Token engine-secret');
@@ -242,9 +243,10 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       accepted: 2,
       rejected: 0,
       rejections: [],
-      signals: { recordFacial: false, recordVoice: false, requireThinkAloud: false },
+      signals: { recordFacial: false, recordVoice: false, requireThinkAloud: false, recordScreen: false },
       nextFrameIndex: 2,
       nextSegmentIndex: 0,
+      nextChunk: 0,
     });
     assert.equal(engine.images.length, before, 'a frame without an image went to the engine');
     const rows = await storedRows<SnapshotRow & { gaze_x: number | null }>('facial_snapshots', s.sessionId);
@@ -311,12 +313,13 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
       accepted: 0,
       rejected: 0,
       rejections: [],
-      signals: { recordFacial: true, recordVoice: false, requireThinkAloud: true },
+      signals: { recordFacial: true, recordVoice: false, requireThinkAloud: true, recordScreen: false },
     };
     assert.deepEqual(response.body.data, {
       ...start,
       nextFrameIndex: 0,
       nextSegmentIndex: 0,
+      nextChunk: 0,
       // The tester's view of the tasks: never their success criteria.
       tasks: [
         {
@@ -339,7 +342,13 @@ describe('POST /api/sessions/:id/snapshots (facial analysis engine)', () => {
     // A batch with items answers the signals alone: the tasks are the probe's.
     const frame = { frameIndex: 0, timestamp: at(0), faceDetected: false, attentionScore: 0 };
     const batch = await post(s.testToken, s.sessionId, [frame]);
-    assert.deepEqual(batch.body.data, { ...start, accepted: 1, nextFrameIndex: 1, nextSegmentIndex: 0 });
+    assert.deepEqual(batch.body.data, {
+      ...start,
+      accepted: 1,
+      nextFrameIndex: 1,
+      nextSegmentIndex: 0,
+      nextChunk: 0,
+    });
   });
 
   it('answers the next free frameIndex, from what is stored, so that a recorder never reuses one', async () => {

@@ -180,6 +180,46 @@ describe('the lifecycle reconciler schedule', () => {
     assert.equal((await (await handleOf(sessionWorkflowId(healthy.sessionId))).describe()).runId, healthyRun);
   });
 
+  it('erases the screen recordings kept past their retention (90 days after their last chunk)', async () => {
+    const jobId = await studyWithoutWorkflow(business.organizationId, { status: 'active' });
+    const sessions = [
+      await sessionWithoutWorkflow(jobId, (await eligibleTester()).sub, { status: 'paused' }),
+      await sessionWithoutWorkflow(jobId, (await eligibleTester()).sub, { status: 'paused' }),
+    ];
+    const [expired, kept] = sessions.map((session) => session.id) as [string, string];
+    await asSystem(testDatabase(), (tx) =>
+      tx
+        .insertInto('session_recording_chunks')
+        .values(
+          [expired, kept].map((sessionId) => ({
+            session_id: sessionId,
+            seq: 0,
+            started_at: new Date(),
+            ended_at: new Date(),
+            event_count: 1,
+            has_full_snapshot: true,
+            data: Buffer.from('[]'),
+            byte_length: 2,
+            received_at: minutesAgo(sessionId === expired ? 91 * 24 * 60 : 89 * 24 * 60),
+          })),
+        )
+        .execute(),
+    );
+    const summary = await runSchedule();
+    assert.ok(summary.recordingsErased >= 1, JSON.stringify(summary));
+    const left = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('session_recording_chunks')
+        .select('session_id')
+        .where('session_id', 'in', [expired, kept])
+        .execute(),
+    );
+    assert.deepEqual(
+      left.map((row) => row.session_id),
+      [kept],
+    );
+  });
+
   it('a row it has seen is not looked at again', async () => {
     const jobId = await studyWithoutWorkflow(business.organizationId, {
       status: 'draft',

@@ -20,6 +20,8 @@ export interface SessionSideRows {
   readonly feedback: string;
   readonly event: string;
   readonly taskAttempt: string;
+  /** A chunk of the running session's screen recording (its findings are not confirmed). */
+  readonly recordingChunk: string;
   readonly facialSnapshot: string;
   readonly voiceSegment: string;
   readonly agentJob: string;
@@ -74,6 +76,21 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
   const taskAttempt = await tx
     .insertInto('task_attempts')
     .values({ session_id: liveSession, task_id: task, started_at: '2030-01-12T08:01:00Z' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then(id);
+  const recordingChunk = await tx
+    .insertInto('session_recording_chunks')
+    .values({
+      session_id: liveSession,
+      seq: 0,
+      started_at: '2030-01-12T08:01:00Z',
+      ended_at: '2030-01-12T08:01:30Z',
+      event_count: 1,
+      has_full_snapshot: true,
+      data: Buffer.from('[]'),
+      byte_length: 2,
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
     .then(id);
@@ -307,6 +324,7 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     feedback,
     event,
     taskAttempt,
+    recordingChunk,
     facialSnapshot,
     voiceSegment,
     agentJob,

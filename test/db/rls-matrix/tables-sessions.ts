@@ -1,5 +1,5 @@
 import { tableCells, type Allowed, type TableCells } from './matrix.ts';
-import { ADMIN, ORG_AND_TESTER, OWNER_ORG, systemRow } from './tables-core.ts';
+import { ADMIN, ORG_AND_TESTER, OWNER_ORG, TESTER, systemRow } from './tables-core.ts';
 
 /** Signals are recorded by the session's tester while it runs (or by an admin). */
 const RECORDER: Allowed = ['testerWith', 'admin'];
@@ -63,6 +63,33 @@ export const SESSION_TABLES: readonly TableCells[] = [
       allowed: ADMIN,
       row: (into, f) =>
         into.values({ session_id: f.confirmedSession, task_id: f.task, started_at: '2030-01-12T08:05:00Z' }),
+    },
+  }),
+  tableCells({
+    table: 'session_recording_chunks',
+    rule: "screen recordings: watched by the session's tester, and by the organization only once the findings are confirmed; recorded by the tester while it runs; erased by the tester or admins",
+    rows: [
+      {
+        key: (f) => ({ id: f.recordingChunk }),
+        touch: 'event_count',
+        select: TESTER,
+        update: ADMIN,
+        delete: TESTER,
+      },
+    ],
+    insert: {
+      allowed: RECORDER,
+      row: (into, f) =>
+        into.values({
+          session_id: f.liveSession,
+          seq: 1,
+          started_at: '2030-01-12T08:02:00Z',
+          ended_at: '2030-01-12T08:02:30Z',
+          event_count: 1,
+          has_full_snapshot: false,
+          data: Buffer.from('[]'),
+          byte_length: 2,
+        }),
     },
   }),
   tableCells({
