@@ -18,7 +18,8 @@ const ITEM_NAMES: Readonly<Record<BatchKind, string>> = {
   voice: 'voice segments (transcripts and metrics)',
   snapshots:
     'facial snapshots: images for the facial analysis engine (never stored), frames analysed on the ' +
-    "tester's machine (the facial frame item), or frames without a face (`faceDetected: false`)",
+    "tester's machine (the facial frame item), frames without a face (`faceDetected: false`), or " +
+    'chunks of the DOM recording of a study that records the screen (`recording`)',
 };
 
 const describe = (kind: BatchKind) =>
