@@ -5,16 +5,20 @@
 // piece of state is in storage (session-state.js, outbox.js), so a restarted worker carries on.
 //
 // Facial frames and voice segments come from the offscreen document through media-capture.js, as
-// scores and transcripts only, and go to `snapshots` and `voice`.
+// scores and transcripts only, and go to `snapshots` and `voice`. The screen recording's events come
+// from recorder.js in the prototype's pages and leave as chunks through `snapshots` too
+// (screen-recording.js).
 
 import { mediaCapture } from './media-capture.js';
 import { Outbox } from './outbox.js';
+import { screenRecording } from './screen-recording.js';
 import { sessionCommands } from './session-commands.js';
 import { SessionStore } from './session-state.js';
 import { taskCommands } from './task-commands.js';
 import { Uploader } from './uploader.js';
 
 /** @typedef {import('./api-client.js').SignalKind} SignalKind */
+/** @typedef {import('./outbox.js').OutboxKind} OutboxKind */
 
 /** The kinds captured today. @type {SignalKind[]} */
 const SIGNAL_KINDS = ['events', 'snapshots', 'voice'];
@@ -24,7 +28,10 @@ const TASK_COMMANDS = new Set(['startTask', 'endTask', 'resumeTask', 'answerTask
 const FLUSH_INTERVAL_MS = 2_000;
 
 const store = new SessionStore();
-const outboxes = new Map(SIGNAL_KINDS.map((kind) => [kind, new Outbox(kind)]));
+/** @type {Map<OutboxKind, Outbox>} */
+const outboxes = new Map(
+  [...SIGNAL_KINDS, /** @type {const} */ ('screen')].map((kind) => [kind, new Outbox(kind)]),
+);
 const unsent = () => [...outboxes.values()].reduce((sum, outbox) => sum + outbox.unsent, 0);
 
 const uploaders = [...outboxes.values()].map(
@@ -64,7 +71,12 @@ function flush() {
 const commands = sessionCommands({ store, outboxes: [...outboxes.values()], uploaders, flush });
 const tasks = taskCommands({ store });
 const media = mediaCapture({ store, record: (kind, item) => record(kind, item) });
-store.onChange = () => void media.sync();
+const screenOutbox = /** @type {Outbox} */ (outboxes.get('screen'));
+const screen = screenRecording({ store, outbox: screenOutbox, kick: () => uploaderOf.get('screen')?.kick() });
+store.onChange = () => {
+  void media.sync();
+  void screen.sync();
+};
 
 // Everything waits for the stored state: the browser may start this worker for a message or an alarm.
 const ready = (async () => {
@@ -73,6 +85,7 @@ const ready = (async () => {
   if (store.sendable) flush();
   if (store.sendable) for (const uploader of uploaders) uploader.kick();
   await media.sync();
+  await screen.sync();
 })();
 
 /**
@@ -96,6 +109,11 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     const { item } = /** @type {{ item?: unknown }} */ (message);
     void ready.then(() => record('events', item));
     return;
+  }
+  if (type === 'screen' && sender.tab) {
+    const { events } = /** @type {{ events?: unknown }} */ (message);
+    ready.then(() => screen.received(sender, events)).then(sendResponse, () => sendResponse({}));
+    return true; // answers asynchronously
   }
   if (sender.url?.startsWith(chrome.runtime.getURL('offscreen.html'))) {
     void ready.then(() => media.received(/** @type {Record<string, unknown>} */ (message)));

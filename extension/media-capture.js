@@ -193,10 +193,12 @@ export function signalsIn(data) {
   const signals =
     data && typeof data === 'object' ? /** @type {{ signals?: unknown }} */ (data).signals : undefined;
   if (!signals || typeof signals !== 'object') return null;
-  const { recordFacial, recordVoice, requireThinkAloud } = /** @type {Record<string, unknown>} */ (signals);
+  const { recordFacial, recordVoice, requireThinkAloud, recordScreen } =
+    /** @type {Record<string, unknown>} */ (signals);
   return {
     recordFacial: recordFacial === true,
     recordVoice: recordVoice === true,
     requireThinkAloud: requireThinkAloud === true,
+    recordScreen: recordScreen === true,
   };
 }

@@ -8,6 +8,7 @@
 // batches' numbers, oldest first), `outbox:<kind>:batch:<n>` (one sealed batch's items).
 
 /** @typedef {import('./api-client.js').SignalKind} SignalKind */
+/** An outbox per kind of item: the three signals, and `screen` (the recording's chunks, sent to `snapshots`). @typedef {SignalKind | 'screen'} OutboxKind */
 /** @typedef {{ seq: number, items: unknown[] }} Batch */
 
 /** A batch is sealed and sent at once when it holds this many items. */
@@ -16,9 +17,10 @@ export const SEAL_AT = 200;
 export const MAX_BATCH_ITEMS = 1000;
 
 export class Outbox {
-  /** @param {SignalKind} kind */
-  constructor(kind) {
+  /** @param {OutboxKind} kind @param {SignalKind} [endpoint] where its batches go; the kind's own by default */
+  constructor(kind, endpoint = kind === 'screen' ? 'snapshots' : kind) {
     this.kind = kind;
+    this.endpoint = endpoint;
     /** @type {unknown[]} */
     this.pending = [];
     /** @type {Batch[]} */

@@ -50,6 +50,7 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
       signals: signalsIn(probe.data),
       nextFrameIndex: Math.max(store.state.nextFrameIndex, indexIn(probe.data, 'nextFrameIndex')),
       nextSegmentIndex: Math.max(store.state.nextSegmentIndex, indexIn(probe.data, 'nextSegmentIndex')),
+      nextChunk: Math.max(store.state.nextChunk, indexIn(probe.data, 'nextChunk')),
     };
   }
 

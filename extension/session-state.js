@@ -19,7 +19,7 @@
  * @property {{ accepted: number, rejected: number } | null} last counts of the last answered batch
  * @property {{ accepted: number, rejected: number }} totals
  * @property {number} unsent items captured and not yet accepted
- * @property {{ recordFacial: boolean, recordVoice: boolean, requireThinkAloud: boolean } | null} signals
+ * @property {{ recordFacial: boolean, recordVoice: boolean, requireThinkAloud: boolean, recordScreen: boolean } | null} signals
  *   what the study records, as the snapshots route answered at Start; null before
  * @property {{ camera: 'granted' | 'refused' | null, microphone: 'granted' | 'refused' | null }} consent
  *   the tester's answers in the popup
@@ -27,6 +27,7 @@
  * @property {'off' | 'recording' | 'unavailable'} microphone whether the microphone is in use now
  * @property {number} nextFrameIndex the next facial frame's `frameIndex`
  * @property {number} nextSegmentIndex the next voice segment's `segmentIndex`
+ * @property {number} nextChunk the next screen recording chunk's number
  * @property {import('./api-client.js').SessionTask[] | null} tasks the study's tasks with this
  *   session's attempts, as the API last answered them; null before Start learnt them
  * @property {string | null} prototypeUrl where the tester does the tasks
@@ -52,6 +53,7 @@ export const initialState = () => ({
   microphone: 'off',
   nextFrameIndex: 0,
   nextSegmentIndex: 0,
+  nextChunk: 0,
   tasks: null,
   prototypeUrl: null,
   taskEnding: null,

@@ -72,7 +72,7 @@ export class Uploader {
     for (let batch = this.outbox.head; batch; batch = this.outbox.head) {
       const settings = this.hooks.settings();
       if (!settings) return;
-      const answer = await postBatch(settings, this.outbox.kind, batch.items);
+      const answer = await postBatch(settings, this.outbox.endpoint, batch.items);
       if (answer.outcome === 'stop') {
         this.hooks.stopped(answer);
         return;

@@ -67,6 +67,7 @@ declare namespace chrome {
       readonly id?: number;
     }
     function create(properties: { url: string; active?: boolean }): Promise<Tab>;
+    function query(filter: { url?: string | string[] }): Promise<Tab[]>;
     function getCurrent(): Promise<Tab | undefined>;
     function remove(tabId: number): Promise<void>;
   }
@@ -81,5 +82,18 @@ declare namespace chrome {
       readonly id?: number;
     }
     function getCurrent(): Promise<Window>;
+  }
+
+  namespace scripting {
+    interface RegisteredContentScript {
+      id: string;
+      matches: string[];
+      js: string[];
+      runAt?: 'document_start' | 'document_end' | 'document_idle';
+      persistAcrossSessions?: boolean;
+    }
+    function registerContentScripts(scripts: RegisteredContentScript[]): Promise<void>;
+    function unregisterContentScripts(filter: { ids: string[] }): Promise<void>;
+    function executeScript(injection: { target: { tabId: number }; files: string[] }): Promise<unknown[]>;
   }
 }

@@ -26,6 +26,7 @@ const NOT_SHIPPED = new Set([
   'voice-listener.js',
   'speech-recogniser.js',
   'web-speech-recogniser.js',
+  'recorder.js',
 ]);
 /** The nets the offscreen document loads (the same three as the self-hosted engine). */
 const NETS = ['tiny_face_detector_model', 'face_landmark_68_tiny_model', 'face_expression_model'];
@@ -65,6 +66,18 @@ export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string)
     // TensorFlow.js names Node modules it uses only under Node.
     external: ['fs', 'path', 'crypto', 'worker_threads', 'perf_hooks', 'os'],
     define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  // The screen recorder with rrweb: a content script, so one classic script.
+  await build({
+    entryPoints: [join(SOURCE, 'recorder.js')],
+    outdir: outDir,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome111',
+    minify: true,
+    legalComments: 'linked',
+    logLevel: 'warning',
   });
   const models = join(packageDir('@vladmandic/face-api'), 'model');
   for (const file of await readdir(models)) {

@@ -1,0 +1,178 @@
+// @ts-check
+// The screen recorder: records the prototype's page as a DOM replay with rrweb while a session of a
+// study that records the screen is recording, and hands the events to the background worker every
+// few seconds, which numbers, compresses and sends them (screen-recording.js). The background
+// registers this script for the prototype's origin only, and only while it records; the script
+// also checks the origin itself, and stops whenever the session is not recording (a pause).
+//
+// Privacy (extension/README.md, "Screen recording"): every field's value is masked (passwords
+// included), and so is any text of the page that holds what the tester typed in this page (a
+// prototype that echoes the email into a summary), text inside an element marked private
+// (`data-private`, class `rr-mask`) and text the tester edits in place (`contenteditable`). Elements
+// with `data-private-block` or class `rr-block` are replaced by an empty box of their size. No
+// canvas, font, or image is recorded: an image is replayed from its address.
+//
+// Bundled by `npm run build:extension` into one classic script (content scripts are not modules).
+
+import { EventType, record } from 'rrweb';
+
+/** Events go to the background at least this often. */
+const SEND_EVERY_MS = 5_000;
+/** A full snapshot of the page this often, so that a replay of any moment starts at most this far back. */
+const CHECKOUT_EVERY_MS = 60_000;
+/** Text of these elements is masked whole. */
+const PRIVATE_TEXT = '[data-private], .rr-mask, [contenteditable]:not([contenteditable="false"])';
+/** Every input type (and the other fields): a value is masked whatever the field. */
+const MASKED_FIELDS = Object.fromEntries(
+  [
+    'color',
+    'date',
+    'datetime-local',
+    'email',
+    'file',
+    'hidden',
+    'month',
+    'number',
+    'password',
+    'range',
+    'search',
+    'tel',
+    'text',
+    'time',
+    'url',
+    'week',
+    'textarea',
+    'select',
+  ].map((type) => [type, true]),
+);
+/** Fields whose value is chosen, not typed (a radio's own value is not the tester's words). */
+const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'image', 'file']);
+
+(() => {
+  // Registered for new pages and injected into open ones: a page loading meanwhile may get both.
+  const scope = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
+  if (scope.usabilityScreenRecorder) return;
+  scope.usabilityScreenRecorder = true;
+  /** @type {(() => void) | undefined} */
+  let stop;
+  /** @type {unknown[]} */
+  let buffer = [];
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  /** What the tester typed in this page, by field: masked wherever the page shows it. */
+  /** @type {Map<HTMLInputElement | HTMLTextAreaElement, string>} */
+  const typed = new Map();
+  /** Values the tester left in fields earlier in this page. @type {Set<string>} */
+  const earlier = new Set();
+
+  // Captured first (on the document, before the page's own handlers): the value is known before
+  // the page shows it anywhere.
+  document.addEventListener(
+    'input',
+    (event) => {
+      const field = event.target;
+      if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
+      if (field instanceof HTMLInputElement && UNTYPED.has(field.type)) return;
+      const previous = typed.get(field);
+      if (previous && !field.value.startsWith(previous) && !previous.startsWith(field.value))
+        earlier.add(previous);
+      typed.set(field, field.value);
+    },
+    true,
+  );
+
+  /** Masks, in a text of the page, what the tester typed; all of it inside a private element. */
+  function maskText(/** @type {string} */ text, /** @type {HTMLElement | null} */ element) {
+    if (element?.closest(PRIVATE_TEXT)) return text.replace(/\S/g, '*');
+    let masked = text;
+    for (const value of [...typed.values(), ...earlier]) {
+      const needle = value.trim();
+      if (!needle) continue;
+      // A single character is masked only where it is the whole text (a live echo's first keystroke).
+      if (needle.length === 1 ? masked.trim() === needle : masked.includes(needle))
+        masked = masked.split(needle).join('*'.repeat(needle.length));
+    }
+    return masked;
+  }
+
+  function send() {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (!buffer.length) return;
+    const events = buffer;
+    buffer = [];
+    try {
+      chrome.runtime.sendMessage({ type: 'screen', events }).then(
+        (answer) => {
+          // The background lost track of this tab (it was restarted): a fresh snapshot starts anew.
+          const wanted = /** @type {{ snapshot?: unknown } | undefined} */ (answer)?.snapshot === true;
+          if (wanted && stop) record.takeFullSnapshot(true);
+        },
+        () => {},
+      );
+    } catch {
+      stopRecording(); // the extension was reloaded or removed: this page's script is orphaned
+    }
+  }
+
+  function startRecording() {
+    if (stop) return;
+    stop = record({
+      emit(event) {
+        // A page's address without its query or fragment, as the other signals send it.
+        if (event.type === EventType.Meta) event.data.href = location.origin + location.pathname;
+        buffer.push(event);
+        timer ??= setTimeout(send, SEND_EVERY_MS);
+      },
+      checkoutEveryNms: CHECKOUT_EVERY_MS,
+      maskAllInputs: true,
+      maskInputOptions: MASKED_FIELDS,
+      maskInputFn: (value) => '*'.repeat(value.length),
+      maskTextSelector: '*',
+      maskTextFn: maskText,
+      blockSelector: '[data-private-block]',
+      recordCanvas: false,
+      inlineImages: false,
+      collectFonts: false,
+      recordCrossOriginIframes: false,
+      slimDOMOptions: 'all',
+      sampling: { mousemove: 100, scroll: 150, media: 800, input: 'last' },
+    });
+  }
+
+  function stopRecording() {
+    stop?.();
+    stop = undefined;
+    send();
+  }
+
+  /** Records while the session records and this page is of the prototype's origin. */
+  function follow(/** @type {unknown} */ recording, /** @type {unknown} */ screen) {
+    const origin =
+      screen && typeof screen === 'object' ? /** @type {{ origin?: unknown }} */ (screen).origin : undefined;
+    if (recording === true && origin === location.origin) startRecording();
+    else stopRecording();
+  }
+
+  let state = { recording: /** @type {unknown} */ (false), screen: /** @type {unknown} */ (null) };
+  chrome.storage.local.get(['recording', 'screen']).then(
+    (stored) => {
+      state = { recording: stored.recording, screen: stored.screen };
+      follow(state.recording, state.screen);
+    },
+    () => {},
+  );
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area !== 'local' || !(changes.recording || changes.screen)) return;
+    if (changes.recording) state.recording = changes.recording.newValue;
+    if (changes.screen) state.screen = changes.screen.newValue;
+    follow(state.recording, state.screen);
+  });
+  // What was recorded of a page the tester leaves goes with it.
+  addEventListener('pagehide', send);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') send();
+    // The tab the tester comes back to is the one recorded: it starts with a full snapshot.
+    else if (stop) record.takeFullSnapshot(true);
+  });
+})();
