@@ -8,11 +8,16 @@ import {
 import type { CommandContext } from '../../commands/context.ts';
 import type { ChunkSummary } from '../../db/repositories/recordings.ts';
 import { MAX_CHUNK_INFLATED_BYTES } from '../../lib/recording/chunk.ts';
+import { int4 } from '../../lib/validation/storable.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { sessionIdParams } from './sessions.schema.ts';
 
+/** A chunk's number as its path writes it: decimal digits only. */
 const chunkParams = sessionIdParams.extend({
-  chunk: z.coerce.number().int().min(0).max(2_147_483_647),
+  chunk: z.preprocess(
+    (raw) => (typeof raw === 'string' && /^[0-9]+$/.test(raw) ? Number(raw) : raw),
+    int4(0),
+  ),
 });
 
 const timestamp = z.string().describe('ISO 8601');
@@ -79,6 +84,8 @@ export function recordingRoutes(deps: CommandContext): RouteDefinition[] {
       ...common,
       method: 'GET',
       path: '/api/sessions/:id/recording/:chunk',
+      // A path that names no chunk (`/recording/x`) finds none.
+      resource: 'Recording chunk',
       summary: `Read one chunk of the session's screen recording, its rrweb events as JSON: ${watchers}`,
       params: chunkParams,
       response: chunkResponse,

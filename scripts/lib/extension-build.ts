@@ -4,7 +4,7 @@
 // face nets' weights, Silero VAD, Moonshine tiny and the .wasm binaries. Nothing is downloaded.
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { PROJECT_ROOT } from './tools.ts';
 import { zipFolder } from './zip.ts';
 
@@ -38,6 +38,18 @@ const VAD_FILES = ['silero_vad_v5.onnx', 'vad.worklet.bundle.min.js'];
 /** Moonshine tiny, quantised: the speech recogniser. */
 const MOONSHINE_FILES = ['encoder_model.onnx', 'decoder_model_merged.onnx'];
 
+/** The screen recorder with rrweb: a content script, so one classic script (the benchmark builds it too). */
+export const RECORDER_BUILD = {
+  entryPoints: [join(SOURCE, 'recorder.js')],
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'chrome111',
+  minify: true,
+  legalComments: 'linked',
+  logLevel: 'warning',
+} as const satisfies BuildOptions;
+
 /** Builds the loadable folder at `outDir` (emptied first); with `zip`, the archive too. */
 export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string): Promise<void> {
   await rm(outDir, { recursive: true, force: true });
@@ -67,18 +79,7 @@ export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string)
     external: ['fs', 'path', 'crypto', 'worker_threads', 'perf_hooks', 'os'],
     define: { 'process.env.NODE_ENV': '"production"' },
   });
-  // The screen recorder with rrweb: a content script, so one classic script.
-  await build({
-    entryPoints: [join(SOURCE, 'recorder.js')],
-    outdir: outDir,
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'chrome111',
-    minify: true,
-    legalComments: 'linked',
-    logLevel: 'warning',
-  });
+  await build({ ...RECORDER_BUILD, outdir: outDir });
   const models = join(packageDir('@vladmandic/face-api'), 'model');
   for (const file of await readdir(models)) {
     if (NETS.some((net) => file.startsWith(`${net}-weights_manifest.json`) || file === `${net}.bin`))

@@ -95,6 +95,18 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
   'POST /api/sessions/:id/feedback': none("answers the feedback's id and time"),
   'POST /api/sessions/:id/rating': none("answers the organization's rating; no findings"),
   'POST /api/sessions/:id/test-token': none('issues a test token'),
+  // The screen recording: the tester watches it while reviewing; the business once confirmed.
+  'GET /api/sessions/:id/recording': {
+    exposes: true,
+    testerReviews: true,
+    calls: ({ sessionId }) => [{ method: 'GET', path: `/api/sessions/${sessionId}/recording` }],
+  },
+  'GET /api/sessions/:id/recording/:chunk': {
+    exposes: true,
+    testerReviews: true,
+    calls: ({ sessionId }) => [{ method: 'GET', path: `/api/sessions/${sessionId}/recording/0` }],
+  },
+  'DELETE /api/sessions/:id/recording': none('erases the recording; answers how many chunks'),
   'POST /api/reports': {
     exposes: true,
     calls: ({ sessionId }) => [

@@ -43,7 +43,10 @@ export interface ExtensionBrowser {
  * Debian's Chromium with the extension loaded unpacked, in a fresh profile (so chrome.storage starts
  * empty), headless: Chromium runs MV3 extensions headless in a persistent context.
  */
-export async function launchExtensionBrowser(camera?: FakeCamera): Promise<ExtensionBrowser> {
+export async function launchExtensionBrowser(
+  camera?: FakeCamera,
+  options: { readonly proxy?: string } = {},
+): Promise<ExtensionBrowser> {
   await builtExtension();
   const profile = await mkdtemp(join(tmpdir(), 'usability-extension-'));
   const media =
@@ -60,6 +63,8 @@ export async function launchExtensionBrowser(camera?: FakeCamera): Promise<Exten
     executablePath: testConfig().audits.chromiumPath,
     headless: true,
     viewport: { width: 1024, height: 700 },
+    // Playwright sends loopback through the proxy too (Chromium's `<-loopback>` rule).
+    ...(options.proxy ? { proxy: { server: options.proxy } } : {}),
     args: [
       `--disable-extensions-except=${EXTENSION_DIR}`,
       `--load-extension=${EXTENSION_DIR}`,

@@ -26,9 +26,12 @@ export interface ExtensionSuite {
 /**
  * Registers the mocha hooks of a describe block that drives the extension: the API behind the
  * recording proxy, the fixture site and a study once for the block, a browser for each test (with
- * Chromium's fake camera when `camera` gives one).
+ * Chromium's fake camera when `camera` gives one, and behind `options.proxy` when it names one).
  */
-export function extensionSuite(camera?: () => Promise<FakeCamera>): ExtensionSuite {
+export function extensionSuite(
+  camera?: () => Promise<FakeCamera>,
+  options: { readonly proxy?: () => string } = {},
+): ExtensionSuite {
   let api: TestApi | undefined;
   let proxy: ApiProxy | undefined;
   let site: FixtureSite | undefined;
@@ -47,7 +50,7 @@ export function extensionSuite(camera?: () => Promise<FakeCamera>): ExtensionSui
     await api?.stop();
   });
   beforeEach(async () => {
-    browser = await launchExtensionBrowser(camera && (await camera()));
+    browser = await launchExtensionBrowser(camera && (await camera()), { proxy: options.proxy?.() });
   });
   afterEach(() => browser?.close());
 
