@@ -2,9 +2,10 @@
 // TensorFlow.js with its WebAssembly backend; the voice-activity detector and the speech recogniser
 // on onnxruntime-web) and the files it loads at run time, all from the installed npm packages: the
 // face nets' weights, Silero VAD, Moonshine tiny and the .wasm binaries. Nothing is downloaded.
-import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
+import sharp from 'sharp';
 import { PROJECT_ROOT } from './tools.ts';
 import { zipFolder } from './zip.ts';
 
@@ -50,11 +51,14 @@ export const RECORDER_BUILD = {
   logLevel: 'warning',
 } as const satisfies BuildOptions;
 
+/** The sizes of the icon (extension/icon.svg) the manifest names, as `icons/icon-<size>.png`. */
+export const ICON_SIZES = [16, 32, 48, 128] as const;
+
 /** Builds the loadable folder at `outDir` (emptied first); with `zip`, the archive too. */
 export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string): Promise<void> {
   await rm(outDir, { recursive: true, force: true });
   await mkdir(join(outDir, 'models'), { recursive: true });
-  for (const folder of ['wasm', 'ort', 'vad', join('models', 'moonshine')])
+  for (const folder of ['wasm', 'ort', 'vad', 'icons', join('models', 'moonshine')])
     await mkdir(join(outDir, folder), { recursive: true });
   for (const file of await readdir(SOURCE)) {
     if (COPIED.test(file) && !NOT_SHIPPED.has(file)) await copyFile(join(SOURCE, file), join(outDir, file));
@@ -80,6 +84,12 @@ export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string)
     define: { 'process.env.NODE_ENV': '"production"' },
   });
   await build({ ...RECORDER_BUILD, outdir: outDir });
+  const icon = await readFile(join(SOURCE, 'icon.svg'));
+  for (const size of ICON_SIZES)
+    await sharp(icon, { density: 72 * (size / 128) * 4 })
+      .resize(size, size)
+      .png()
+      .toFile(join(outDir, 'icons', `icon-${size}.png`));
   const models = join(packageDir('@vladmandic/face-api'), 'model');
   for (const file of await readdir(models)) {
     if (NETS.some((net) => file.startsWith(`${net}-weights_manifest.json`) || file === `${net}.bin`))

@@ -13,7 +13,8 @@ import { testConfig } from '../../support/config.ts';
  */
 export const EXTENSION_DIR = join(tmpdir(), `usability-extension-under-test-${process.pid}`);
 let built: Promise<void> | undefined;
-const builtExtension = () => {
+/** Builds the extension into EXTENSION_DIR once per process. */
+export const builtExtension = () => {
   if (!built) {
     process.once('exit', () => rmSync(EXTENSION_DIR, { recursive: true, force: true }));
     built = buildExtension(EXTENSION_DIR);
