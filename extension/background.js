@@ -111,9 +111,19 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     return;
   }
   if (type === 'screen' && sender.tab) {
-    const { events } = /** @type {{ events?: unknown }} */ (message);
-    ready.then(() => screen.received(sender, events)).then(sendResponse, () => sendResponse({}));
+    const { events, visible, typed } =
+      /** @type {{ events?: unknown, visible?: unknown, typed?: unknown }} */ (message);
+    ready
+      .then(async () => {
+        await screen.typed(sender, typed);
+        return screen.received(sender, events, visible);
+      })
+      .then(sendResponse, () => sendResponse({}));
     return true; // answers asynchronously
+  }
+  if (type === 'screen-typed' && sender.tab) {
+    ready.then(() => screen.typed(sender, [])).then(sendResponse, () => sendResponse({ typed: [] }));
+    return true;
   }
   if (sender.url?.startsWith(chrome.runtime.getURL('offscreen.html'))) {
     void ready.then(() => media.received(/** @type {Record<string, unknown>} */ (message)));

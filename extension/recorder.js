@@ -102,7 +102,11 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
     const events = buffer;
     buffer = [];
     try {
-      chrome.runtime.sendMessage({ type: 'screen', events }).then(
+      // What was typed here goes along (kept by the worker in memory), so that a later page of the
+      // session that shows it (a confirmation naming the email) masks it too.
+      const typedHere = [...typed.values(), ...earlier];
+      const visible = document.visibilityState === 'visible';
+      chrome.runtime.sendMessage({ type: 'screen', events, visible, typed: typedHere }).then(
         (answer) => {
           // The background lost track of this tab (it was restarted): a fresh snapshot starts anew.
           const wanted = /** @type {{ snapshot?: unknown } | undefined} */ (answer)?.snapshot === true;
@@ -115,7 +119,26 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
     }
   }
 
+  /** Whether the page should be recorded now (the session records, and this is the prototype). */
+  let wanted = false;
+  /** Starts once the worker has said what the tester typed in the session's earlier pages. */
+  let starting = false;
   function startRecording() {
+    if (stop || starting) return;
+    starting = true;
+    chrome.runtime.sendMessage({ type: 'screen-typed' }).then(
+      (answer) => {
+        const known = /** @type {{ typed?: unknown } | undefined} */ (answer)?.typed;
+        if (Array.isArray(known))
+          for (const value of known) if (typeof value === 'string') earlier.add(value);
+        starting = false;
+        if (wanted) beginRecording();
+      },
+      () => (starting = false),
+    );
+  }
+
+  function beginRecording() {
     if (stop) return;
     stop = record({
       emit(event) {
@@ -150,7 +173,8 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
   function follow(/** @type {unknown} */ recording, /** @type {unknown} */ screen) {
     const origin =
       screen && typeof screen === 'object' ? /** @type {{ origin?: unknown }} */ (screen).origin : undefined;
-    if (recording === true && origin === location.origin) startRecording();
+    wanted = recording === true && origin === location.origin;
+    if (wanted) startRecording();
     else stopRecording();
   }
 

@@ -13,8 +13,18 @@ const SCRIPT_ID = 'screen-recorder';
 const FULL_SNAPSHOT = 2;
 /** The API's bound on a chunk, compressed (lib/recording/chunk.ts). */
 export const MAX_CHUNK_BYTES = 1024 * 1024;
-/** Bytes an image, sound or video carried inline would bring; none leaves (replaced by an empty data URL). */
-const INLINE_MEDIA = /data:(?:image|audio|video)\/[\w.+-]+(?:;[\w-]+=[\w.-]+)*;base64,[A-Za-z0-9+/=]*/gi;
+/** The API's bounds on a chunk once inflated (lib/recording/chunk.ts): a larger one is not sent. */
+const MAX_CHUNK_JSON_CHARS = 16 * 1024 * 1024;
+const MAX_CHUNK_EVENTS = 50_000;
+/**
+ * An image, sound or video carried inline (base64 or not), up to the end of its quoted value or
+ * `url(...)`: none leaves (replaced by an empty data URL).
+ */
+const INLINE_MEDIA = /data:(?:image|audio|video)\/[^"'\s)\\]*/gi;
+/** How long after a pause the recorded tab's last delivery (what it held when paused) is still taken. */
+const PAUSE_GRACE_MS = 10_000;
+/** Typed values kept for masking in the session's pages, in memory only (`chrome.storage.session`). */
+const TYPED_KEY = 'screen:typed';
 
 /**
  * @param {{ store: SessionStore, outbox: Outbox, kick: () => void }} deps
@@ -22,10 +32,18 @@ const INLINE_MEDIA = /data:(?:image|audio|video)\/[\w.+-]+(?:;[\w-]+=[\w.-]+)*;b
 export function screenRecording({ store, outbox, kick }) {
   /** @type {number | undefined} the tab whose events are recorded now */
   let recordedTab;
+  /** What was recorded until the last pause, for the paused tab's last delivery. */
+  let closed = {
+    origin: /** @type {string | null} */ (null),
+    tab: /** @type {number | undefined} */ (undefined),
+    at: 0,
+  };
   /** @type {string | null} the origin the recorder is registered for */
   let registeredFor = null;
   /** Registrations run one after another. */
   let syncing = Promise.resolve();
+  /** @type {Promise<unknown>} merges of the typed values, one after another */
+  let typedChain = Promise.resolve();
 
   /** The prototype's origin while the session records the screen; null otherwise. */
   const recordedOrigin = () => {
@@ -45,6 +63,7 @@ export function screenRecording({ store, outbox, kick }) {
     if (origin === registeredFor) return;
     // Also after a restart of this worker, whose registration outlives it.
     await chrome.scripting.unregisterContentScripts({ ids: [SCRIPT_ID] }).catch(() => {});
+    if (registeredFor) closed = { origin: registeredFor, tab: recordedTab, at: Date.now() };
     recordedTab = undefined;
     registeredFor = origin;
     await chrome.storage.local.set({ screen: origin ? { origin } : null });
@@ -72,13 +91,17 @@ export function screenRecording({ store, outbox, kick }) {
 
     /**
      * Events from a page's recorder. Taken only while the screen is recorded, from a page of the
-     * prototype's origin, and from the recorded tab (the last to send a full snapshot).
-     * @param {chrome.runtime.MessageSender} sender @param {unknown} events
+     * prototype's origin, and from the recorded tab (the last in view to send a full snapshot); the
+     * paused tab's last delivery is taken for a few seconds after a pause.
+     * @param {chrome.runtime.MessageSender} sender @param {unknown} events @param {unknown} visible
+     *   whether the page was in view
      * @returns {Promise<{ snapshot?: boolean }>} `snapshot`: the page should send a full snapshot
      */
-    async received(sender, events) {
-      const origin = recordedOrigin();
+    async received(sender, events, visible) {
       const tabId = sender.tab?.id;
+      const late =
+        store.state.phase === 'paused' && tabId === closed.tab && Date.now() - closed.at < PAUSE_GRACE_MS;
+      const origin = recordedOrigin() ?? (late ? closed.origin : null);
       if (!origin || tabId === undefined || !sender.url || new URL(sender.url).origin !== origin) return {};
       if (!Array.isArray(events) || !events.length) return {};
       const snapshot = /** @type {unknown[]} */ (events).some(
@@ -87,22 +110,63 @@ export function screenRecording({ store, outbox, kick }) {
           event !== null &&
           /** @type {{ type?: unknown }} */ (event).type === FULL_SNAPSHOT,
       );
-      if (snapshot) recordedTab = tabId;
-      if (tabId !== recordedTab) return recordedTab === undefined ? { snapshot: true } : {};
-      const seq = store.state.nextChunk;
-      await store.update({ nextChunk: seq + 1 });
-      const recording = await compress(JSON.stringify(events).replace(INLINE_MEDIA, 'data:,'));
-      if (recording.length > Math.ceil(MAX_CHUNK_BYTES / 3) * 4) {
+      // A tab in the background (a clock ticking, a feed) never takes the recording from the one in view.
+      if (snapshot && !late && (recordedTab === undefined || visible === true)) recordedTab = tabId;
+      if (tabId !== recordedTab && !late)
+        return recordedTab === undefined && visible ? { snapshot: true } : {};
+      const json = JSON.stringify(events).replace(INLINE_MEDIA, 'data:,');
+      const recording = json.length > MAX_CHUNK_JSON_CHARS ? '' : await compress(json);
+      if (
+        !recording ||
+        events.length > MAX_CHUNK_EVENTS ||
+        recording.length > Math.ceil(MAX_CHUNK_BYTES / 3) * 4
+      ) {
         await store.update({
           message: 'A part of the screen recording was too large to send and was left out.',
         });
-        return {};
+        // What follows needs a full snapshot of its own to be replayed.
+        return { snapshot: true };
       }
+      const seq = store.state.nextChunk;
+      await store.update({ nextChunk: seq + 1 });
       // A chunk is a batch of its own: a few of the largest would pass the API's body limit.
       if (outbox.add({ chunk: seq, recording }) || outbox.seal()) kick();
       return {};
     },
+
+    /**
+     * What the tester typed in the session's pages so far (for masking where a later page shows
+     * it), merged with what a page reports; kept in memory for this session only, never sent.
+     * @param {chrome.runtime.MessageSender} sender @param {unknown} reported
+     * @returns {Promise<{ typed: string[] }>}
+     */
+    typed(sender, reported) {
+      // One after another: each reads and writes the whole list.
+      const done = typedChain.then(() => mergeTyped(sender, reported));
+      typedChain = done.catch(() => {});
+      return done;
+    },
   };
+
+  /** @param {chrome.runtime.MessageSender} sender @param {unknown} reported @returns {Promise<{ typed: string[] }>} */
+  async function mergeTyped(sender, reported) {
+    const origin = recordedOrigin();
+    if (!origin || !sender.url || new URL(sender.url).origin !== origin) return { typed: [] };
+    const sessionId = store.settings?.sessionId ?? null;
+    const stored = /** @type {{ sessionId?: unknown, values?: unknown }} */ (
+      (await chrome.storage.session.get(TYPED_KEY))[TYPED_KEY] ?? {}
+    );
+    let values =
+      stored.sessionId === sessionId && Array.isArray(stored.values) ? stored.values.map(String) : [];
+    for (const value of Array.isArray(reported) ? reported : []) {
+      if (typeof value !== 'string' || !value.trim()) continue;
+      // A longer value typed on from a shorter one replaces it.
+      values = values.filter((known) => !value.startsWith(known));
+      if (!values.some((known) => known.startsWith(value))) values.push(value);
+    }
+    await chrome.storage.session.set({ [TYPED_KEY]: { sessionId, values } });
+    return { typed: values };
+  }
 }
 
 /** Gzip, then base64. @param {string} text @returns {Promise<string>} */

@@ -41,7 +41,7 @@ export const snapshotsResponse = batchResponse.extend({
     .number()
     .int()
     .describe(
-      "one past the highest chunk number of the session's DOM recording stored, this batch included (0 for none)",
+      "one past the highest chunk number of the session's DOM recording stored or in this batch, refused ones included (0 for none): where a recorder numbers on",
     ),
   tasks: sessionTasks
     .optional()

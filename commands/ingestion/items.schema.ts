@@ -96,7 +96,13 @@ export interface RecordingChunkItem {
 }
 
 const recordingChunk = recordingChunkItem.transform((item, ctx): RecordingChunkItem => {
-  const reading = readChunk(Buffer.from(item.recording, 'base64'));
+  let reading: ReturnType<typeof readChunk>;
+  try {
+    reading = readChunk(Buffer.from(item.recording, 'base64'));
+  } catch {
+    // Whatever a crafted chunk makes the reader throw is this item's rejection, never the request's 500.
+    reading = { ok: false, reason: 'could not be read as rrweb events' };
+  }
   if (!reading.ok) {
     ctx.issues.push({ code: 'custom', message: reading.reason, input: item.recording, path: ['recording'] });
     return z.NEVER;

@@ -33,6 +33,10 @@ declare namespace chrome {
       set(items: Record<string, unknown>): Promise<void>;
       remove(keys: string | string[]): Promise<void>;
     };
+    const session: {
+      get(keys: string | string[] | null): Promise<Record<string, unknown>>;
+      set(items: Record<string, unknown>): Promise<void>;
+    };
     const onChanged: {
       addListener(listener: (changes: Record<string, StorageChange>, areaName: string) => void): void;
     };

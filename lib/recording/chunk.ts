@@ -72,12 +72,13 @@ export function readChunk(data: Buffer): ChunkReading {
   if (!events.every(isRecordedEvent)) return refuse('every event needs an integer type and a timestamp');
   const privacy = privacyBreach(events);
   if (privacy) return refuse(privacy);
-  const times = events.map((event) => event.timestamp);
+  let [first, last] = [Infinity, -Infinity];
+  for (const { timestamp } of events) [first, last] = [Math.min(first, timestamp), Math.max(last, timestamp)];
   return {
     ok: true,
     chunk: {
-      startedAt: new Date(Math.min(...times)),
-      endedAt: new Date(Math.max(...times)),
+      startedAt: new Date(first),
+      endedAt: new Date(last),
       eventCount: events.length,
       hasFullSnapshot: events.some((event) => event.type === FULL_SNAPSHOT),
       data,
@@ -104,24 +105,26 @@ function isRecordedEvent(event: unknown): event is RecordedEvent {
  */
 function privacyBreach(events: readonly RecordedEvent[]): string | undefined {
   const typed = new Set<number>();
-  const visit = (node: SerializedNode): string | undefined => {
-    if (node.type === ELEMENT_NODE && typeof node.tagName === 'string') {
-      const tag = node.tagName.toLowerCase();
-      const declared = node.attributes?.type;
-      const type = typeof declared === 'string' ? declared.toLowerCase() : '';
-      if (['input', 'textarea', 'select'].includes(tag)) {
-        const isTyped = !(tag === 'input' && UNTYPED_INPUT_TYPES.has(type));
-        if (isTyped && typeof node.id === 'number') typed.add(node.id);
-        const value = node.attributes?.value;
-        if (isTyped && typeof value === 'string' && !MASKED.test(value))
-          return `an unmasked ${tag} value: every field's value must be masked`;
+  // A walk with a stack of its own: a crafted chunk may nest nodes deeper than the call stack goes.
+  const visit = (root: SerializedNode): string | undefined => {
+    const pending: SerializedNode[] = [root];
+    for (let node = pending.pop(); node; node = pending.pop()) {
+      if (node.type === ELEMENT_NODE && typeof node.tagName === 'string') {
+        const tag = node.tagName.toLowerCase();
+        const declared = node.attributes?.type;
+        const type = typeof declared === 'string' ? declared.toLowerCase() : '';
+        if (['input', 'textarea', 'select'].includes(tag)) {
+          const isTyped = !(tag === 'input' && UNTYPED_INPUT_TYPES.has(type));
+          if (isTyped && typeof node.id === 'number') typed.add(node.id);
+          const value = node.attributes?.value;
+          if (isTyped && typeof value === 'string' && !MASKED.test(value))
+            return `an unmasked ${tag} value: every field's value must be masked`;
+        }
       }
+      if (Array.isArray(node.childNodes))
+        for (const child of node.childNodes as unknown[])
+          if (child && typeof child === 'object') pending.push(child);
     }
-    if (Array.isArray(node.childNodes))
-      for (const child of node.childNodes as SerializedNode[]) {
-        const breach = child && typeof child === 'object' ? visit(child) : undefined;
-        if (breach) return breach;
-      }
     return undefined;
   };
   for (const event of events) {

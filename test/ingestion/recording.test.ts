@@ -197,6 +197,16 @@ describe('screen recordings (DOM replay chunks)', () => {
     );
   });
 
+  it('reads a chunk nested deeper than a call stack goes without failing the request', async () => {
+    const s = await screenSession();
+    const depth = 200_000;
+    const nested = `${'{"type":0,"childNodes":['.repeat(depth)}${']}'.repeat(depth)}`;
+    const json = `[{"type":2,"timestamp":${T0},"data":{"node":${nested}}}]`;
+    const response = await post(s, [{ chunk: 0, recording: gzipSync(Buffer.from(json)).toString('base64') }]);
+    assert.equal(response.status, 200, response.text);
+    assert.equal((response.body.data as { accepted: number }).accepted, 1);
+  });
+
   it('takes no chunk for a study that does not record the screen, and stops a recording at its limit', async () => {
     const off = await recordingSession();
     const refused = await post(off, [chunkItem(0, [meta(T0)])]);
