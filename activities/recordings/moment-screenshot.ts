@@ -10,8 +10,11 @@ import type { Browser } from 'playwright-core';
 // and images show as empty boxes.
 
 const require = createRequire(import.meta.url);
-/** rrweb's browser build: `window.rrweb`. */
-const RRWEB_SCRIPT = readFileSync(join(dirname(require.resolve('rrweb')), 'rrweb.umd.min.cjs'), 'utf8');
+/** rrweb's browser build: `window.rrweb` (the tests and the benchmark record with it too). */
+export const RRWEB_SCRIPT = readFileSync(
+  join(dirname(require.resolve('rrweb')), 'rrweb.umd.min.cjs'),
+  'utf8',
+);
 
 /** The size a replay is shown at when the recording does not say (no Meta event). */
 const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;

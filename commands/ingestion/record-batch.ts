@@ -161,9 +161,13 @@ async function recordSnapshots(deps: CommandContext, request: BatchRequest): Pro
         return toNoFaceRow(entry.item);
     }
   });
-  const outcome = await writeSkippingRepeats(deps, request, (tx, repeats) =>
-    insertFacialSnapshots(tx, request.sessionId, rows, repeats),
-  );
+  // A batch of recording chunks alone (every 5 s while the screen is recorded) writes no frame:
+  // the session was checked above, and the chunks' own write checks it again.
+  const outcome: RecordingOutcome = rows.length
+    ? await writeSkippingRepeats(deps, request, (tx, repeats) =>
+        insertFacialSnapshots(tx, request.sessionId, rows, repeats),
+      )
+    : { kind: 'recorded', stored: 0 };
   present(outcome, request.sessionId, 0, []);
   const refusals = await recordChunks(deps, request, accepted, positions);
   const allRejections = [...rejections, ...refusals].sort((a, b) => a.index - b.index);

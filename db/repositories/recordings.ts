@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { SessionStatus } from '../../lib/domain.ts';
-import { holdRecording, RECORDING_STATUSES, type RecordingOutcome } from './signals.ts';
+import { holdRecording, recordingCheck, type RecordingOutcome } from './signals.ts';
 
 // A session's DOM recording (0041): numbered chunks of gzip-compressed rrweb events.
 
@@ -36,24 +35,17 @@ export async function insertRecordingChunks(
 ): Promise<ChunksWritten> {
   const refused = new Map<number, ChunkRefusal>();
   await holdRecording(tx, sessionId);
-  const { rows: found } = await sql<{
-    status: SessionStatus;
-    may_record: boolean;
-    record_screen: boolean;
-    stored_bytes: number;
-    stored_seqs: number[];
-  }>`
-    select s.status, (s.tester_id = app.user_id() or app.is_admin()) as may_record, st.record_screen,
+  // Who may record, and when, as for every other signal.
+  const check = await recordingCheck(tx, sessionId);
+  if (check.kind !== 'recorded') return { outcome: check, refused };
+  const { rows: found } = await sql<{ record_screen: boolean; stored_bytes: number; stored_seqs: number[] }>`
+    select st.record_screen,
            coalesce((select sum(byte_length) from session_recording_chunks where session_id = s.id), 0)::float8 as stored_bytes,
            array(select seq from session_recording_chunks
                  where session_id = s.id and seq = any(${rows.map((row) => row.seq)}::int4[])) as stored_seqs
     from sessions s join studies st on st.id = s.study_id
     where s.id = ${sessionId}::uuid`.execute(tx);
-  const session = found[0];
-  if (!session) return { outcome: { kind: 'not_found' }, refused };
-  if (!session.may_record) return { outcome: { kind: 'not_recorder' }, refused };
-  if (!RECORDING_STATUSES.includes(session.status))
-    return { outcome: { kind: 'closed', status: session.status }, refused };
+  const session = found[0]!;
   const seen = new Set(session.stored_seqs);
   let total = session.stored_bytes;
   let stored = 0;

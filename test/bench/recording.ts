@@ -10,9 +10,6 @@
 // - screenshotP50Ms: the median time to replay that recording to a moment and picture it with an
 //   element outlined (activities/recordings/moment-screenshot.ts), target under 2 s.
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -20,11 +17,10 @@ import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import type { BenchResult } from '../../scripts/bench.ts';
 import { RECORDER_BUILD } from '../../scripts/lib/extension-build.ts';
-import { screenshotMoment } from '../../activities/recordings/moment-screenshot.ts';
+import { RRWEB_SCRIPT, screenshotMoment } from '../../activities/recordings/moment-screenshot.ts';
 import { testConfig } from '../support/config.ts';
 import { median, round } from './support/stats.ts';
 
-const require = createRequire(import.meta.url);
 const ACTIVITY_MS = 10_000;
 const ROUNDS = 3;
 const SCREENSHOTS = 15;
@@ -71,7 +67,6 @@ const CHROME_STUB = (origin: string) => `
   };`;
 
 /** rrweb as its README starts it (inputs masked), for comparison with the shipped recorder's masking. */
-const RRWEB = readFileSync(join(dirname(require.resolve('rrweb')), 'rrweb.umd.min.cjs'), 'utf8');
 const START_PLAIN_RRWEB =
   'window.recorded = [[]]; rrweb.record({ emit(event) { window.recorded[0].push(event); }, maskAllInputs: true })';
 
@@ -89,7 +84,7 @@ async function taskMs(browser: Browser, url: string, variant: Variant, recorder:
     await page.goto(url);
     if (variant === 'plain') {
       // As an init script, rrweb's browser build overflowed the stack here: it starts once loaded.
-      await page.addScriptTag({ content: RRWEB });
+      await page.addScriptTag({ content: RRWEB_SCRIPT });
       await page.evaluate(START_PLAIN_RRWEB);
     }
     await page.waitForTimeout(1_000);

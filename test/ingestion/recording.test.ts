@@ -8,6 +8,7 @@ import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
+import { adminToken } from '../sessions/fixtures.ts';
 import { recordingSession, setSessionStatus, type RecordingSession } from './fixtures.ts';
 
 // Screen recordings as DOM replays (issue 32): chunks of rrweb events through the test token's
@@ -286,6 +287,11 @@ describe('screen recordings (DOM replay chunks)', () => {
       (await api.request('GET', `/api/sessions/${s.sessionId}/recording`, { token: stranger })).status,
       404,
     );
+    // Admins read every session's recording, confirmed or not.
+    const asAdmin = await api.request('GET', `/api/sessions/${s.sessionId}/recording/0`, {
+      token: await adminToken(),
+    });
+    assert.equal(asAdmin.status, 200, asAdmin.text);
     // The test token reaches the recording routes no more than any other.
     const withTestToken = await api.request('GET', `/api/sessions/${s.sessionId}/recording`, {
       headers: { 'X-Test-Token': s.testToken },

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { OUTLINE_COLOUR, screenshotMoment } from '../../activities/recordings/moment-screenshot.ts';
+import {
+  OUTLINE_COLOUR,
+  RRWEB_SCRIPT,
+  screenshotMoment,
+} from '../../activities/recordings/moment-screenshot.ts';
 import { testConfig } from '../support/config.ts';
-
-const require = createRequire(import.meta.url);
-const RRWEB = readFileSync(join(dirname(require.resolve('rrweb')), 'rrweb.umd.min.cjs'), 'utf8');
 
 /** How many pixels of the picture are the outline's red. */
 async function outlinePixels(png: Buffer): Promise<number> {
@@ -54,7 +52,7 @@ describe('a screenshot of a moment, replayed from the DOM recording', function (
         body { font: 16px sans-serif; margin: 20px } #dialog { border: 1px solid #333; padding: 20px; width: 300px }
       </style></head><body><h1>Checkout</h1><button id="pay">Pay</button>
       <img alt="logo" src="http://127.0.0.1:${port}/logo.png"></body></html>`);
-    await page.addScriptTag({ content: RRWEB });
+    await page.addScriptTag({ content: RRWEB_SCRIPT });
     // A string: the test's compiler would name an arrow function with a helper the page lacks.
     await page.evaluate(
       'window.events = []; rrweb.record({ emit(event) { window.events.push(event); }, maskAllInputs: true })',
