@@ -16,6 +16,7 @@ import { createNotificationActivities } from './notify/notification-activities.t
 import { createOutreachActivities } from './outreach/outreach-activities.ts';
 import { createPaymentActivities, type PaymentActivityDependencies } from './payments/payment-activities.ts';
 import { createPrivacyActivities } from './privacy/privacy-activities.ts';
+import { createScreenshotRecordActivities } from './recordings/screenshot-records.ts';
 import { createSessionActivities } from './sessions/session-activities.ts';
 import { createStudyActivities } from './studies/study-activities.ts';
 
@@ -78,5 +79,6 @@ export function createActivities(deps: ActivityDependencies) {
     }),
     ...createOutreachActivities({ db: deps.db, agents }),
     ...createCommunityStatsActivities({ db: deps.db }),
+    ...createScreenshotRecordActivities({ db: deps.db }),
   };
 }

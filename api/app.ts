@@ -117,7 +117,7 @@ export function createApi(deps: AppDependencies): Api {
     ...sessionRoutes(context),
     ...recordingRoutes(context),
     ...testTokenRoutes(context),
-    ...reportRoutes({ db }),
+    ...reportRoutes(context),
     ...aiRoutes(context),
     ...aggregateRoutes(context),
     ...adminTesterRoutes(context),

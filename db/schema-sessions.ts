@@ -8,6 +8,8 @@ import type {
   NoteAuthorKind,
   NoteDecision,
   QueuedAiWorkStatus,
+  ScreenshotGap,
+  ScreenshotSource,
   Sentiment,
   SessionStatus,
   TaskOutcome,
@@ -214,4 +216,21 @@ export interface SessionRecordingChunksTable {
   data: Buffer;
   byte_length: number;
   received_at: GeneratedTimestamp;
+}
+
+/** A picture of a reported finding's moment (0042): replayed, reconstructed, or none and why. */
+export interface FindingScreenshotsTable {
+  id: Identity;
+  session_id: string;
+  note_id: string;
+  source: ScreenshotSource;
+  png: Buffer | null;
+  width: number | null;
+  height: number | null;
+  alt_text: string | null;
+  page_url: string | null;
+  outlined: Defaulted<boolean>;
+  gap: ScreenshotGap | null;
+  moment: Timestamp;
+  captured_at: GeneratedTimestamp;
 }

@@ -40,6 +40,7 @@ import type {
   SessionFeedbackTable,
   SessionNotesTable,
   SessionRecordingChunksTable,
+  FindingScreenshotsTable,
   TaskAttemptsTable,
   SessionsTable,
   VoiceSegmentsTable,
@@ -179,6 +180,7 @@ export interface Database extends AuditTables, AuthTables {
   session_notes: SessionNotesTable;
   task_attempts: TaskAttemptsTable;
   session_recording_chunks: SessionRecordingChunksTable;
+  finding_screenshots: FindingScreenshotsTable;
   queued_ai_work: QueuedAiWorkTable;
   reports: ReportsTable;
   study_reports: StudyReportsTable;

@@ -118,6 +118,19 @@ export type WcagLevel = (typeof WCAG_LEVELS)[number];
 export const REPORT_FORMATS = ['structured', 'narrative'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
+/** Where a finding's picture came from (0042): the session's recording, a fresh load of the prototype, or nowhere. */
+export const SCREENSHOT_SOURCES = ['replay', 'reconstructed', 'none'] as const;
+export type ScreenshotSource = (typeof SCREENSHOT_SOURCES)[number];
+
+/** Why a finding has no picture (lib/finding-screenshots.ts words them). */
+export const SCREENSHOT_GAPS = [
+  'recording_erased',
+  'prototype_blocked',
+  'prototype_failed',
+  'no_browser',
+] as const;
+export type ScreenshotGap = (typeof SCREENSHOT_GAPS)[number];
+
 /** The tester's decision on one agent finding, as the confirmation carries it. */
 export interface NoteDecisionInput {
   readonly noteId: string;

@@ -1,6 +1,7 @@
 import { Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import { createAuditActivities, type InstantAuditInput } from '../activities/audits/audit-activities.ts';
 import { BrowserPool } from '../activities/audits/browser-pool.ts';
+import { createFindingScreenshotActivities } from '../activities/recordings/finding-screenshots.ts';
 import { createEmailSender, type EmailSettings } from '../clients/email.ts';
 import type { Db } from '../db/connection.ts';
 import { instantAuditTaskQueue } from '../workflows/messages/audit.ts';
@@ -49,7 +50,11 @@ export async function createAuditWorker(options: AuditWorkerOptions): Promise<Au
   const email = createEmailSender(options.email);
   try {
     await pool.start();
-    const activities = createAuditActivities({ db: options.db, pool, email, urlPolicy });
+    const activities = {
+      ...createAuditActivities({ db: options.db, pool, email, urlPolicy }),
+      // The pictures of reported findings: replays and reconstructions need the same browser.
+      ...createFindingScreenshotActivities({ db: options.db, pool, urlPolicy }),
+    };
     const common = {
       connection: options.connection,
       namespace: options.namespace,

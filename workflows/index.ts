@@ -13,3 +13,4 @@ export { lifecycleReconcileWorkflow } from './reconcile.ts';
 export { offerWorkflow } from './offer.ts';
 export { gamificationWorkflow } from './gamification.ts';
 export { communityStatsRefreshWorkflow } from './community-stats.ts';
+export { findingScreenshotsWorkflow } from './finding-screenshots.ts';

@@ -45,7 +45,7 @@ const WALK_RESERVE_MS = 2000;
 
 /** Loads the page and runs every check of the chosen categories on it. */
 export async function auditPage(page: Page, url: string, options: PageAuditOptions): Promise<PageAudit> {
-  await load(page, url, options);
+  await loadPage(page, url, options);
   const axe = axeOptions(options.categories);
   const inspection = await inspect(page, axe, options.categories);
   const issues: AuditIssue[] = [];
@@ -124,9 +124,14 @@ const REDIRECTED =
 /**
  * Opens the page. Every hop of the main frame's navigation is remembered: when the egress proxy
  * refused one (a public URL redirecting to 169.254.169.254), the audit is refused too, rather
- * than auditing the proxy's refusal page or reporting a load error.
+ * than auditing the proxy's refusal page or reporting a load error. (A finding's reconstructed
+ * picture opens the prototype the same way: activities/recordings/finding-screenshots.ts.)
  */
-async function load(page: Page, url: string, options: PageAuditOptions): Promise<void> {
+export async function loadPage(
+  page: Page,
+  url: string,
+  options: Pick<PageAuditOptions, 'egress' | 'navigationTimeoutMs'>,
+): Promise<void> {
   const hops: string[] = [];
   const onRequest = (request: Request) => {
     if (request.isNavigationRequest() && request.frame() === page.mainFrame()) hops.push(request.url());

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 // A picture of one moment of a session, made on the server by replaying its DOM recording (rrweb's
 // Replayer) in Chromium up to that moment, with the element a finding is about outlined. Nothing
@@ -62,74 +62,89 @@ function pageAt(events: readonly RecordedEvent[], at: number) {
   };
 }
 
+/** The viewport a replay of the moment is shown at: the recorded one, within bounds. */
+export function momentViewport(request: Pick<MomentRequest, 'events' | 'at'>): {
+  width: number;
+  height: number;
+} {
+  const { width, height } = pageAt(request.events as readonly RecordedEvent[], request.at);
+  return { width, height };
+}
+
 /** Replays the events up to the moment in a fresh context of `browser`; the picture is the page's viewport. */
 export async function screenshotMoment(browser: Browser, request: MomentRequest): Promise<MomentScreenshot> {
-  const events = request.events as readonly RecordedEvent[];
-  const page = pageAt(events, request.at);
   const context = await browser.newContext({
-    viewport: { width: page.width, height: page.height },
+    viewport: momentViewport(request),
     javaScriptEnabled: true,
     serviceWorkers: 'block',
   });
   try {
-    await context.route('**/*', (route) => route.abort('blockedbyclient'));
-    const tab = await context.newPage();
-    await tab.setContent(
-      '<!doctype html><html><head><style>html,body{margin:0;overflow:hidden;background:#fff}</style></head><body><div id="stage"></div></body></html>',
-    );
-    await tab.addScriptTag({ content: RRWEB_SCRIPT });
-    const outlined = await tab.evaluate(
-      ({ json, at, selector, colour }) => {
-        const events = JSON.parse(json) as unknown[];
-        type Replayer = {
-          pause(offset: number): void;
-          iframe: HTMLIFrameElement;
-        };
-        const { rrweb } = window as unknown as {
-          rrweb: { Replayer: new (events: unknown[], options: object) => Replayer };
-        };
-        const first = (events[0] as { timestamp: number }).timestamp;
-        const replayer = new rrweb.Replayer(events, {
-          root: document.getElementById('stage'),
-          mouseTail: false,
-          showWarning: false,
-          showDebug: false,
-          triggerFocus: false,
-          UNSAFE_replayCanvas: false,
-          skipInactive: false,
-        });
-        replayer.pause(Math.max(0, at - first));
-        const frame = replayer.iframe;
-        frame.style.border = '0';
-        const doc = frame.contentDocument;
-        let element: Element | null;
-        try {
-          element = selector && doc ? doc.querySelector(selector) : null;
-        } catch {
-          element = null; // a selector this page's engine does not take
-        }
-        // Not `instanceof`: the replay's sandboxed frame has prototypes of its own.
-        if (!element || !('style' in element)) return false;
-        const styled = element as HTMLElement;
-        styled.scrollIntoView({ block: 'center', inline: 'nearest' });
-        styled.style.setProperty('outline', `4px solid ${colour}`, 'important');
-        styled.style.setProperty('outline-offset', '2px', 'important');
-        return true;
-      },
-      // One string, parsed in the page: Playwright's copy of a large object graph takes seconds.
-      {
-        json: JSON.stringify(request.events),
-        at: request.at,
-        selector: request.selector,
-        colour: OUTLINE_COLOUR,
-      },
-    );
-    // Let the replayed page lay out once more after the outline.
-    await tab.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
-    const frame = tab.locator('#stage iframe');
-    const png = await frame.screenshot({ type: 'png', animations: 'disabled' });
-    return { png, width: page.width, height: page.height, outlined, href: page.href };
+    return await replayMoment(await context.newPage(), request);
   } finally {
     await context.close();
   }
+}
+
+/**
+ * Replays the events up to the moment in `tab`, a blank page of a context of its own sized by
+ * `momentViewport` (the audit worker's pool gives one); every request of the page is refused.
+ */
+export async function replayMoment(tab: Page, request: MomentRequest): Promise<MomentScreenshot> {
+  const page = pageAt(request.events as readonly RecordedEvent[], request.at);
+  await tab.route('**/*', (route) => route.abort('blockedbyclient'));
+  await tab.setContent(
+    '<!doctype html><html><head><style>html,body{margin:0;overflow:hidden;background:#fff}</style></head><body><div id="stage"></div></body></html>',
+  );
+  await tab.addScriptTag({ content: RRWEB_SCRIPT });
+  const outlined = await tab.evaluate(
+    ({ json, at, selector, colour }) => {
+      const events = JSON.parse(json) as unknown[];
+      type Replayer = {
+        pause(offset: number): void;
+        iframe: HTMLIFrameElement;
+      };
+      const { rrweb } = window as unknown as {
+        rrweb: { Replayer: new (events: unknown[], options: object) => Replayer };
+      };
+      const first = (events[0] as { timestamp: number }).timestamp;
+      const replayer = new rrweb.Replayer(events, {
+        root: document.getElementById('stage'),
+        mouseTail: false,
+        showWarning: false,
+        showDebug: false,
+        triggerFocus: false,
+        UNSAFE_replayCanvas: false,
+        skipInactive: false,
+      });
+      replayer.pause(Math.max(0, at - first));
+      const frame = replayer.iframe;
+      frame.style.border = '0';
+      const doc = frame.contentDocument;
+      let element: Element | null;
+      try {
+        element = selector && doc ? doc.querySelector(selector) : null;
+      } catch {
+        element = null; // a selector this page's engine does not take
+      }
+      // Not `instanceof`: the replay's sandboxed frame has prototypes of its own.
+      if (!element || !('style' in element)) return false;
+      const styled = element as HTMLElement;
+      styled.scrollIntoView({ block: 'center', inline: 'nearest' });
+      styled.style.setProperty('outline', `4px solid ${colour}`, 'important');
+      styled.style.setProperty('outline-offset', '2px', 'important');
+      return true;
+    },
+    // One string, parsed in the page: Playwright's copy of a large object graph takes seconds.
+    {
+      json: JSON.stringify(request.events),
+      at: request.at,
+      selector: request.selector,
+      colour: OUTLINE_COLOUR,
+    },
+  );
+  // Let the replayed page lay out once more after the outline.
+  await tab.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
+  const frame = tab.locator('#stage iframe');
+  const png = await frame.screenshot({ type: 'png', animations: 'disabled' });
+  return { png, width: page.width, height: page.height, outlined, href: page.href };
 }

@@ -5,6 +5,8 @@ import type {
   SessionReportContent,
 } from '../../lib/analysis/session-report.ts';
 import type { ReportRow } from '../../db/repositories/reports.ts';
+import type { FindingScreenshotRow } from '../../db/repositories/finding-screenshots.ts';
+import { SCREENSHOT_GAP_WORDS, SCREENSHOT_PENDING_WORDS } from '../../lib/finding-screenshots.ts';
 import { duration } from '../../lib/duration-text.ts';
 import type { ReportFormat } from '../../lib/domain.ts';
 
@@ -18,14 +20,18 @@ export interface RenderOptions {
  * each format is a rendering of those same facts, so asking for another format later re-renders
  * the stored content and never runs an agent again (the findings cannot change after the gate).
  * Both formats carry the spec's result fields; `narrative` adds the findings told as prose.
- * The service records no screen images (the extension sends none), so with `includeScreenshots`
- * every finding lists an empty `screenshots` array rather than silently ignoring the option.
+ * With `includeScreenshots` (and the session's pictures, which the caller may see, passed in) each
+ * finding carries the picture of its moment, or a note saying why it has none (yet).
  */
-export function renderReport(row: ReportRow, { format, includeScreenshots }: RenderOptions) {
+export function renderReport(
+  row: ReportRow,
+  { format, includeScreenshots }: RenderOptions,
+  screenshots: ReadonlyMap<string, FindingScreenshotRow> = new Map(),
+) {
   const content = row.content as unknown as SessionReportContent;
   const overallScore = Number(row.overall_score);
   const findings = content.findings.map((finding) =>
-    includeScreenshots ? { ...finding, screenshots: [] as string[] } : finding,
+    includeScreenshots ? { ...finding, ...screenshotOf(screenshots.get(finding.findingId)) } : finding,
   );
   return {
     reportId: row.id,
@@ -44,6 +50,29 @@ export function renderReport(row: ReportRow, { format, includeScreenshots }: Ren
       emotionalProfile: content.emotionalProfile,
       ...(format === 'narrative' ? { narrative: narrativeOf(content, overallScore) } : {}),
     },
+  };
+}
+
+/** A finding's picture as the report carries it: the PNG inline (one answer holds the whole report). */
+export function screenshotOf(row: FindingScreenshotRow | undefined) {
+  if (!row) return { screenshots: [], screenshotNote: SCREENSHOT_PENDING_WORDS };
+  if (row.source === 'none' || !row.png) {
+    return { screenshots: [], screenshotNote: SCREENSHOT_GAP_WORDS[row.gap ?? 'no_browser'] };
+  }
+  return {
+    screenshots: [
+      {
+        url: `data:image/png;base64,${row.png.toString('base64')}`,
+        alt: row.alt_text ?? '',
+        width: row.width ?? 0,
+        height: row.height ?? 0,
+        source: row.source,
+        pageUrl: row.page_url,
+        outlined: row.outlined,
+        capturedAt: row.captured_at.toISOString(),
+      },
+    ],
+    screenshotNote: null,
   };
 }
 

@@ -1,7 +1,9 @@
-import type { Db } from '../../db/connection.ts';
 import { asUser } from '../../db/doors.ts';
 import { findAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { findReport } from '../../db/repositories/reports.ts';
+import { listFindingScreenshots } from '../../db/repositories/finding-screenshots.ts';
+import { requestFindingScreenshots } from '../../commands/reports/finding-screenshots.ts';
+import type { CommandContext } from '../../commands/context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { sessionReportJob } from '../../commands/reports/session-report.ts';
@@ -22,7 +24,8 @@ import { createReportBody } from '../../commands/reports/report.schema.ts';
  * asked for here is a rendering of the stored facts (report-rendering.ts), read at
  * `reportUrl`.
  */
-export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
+export function reportRoutes(deps: Pick<CommandContext, 'db' | 'temporal' | 'config'>): RouteDefinition[] {
+  const { db } = deps;
   return [
     defineRoute({
       method: 'POST',
@@ -36,6 +39,7 @@ export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
       errors: [404, 409],
       handler: async ({ body, principal }) => {
         const job = await sessionReportJob({ db }, principal, body.sessionId);
+        if (body.includeScreenshots) await requestFindingScreenshots(deps, body.sessionId);
         const { reportJobId, sessionId, status, estimatedCompletionSeconds, reportId, usedFallback } =
           toReportJob(job);
         const query = `format=${body.reportFormat}&includeScreenshots=${body.includeScreenshots}`;
@@ -82,9 +86,18 @@ export function reportRoutes({ db }: { readonly db: Db }): RouteDefinition[] {
       resource: 'Report',
       response: reportResponse,
       handler: async ({ params, query, principal }) => {
-        const row = await asUser(db, principal.claims, (tx) => findReport(tx, params.id));
-        if (!row) throw notFound('Report');
-        return { data: renderReport(row, query) };
+        const { row, screenshots } = await asUser(db, principal.claims, async (tx) => {
+          const found = await findReport(tx, params.id);
+          if (!found) throw notFound('Report');
+          // The pictures as the caller may see them (finding_screenshots_select), only when asked for.
+          return {
+            row: found,
+            screenshots: query.includeScreenshots
+              ? await listFindingScreenshots(tx, found.session_id)
+              : undefined,
+          };
+        });
+        return { data: renderReport(row, query, screenshots) };
       },
     }),
   ];

@@ -46,6 +46,21 @@ export const reportJobStatusResponse = z.object({
   error: z.string().nullable().describe('the last failure, while the job is retried or once it failed'),
 });
 
+const screenshot = z.object({
+  url: z.string().describe('the PNG as a data: URL'),
+  alt: z.string().describe("the picture's text alternative: what it shows, where, when and what is outlined"),
+  width: z.number().int(),
+  height: z.number().int(),
+  source: z
+    .enum(['replay', 'reconstructed'])
+    .describe(
+      "replay: the session's screen recording replayed to the moment; reconstructed: no recording covers it, so the prototype page as it loads now (not the tester's screen)",
+    ),
+  pageUrl: z.string().nullable().describe('the address pictured (origin and path)'),
+  outlined: z.boolean().describe("whether the finding's element was found and outlined in red"),
+  capturedAt: z.string(),
+});
+
 const finding = z.object({
   findingId: z.string(),
   severity: z.enum(FINDING_SEVERITIES),
@@ -55,7 +70,15 @@ const finding = z.object({
   timestamp: z.string(),
   affectedFlow: z.string(),
   wcag: z.object({ criterion: z.string(), level: z.enum(WCAG_LEVELS) }).nullable(),
-  screenshots: z.array(z.string()).optional().describe('with includeScreenshots only'),
+  screenshots: z
+    .array(screenshot)
+    .optional()
+    .describe("with includeScreenshots only: the picture of the finding's moment (one), or none"),
+  screenshotNote: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('with includeScreenshots only: why the finding has no picture (yet); null when it has one'),
 });
 
 const wcagReference = z.object({

@@ -1,3 +1,4 @@
+import { blankReplayedScreenshots } from '../../db/repositories/finding-screenshots.ts';
 import { asUser, type Tx } from '../../db/doors.ts';
 import {
   eraseRecording,
@@ -57,6 +58,9 @@ export function eraseSessionRecording(
     const session = await requireVisibleSession(tx, sessionId);
     if (!isAdmin(principal) && !isTesterOf(principal, session))
       throw forbidden("Only the session's tester (or an admin) erases its recording");
-    return eraseRecording(tx, sessionId);
+    const erased = await eraseRecording(tx, sessionId);
+    // A picture replayed from the recording shows what it showed: it goes with it.
+    await blankReplayedScreenshots(tx, sessionId);
+    return erased;
   });
 }

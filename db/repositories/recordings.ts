@@ -122,7 +122,8 @@ export async function eraseRecording(tx: Tx, sessionId: string): Promise<number>
 
 /**
  * Erases the recordings (whole, never a part) whose newest chunk came before `receivedBefore`, at
- * most `limit` sessions' worth; returns the chunks erased and the sessions they belonged to.
+ * most `limit` sessions' worth, and blanks the pictures replayed from them; returns the chunks
+ * erased and the sessions they belonged to.
  */
 export async function eraseExpiredRecordings(
   tx: Tx,
@@ -140,6 +141,14 @@ export async function eraseExpiredRecordings(
       delete from session_recording_chunks c using expired e
       where c.session_id = e.session_id
       returning c.session_id
+    ), blanked as (
+      -- The pictures replayed from a recording go with it (finding-screenshots.ts, blankReplayedScreenshots).
+      update finding_screenshots f
+      set source = 'none', png = null, width = null, height = null, alt_text = null, page_url = null,
+          outlined = false, gap = 'recording_erased'
+      from expired e
+      where f.session_id = e.session_id and f.source = 'replay'
+      returning f.id
     )
     select count(distinct session_id)::int as sessions, count(*)::int as chunks from erased`.execute(tx);
   return rows[0] ?? { sessions: 0, chunks: 0 };

@@ -7,7 +7,8 @@ import { analyzedSession, businessWithStudy, completedReportJob, readNotes } fro
 interface Finding {
   findingId: string;
   title: string;
-  screenshots?: string[];
+  screenshots?: unknown[];
+  screenshotNote?: string | null;
 }
 interface Report {
   reportFormat: string;
@@ -21,7 +22,7 @@ interface Report {
 /** What a report states, whatever its rendering. */
 const factsOf = (report: Report) => ({
   overallScore: report.overallScore,
-  findings: report.findings.map(({ screenshots: _none, ...finding }) => finding),
+  findings: report.findings.map(({ screenshots: _none, screenshotNote: _note, ...finding }) => finding),
   recommendations: report.recommendations,
   emotionalProfile: report.emotionalProfile,
 });

@@ -30,6 +30,9 @@ export interface SessionSideRows {
   readonly confirmedAnalysis: string;
   readonly agentFinding: string;
   readonly humanNote: string;
+  /** A picture replayed for a confirmed session's finding, and a live session's blanked one. */
+  readonly replayedScreenshot: string;
+  readonly erasedScreenshot: string;
   readonly queuedWork: string;
   readonly report: string;
   readonly studyReport: string;
@@ -161,6 +164,43 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
   // The gate: an agent finding the tester has not confirmed yet, and a note a human wrote.
   const agentFinding = await note({ author_kind: 'agent', author_id: null, agent_job_id: agentJob });
   const humanNote = await note({ author_kind: 'human', author_id: businessA, agent_job_id: null });
+  const confirmedFinding = await tx
+    .insertInto('session_notes')
+    .values({
+      session_id: confirmedSession,
+      content: 'The pay button traps focus',
+      author_kind: 'agent',
+      agent_job_id: null,
+      confirmed: true,
+      decision: 'confirmed',
+      decided_at: '2030-01-12T08:20:00Z',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then(id);
+  const screenshot = (values: { session_id: string; note_id: string; source: 'replay' | 'none' }) =>
+    tx
+      .insertInto('finding_screenshots')
+      .values({
+        ...values,
+        moment: '2030-01-12T08:01:10Z',
+        ...(values.source === 'none'
+          ? { gap: 'recording_erased' as const }
+          : { png: Buffer.from('png'), width: 10, height: 10, alt_text: 'A replayed moment' }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then(id);
+  const replayedScreenshot = await screenshot({
+    session_id: confirmedSession,
+    note_id: confirmedFinding,
+    source: 'replay',
+  });
+  const erasedScreenshot = await screenshot({
+    session_id: liveSession,
+    note_id: agentFinding,
+    source: 'none',
+  });
   const queuedWork = await tx
     .insertInto('queued_ai_work')
     .values({ step: 'agent2', agent_job_id: agentJob, session_id: liveSession })
@@ -332,6 +372,8 @@ export async function createSessionSideRows(tx: Tx, parents: SessionSideParents)
     confirmedAnalysis,
     agentFinding,
     humanNote,
+    replayedScreenshot,
+    erasedScreenshot,
     queuedWork,
     report,
     studyReport,

@@ -66,6 +66,39 @@ export const SESSION_TABLES: readonly TableCells[] = [
     },
   }),
   tableCells({
+    table: 'finding_screenshots',
+    rule: "findings' pictures: seen like the session's recording; made by the system; the tester only blanks one (recording erased)",
+    rows: [
+      {
+        label: "a confirmed session's replayed picture",
+        key: (f) => ({ id: f.replayedScreenshot }),
+        touch: 'alt_text',
+        select: ORG_AND_TESTER,
+        update: ADMIN,
+        delete: ADMIN,
+      },
+      {
+        label: "a live session's blanked picture",
+        key: (f) => ({ id: f.erasedScreenshot }),
+        touch: 'gap',
+        select: TESTER,
+        update: TESTER,
+        delete: ADMIN,
+      },
+    ],
+    insert: {
+      allowed: ADMIN,
+      row: (into, f) =>
+        into.values({
+          session_id: f.liveSession,
+          note_id: f.humanNote,
+          source: 'none',
+          gap: 'no_browser',
+          moment: '2030-01-12T08:01:20Z',
+        }),
+    },
+  }),
+  tableCells({
     table: 'session_recording_chunks',
     rule: "screen recordings: watched by the session's tester, and by the organization only once the findings are confirmed; recorded by the tester while it runs; erased by the tester or admins",
     rows: [

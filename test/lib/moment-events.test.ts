@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { eventsForMoment, inflateChunks, MAX_MOMENT_EVENTS } from '../../lib/recording/moment-events.ts';
+
+const META = 4;
+const FULL = 2;
+const INCREMENTAL = 3;
+const event = (type: number, timestamp: number) => ({ type, timestamp, data: {} });
+
+// Which events replay a finding's moment (lib/recording/moment-events.ts).
+describe("a moment's events, cut from a recording", () => {
+  const recording = [
+    event(META, 1_000),
+    event(FULL, 1_001),
+    event(INCREMENTAL, 2_000),
+    event(META, 60_000),
+    event(FULL, 60_001),
+    event(INCREMENTAL, 61_000),
+    event(INCREMENTAL, 70_000),
+  ];
+
+  it('starts at the last full snapshot at or before the moment, with its Meta, and ends at the moment', () => {
+    assert.deepEqual(eventsForMoment(recording, 65_000), {
+      kind: 'events',
+      events: [recording[3], recording[4], recording[5]],
+    });
+    assert.deepEqual(eventsForMoment(recording, 30_000), {
+      kind: 'events',
+      events: [recording[0], recording[1], recording[2]],
+    });
+    // The snapshot at the very moment counts; one a millisecond later does not.
+    assert.deepEqual(eventsForMoment(recording, 60_001), {
+      kind: 'events',
+      events: [recording[3], recording[4]],
+    });
+    assert.deepEqual(eventsForMoment(recording, 60_000), {
+      kind: 'events',
+      events: [recording[0], recording[1], recording[2], recording[3]],
+    });
+  });
+
+  it('finds nothing before the first snapshot, and refuses a replay past its bound', () => {
+    assert.deepEqual(eventsForMoment(recording, 999), { kind: 'no_snapshot' });
+    assert.deepEqual(eventsForMoment([event(INCREMENTAL, 5), 'not an event', null], 10), {
+      kind: 'no_snapshot',
+    });
+    const busy = [
+      event(FULL, 0),
+      ...Array.from({ length: MAX_MOMENT_EVENTS }, (_, i) => event(INCREMENTAL, i + 1)),
+    ];
+    assert.deepEqual(eventsForMoment(busy, MAX_MOMENT_EVENTS + 1), { kind: 'too_many' });
+    assert.equal(eventsForMoment(busy, MAX_MOMENT_EVENTS - 1).kind, 'events');
+  });
+
+  it('reads stored chunks in order', () => {
+    const chunks = [recording.slice(0, 3), recording.slice(3)].map((list) => ({
+      data: gzipSync(JSON.stringify(list)),
+    }));
+    assert.deepEqual(inflateChunks(chunks), recording);
+  });
+});
