@@ -50,7 +50,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   // Before the study page, whose `/dashboard/jobs/:id` would take `new` for an unknown study.
   mountNewStudyPages(pages, deps.commands);
   mountStudyPages(pages, deps.commands);
-  mountReportPages(pages, deps.auth.db);
+  mountReportPages(pages, deps.commands);
   mountTokenPages(pages, deps.auth);
   mountOfferListPages(pages, deps.commands);
   mountLocalCheckoutPages(pages, deps.commands);

@@ -45,6 +45,8 @@ export const sessionRatingPath = (studyId: string, sessionId: string) =>
 
 // reports/: a tester report and a study report.
 export const reportPath = (reportId: string) => `/reports/${reportId}`;
+/** Where the report page asks for its findings' pictures (a form's POST). */
+export const reportScreenshotsPath = (reportId: string) => `/reports/${reportId}/screenshots`;
 export const studyReportPath = (studyId: string) => `${studyPath(studyId)}/report`;
 
 // review/: the session's tester confirms its findings.

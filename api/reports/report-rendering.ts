@@ -30,7 +30,7 @@ export function renderReport(
 ) {
   const content = row.content as unknown as SessionReportContent;
   const overallScore = Number(row.overall_score);
-  const findings = content.findings.map((finding) =>
+  const findings: (ReportFinding & Partial<FindingPicture>)[] = content.findings.map((finding) =>
     includeScreenshots ? { ...finding, ...screenshotOf(screenshots.get(finding.findingId)) } : finding,
   );
   return {
@@ -53,8 +53,23 @@ export function renderReport(
   };
 }
 
+export interface FindingPicture {
+  readonly screenshots: readonly {
+    readonly url: string;
+    readonly alt: string;
+    readonly width: number;
+    readonly height: number;
+    readonly source: 'replay' | 'reconstructed';
+    readonly pageUrl: string | null;
+    readonly outlined: boolean;
+    readonly capturedAt: string;
+  }[];
+  /** Why there is no picture (yet); null with one. */
+  readonly screenshotNote: string | null;
+}
+
 /** A finding's picture as the report carries it: the PNG inline (one answer holds the whole report). */
-export function screenshotOf(row: FindingScreenshotRow | undefined) {
+export function screenshotOf(row: FindingScreenshotRow | undefined): FindingPicture {
   if (!row) return { screenshots: [], screenshotNote: SCREENSHOT_PENDING_WORDS };
   if (row.source === 'none' || !row.png) {
     return { screenshots: [], screenshotNote: SCREENSHOT_GAP_WORDS[row.gap ?? 'no_browser'] };

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { asSystem } from '../../db/doors.ts';
+import { testDatabase } from '../support/database.ts';
 import { BrowserPool } from '../../activities/audits/browser-pool.ts';
 import { auditPage } from '../../activities/audits/page-audit.ts';
 import { AUDIT_CATEGORIES } from '../../lib/audits.ts';
@@ -118,6 +121,35 @@ describe('every page passes the instant audit with grade A and axe-core without 
     assert.equal(token.status, 201, token.text);
     // A study whose one session is confirmed: its tester report and its study report are written.
     const reported = await reportedStudy(api);
+    // One finding with the picture of its moment, the others still without (the form to make them).
+    await asSystem(testDatabase(), async (tx) => {
+      const note = await tx
+        .selectFrom('session_notes')
+        .select(['id', 'noted_at'])
+        .where('session_id', '=', reported.session.sessionId)
+        .where('confirmed', '=', true)
+        .executeTakeFirstOrThrow();
+      const png = await sharp({
+        create: { width: 640, height: 400, channels: 3, background: { r: 250, g: 250, b: 250 } },
+      })
+        .png()
+        .toBuffer();
+      await tx
+        .insertInto('finding_screenshots')
+        .values({
+          session_id: reported.session.sessionId,
+          note_id: note.id,
+          source: 'replay',
+          png,
+          width: 640,
+          height: 400,
+          alt_text:
+            "The tester's view of the checkout at 10:07:12 UTC, replayed from the session's screen recording",
+          outlined: false,
+          moment: note.noted_at ?? new Date(),
+        })
+        .execute();
+    });
     const checkoutPath = new URL((checkout.body.data as { checkoutUrl: string }).checkoutUrl).pathname;
     pages.push(
       { name: 'sign in', path: '/login' },

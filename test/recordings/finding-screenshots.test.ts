@@ -12,6 +12,7 @@ import { testDatabase } from '../support/database.ts';
 import { temporalEnvironment, TEST_TASK_QUEUE } from '../support/temporal.ts';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
+import { countOf, escaped, PageClient } from '../pages/page-client.ts';
 import {
   analyzedSession,
   businessWithStudy,
@@ -65,7 +66,7 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
 
   before(async () => {
     harness = await acquireAuditHarness();
-    ({ business, jobId } = await businessWithStudy(harness.api, 5));
+    ({ business, jobId } = await businessWithStudy(harness.api, 10));
     await setPrototype(`${harness.fixtures.url}${prototypePath}`);
   });
   after(() => releaseAuditHarness());
@@ -312,5 +313,37 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
     for (const finding of again) {
       assert.equal(finding.screenshots![0]!.source, 'reconstructed');
     }
+  });
+
+  it('the report page offers to make the pictures, then shows each with its text alternative', async () => {
+    const session = await reportedSession();
+    const job = await completedReportJob(harness.api, session.sessionId, business);
+    const page = new PageClient(harness.api.url);
+    page.useSession(business);
+    const before = await page.get(`/reports/${job.reportId}`);
+    assert.equal(before.status, 200);
+    assert.match(before.html, /2 findings have no picture of their moment yet/);
+    assert.equal(countOf(before.html, /No picture of this moment yet\./g), 2);
+    const asked = await page.post(`/reports/${job.reportId}/screenshots`, {});
+    assert.equal(asked.status, 303, asked.html);
+    assert.equal(asked.location, `/reports/${job.reportId}#findings`);
+    const findings = await reportWithScreenshots(session.sessionId, business);
+    const after = await page.get(`/reports/${job.reportId}`);
+    assert.equal(countOf(after.html, /<figure class="moment">/g), findings.length);
+    assert.doesNotMatch(after.html, /Make the pictures/);
+    for (const finding of findings) {
+      const [shot] = finding.screenshots!;
+      assert.ok(
+        after.html.includes(`alt="${escaped(shot!.alt)}"`),
+        `the page shows the picture of "${finding.title}"`,
+      );
+      assert.ok(after.html.includes(`src="${shot!.url}"`));
+    }
+    assert.match(after.html, /Reconstructed: the prototype page as it loads now, not the tester's screen/);
+    // Someone who may not read the report cannot have its pictures made.
+    const stranger = new PageClient(harness.api.url);
+    stranger.useSession(await sessionToken((await createBusiness('pro')).claims));
+    await stranger.get('/dashboard');
+    assert.equal((await stranger.post(`/reports/${job.reportId}/screenshots`, {})).status, 404);
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../../db/connection.ts';
 import { asUser } from '../../../db/doors.ts';
 import { findReport } from '../../../db/repositories/reports.ts';
+import { listFindingScreenshots } from '../../../db/repositories/finding-screenshots.ts';
 import { findStudy } from '../../../db/repositories/studies.ts';
 import type { SessionPrincipal } from '../../../commands/principal.ts';
 import { ApiError, notFound } from '../../../lib/errors.ts';
@@ -18,11 +19,17 @@ export function idOf(request: SignedInRequest, resource: string): string {
   return params.data.id;
 }
 
-/** A tester report and its study, as row-level security lets the person see them. */
+/** A tester report, its study and its findings' pictures, as row-level security lets the person see them. */
 export function loadReport(db: Db, principal: SessionPrincipal, reportId: string) {
   return asUser(db, principal.claims, async (tx) => {
     const row = await findReport(tx, reportId);
-    return row && { row, study: (await findStudy(tx, row.study_id))?.study };
+    return (
+      row && {
+        row,
+        study: (await findStudy(tx, row.study_id))?.study,
+        screenshots: await listFindingScreenshots(tx, row.session_id),
+      }
+    );
   });
 }
 

@@ -1,9 +1,10 @@
-import type { Db } from '../../../db/connection.ts';
+import type { CommandContext } from '../../../commands/context.ts';
+import { requestFindingScreenshots } from '../../../commands/reports/finding-screenshots.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { renderReport } from '../../reports/report-rendering.ts';
-import { reportPath, studyReportPath } from '../paths.ts';
+import { reportPath, reportScreenshotsPath, studyReportPath } from '../paths.ts';
 import type { PageRouter } from '../shared/page-routes.ts';
-import { renderPage } from '../shared/render.ts';
+import { renderPage, seeOther } from '../shared/render.ts';
 import { idOf, loadReport, loadStudyReport } from './data.ts';
 import { ReportPage, StudyReportPage, StudyReportWaitingPage } from './view.tsx';
 
@@ -13,7 +14,8 @@ import { ReportPage, StudyReportPage, StudyReportWaitingPage } from './view.tsx'
  * (`/dashboard/jobs/:id/report`, its organization, through `readAggregate` of
  * `GET /api/reports/job/:id`). Anyone else gets the 404 page.
  */
-export function mountReportPages(pages: PageRouter, db: Db): void {
+export function mountReportPages(pages: PageRouter, commands: CommandContext): void {
+  const { db } = commands;
   pages.signedIn('GET', reportPath(':id'), async (request) => {
     const id = idOf(request, 'Report');
     const found = await loadReport(db, request.principal, id);
@@ -24,9 +26,22 @@ export function mountReportPages(pages: PageRouter, db: Db): void {
         csrf={request.csrf}
         viewer={request.viewer}
         studyTitle={found.study?.title ?? 'a study'}
-        rendered={renderReport(found.row, { format: 'structured', includeScreenshots: false })}
+        rendered={renderReport(
+          found.row,
+          { format: 'structured', includeScreenshots: true },
+          found.screenshots,
+        )}
       />,
     );
+  });
+
+  // The pictures of the findings' moments, made in the background (as `includeScreenshots` asks).
+  pages.signedIn('POST', reportScreenshotsPath(':id'), async (request) => {
+    const id = idOf(request, 'Report');
+    const found = await loadReport(db, request.principal, id);
+    if (!found) throw notFound('Report');
+    await requestFindingScreenshots(commands, found.row.session_id);
+    seeOther(request.ctx, `${reportPath(id)}#findings`);
   });
 
   pages.signedIn('GET', studyReportPath(':id'), async (request) => {

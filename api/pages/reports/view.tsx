@@ -2,8 +2,9 @@ import type { z } from 'zod';
 import type { aggregateStatusResponse } from '../../reports/aggregate.schema.ts';
 import { TASK_OUTCOME_WORDS, type renderReport } from '../../reports/report-rendering.ts';
 import { duration } from '../../../lib/duration-text.ts';
-import { studyPath } from '../paths.ts';
-import { day, dayAndTime, Layout, type Viewer } from '../shared/layout.tsx';
+import { reportScreenshotsPath, studyPath } from '../paths.ts';
+import { SCREENSHOT_PENDING_WORDS } from '../../../lib/finding-screenshots.ts';
+import { CsrfField, day, dayAndTime, Layout, type Viewer } from '../shared/layout.tsx';
 import { SEVERITY_TEXT, studyReportWaiting, wcagText } from '../shared/report-text.ts';
 import { TaskSplits } from '../shared/task-results.tsx';
 import { MIN_GROUP_TESTERS } from '../../../lib/analysis/task-results.ts';
@@ -42,6 +43,48 @@ function Recommendations({ texts }: { texts: readonly string[] }) {
   );
 }
 
+type RenderedFinding = RenderedReport['report']['findings'][number];
+
+/** The picture of a finding's moment, or why there is none. */
+function FindingMoment({ finding }: { finding: RenderedFinding }) {
+  if (!finding.screenshots) return null;
+  const [shot] = finding.screenshots;
+  if (!shot) {
+    const note =
+      finding.screenshotNote === SCREENSHOT_PENDING_WORDS
+        ? 'No picture of this moment yet.'
+        : finding.screenshotNote;
+    return <p class="moment-note">{note}</p>;
+  }
+  return (
+    <figure class="moment">
+      <img src={shot.url} alt={shot.alt} width={shot.width} height={shot.height} />
+      <figcaption>
+        {shot.source === 'replay'
+          ? `The moment replayed from the session's screen recording${shot.outlined ? ', the element outlined in red' : ''}.`
+          : `Reconstructed: the prototype page as it loads now, not the tester's screen (no screen recording covers this moment)${shot.outlined ? '; the element outlined in red' : ''}.`}
+      </figcaption>
+    </figure>
+  );
+}
+
+/** While some finding has no picture yet: the button that has them made. */
+function MakePictures({ csrf, rendered }: { csrf: string; rendered: RenderedReport }) {
+  const waiting = rendered.report.findings.filter(
+    (finding) => finding.screenshotNote === SCREENSHOT_PENDING_WORDS,
+  ).length;
+  if (waiting === 0) return null;
+  return (
+    <form method="post" action={reportScreenshotsPath(rendered.reportId)} class="panel">
+      <CsrfField token={csrf} />
+      <p>
+        {`${waiting} finding${waiting === 1 ? ' has' : 's have'} no picture of ${waiting === 1 ? 'its' : 'their'} moment yet. Pictures are made in the background from the session's screen recording (or, without one, from the prototype page); reload this page in a minute to see them.`}
+      </p>
+      <button type="submit">Make the pictures</button>
+    </form>
+  );
+}
+
 export interface ReportPageProps {
   readonly csrf: string;
   readonly viewer: Viewer;
@@ -68,7 +111,8 @@ export function ReportPage({ csrf, viewer, studyTitle, rendered }: ReportPagePro
         <dd>{rendered.usedFallback ? `${rendered.provider} (a fallback provider)` : rendered.provider}</dd>
       </dl>
       <ReportTasks rendered={rendered} />
-      <h2>Findings</h2>
+      <h2 id="findings">Findings</h2>
+      <MakePictures csrf={csrf} rendered={rendered} />
       {report.findings.length ? (
         report.findings.map((finding, index) => (
           <section class="finding" aria-labelledby={`finding-${finding.findingId}`} key={finding.findingId}>
@@ -88,6 +132,7 @@ export function ReportPage({ csrf, viewer, studyTitle, rendered }: ReportPagePro
               <strong>In plain English: </strong>
               {finding.plainEnglish}
             </p>
+            <FindingMoment finding={finding} />
           </section>
         ))
       ) : (
