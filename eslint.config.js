@@ -115,8 +115,9 @@ export default tseslint.config(
   {
     // The audit's in-page scripts: classic scripts, read as text and run in the audited page,
     // checked by tsc through JSDoc (activities/audits/page-script/tsconfig.json) with the browser's
-    // globals and each other's (resolve-selector.js declares the kit's resolve()).
-    files: ['activities/audits/page-script/*.js'],
+    // globals and each other's (resolve-selector.js declares the kit's resolve()); and the replay
+    // pages' player (api/pages/player/tsconfig.json), served as it is.
+    files: ['activities/audits/page-script/*.js', 'api/pages/player/*.js'],
     languageOptions: { sourceType: 'script' },
     rules: { 'no-undef': 'off' },
   },

@@ -3,14 +3,13 @@ import type { Page } from 'playwright-core';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import {
-  chunksForMoment,
   findingsToPicture,
+  momentEvents,
   saveFindingScreenshot,
   type FindingScreenshotRecord,
   type FindingToPicture,
 } from '../../db/repositories/finding-screenshots.ts';
 import { screenshotAltText } from '../../lib/finding-screenshots.ts';
-import { eventsForMoment, inflateChunks } from '../../lib/recording/moment-events.ts';
 import { assertAuditableUrl, BlockedUrlError, type UrlPolicy } from '../../lib/url-guard.ts';
 import type { BrowserPool } from '../audits/browser-pool.ts';
 import { loadPage } from '../audits/page-audit.ts';
@@ -40,8 +39,6 @@ export interface FindingScreenshotsOutput {
 /** A replay gets this long (its page, the replay and the picture); a reconstruction twice that. */
 const REPLAY_TIMEOUT_MS = 30_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
-/** Chunks a replay reads at most: a full snapshot comes every 60 s, a chunk every 5 s. */
-const MAX_MOMENT_CHUNKS = 40;
 const RECONSTRUCTED_VIEWPORT = { width: 1280, height: 800 } as const;
 
 /** A recorded address shown as origin and path (a prototype's query can carry anything). */
@@ -58,28 +55,11 @@ function shownAddress(raw: string | null): string | null {
 export function createFindingScreenshotActivities(deps: FindingScreenshotDependencies) {
   const { db, pool, urlPolicy } = deps;
 
-  /** The events replaying the finding's moment, or null when no recording covers it. */
-  async function momentEvents(sessionId: string, at: Date): Promise<readonly unknown[] | null> {
-    let beforeSeq: number | null = null;
-    // A chunk that began before the moment may hold its full snapshot after it: then the one before.
-    for (let tries = 0; tries < 2; tries++) {
-      const chunks = await asSystem(db, (tx) =>
-        chunksForMoment(tx, sessionId, at, { beforeSeq, limit: MAX_MOMENT_CHUNKS }),
-      );
-      if (chunks === 'too_many' || chunks.length === 0) return null;
-      const moment = eventsForMoment(inflateChunks(chunks), at.getTime());
-      if (moment.kind === 'events') return moment.events;
-      if (moment.kind === 'too_many') return null;
-      beforeSeq = chunks[0]!.seq;
-    }
-    return null;
-  }
-
   async function replay(
     sessionId: string,
     finding: FindingToPicture,
   ): Promise<FindingScreenshotRecord | null> {
-    const events = await momentEvents(sessionId, finding.moment);
+    const events = await asSystem(db, (tx) => momentEvents(tx, sessionId, finding.moment));
     if (!events) return null;
     const request = { events, at: finding.moment.getTime(), selector: finding.selector };
     try {

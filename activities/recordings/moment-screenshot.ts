@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { rrwebBrowserBuild } from '../../lib/recording/rrweb-build.ts';
 
 // A picture of one moment of a session, made on the server by replaying its DOM recording (rrweb's
 // Replayer) in Chromium up to that moment, with the element a finding is about outlined. Nothing
@@ -9,12 +7,8 @@ import type { Browser, Page } from 'playwright-core';
 // address in it (an image, a font) could point anywhere, so every request of the replay is refused
 // and images show as empty boxes.
 
-const require = createRequire(import.meta.url);
 /** rrweb's browser build: `window.rrweb` (the tests and the benchmark record with it too). */
-export const RRWEB_SCRIPT = readFileSync(
-  join(dirname(require.resolve('rrweb')), 'rrweb.umd.min.cjs'),
-  'utf8',
-);
+export const RRWEB_SCRIPT = rrwebBrowserBuild();
 
 /** The size a replay is shown at when the recording does not say (no Meta event). */
 const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;

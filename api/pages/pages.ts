@@ -6,13 +6,14 @@ import { mountDashboardPage } from './dashboard/routes.tsx';
 import { mountLocalCheckoutPages } from './local-checkout/routes.tsx';
 import { mountNewStudyPages } from './new-study/routes.tsx';
 import { mountOfferListPages } from './offers/routes.tsx';
-import { STYLESHEET_PATH } from './paths.ts';
+import { PLAYER_SCRIPT_PATH, RRWEB_SCRIPT_PATH, STYLESHEET_PATH } from './paths.ts';
 import { mountProfilePages } from './profile/routes.tsx';
 import { mountQuizEditorPages } from './quiz-editor/routes.tsx';
 import { mountQuizPages } from './quiz/routes.tsx';
 import { mountRecoveryPages } from './recovery/routes.tsx';
 import { mountRegisterPages } from './register/routes.tsx';
 import { mountReportPages } from './reports/routes.tsx';
+import { mountMomentPages } from './moments/routes.tsx';
 import { mountReviewPages } from './review/routes.tsx';
 import { mountPageAssets } from './shared/assets.ts';
 import type { CsrfSettings } from './shared/csrf.ts';
@@ -51,6 +52,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountNewStudyPages(pages, deps.commands);
   mountStudyPages(pages, deps.commands);
   mountReportPages(pages, deps.commands);
+  mountMomentPages(pages, deps.auth.db);
   mountTokenPages(pages, deps.auth);
   mountOfferListPages(pages, deps.commands);
   mountLocalCheckoutPages(pages, deps.commands);
@@ -58,7 +60,12 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountQuizPages(pages, deps.commands);
   mountAdminPages(pages, deps.commands);
   mountQuizEditorPages(pages, deps.commands);
-  return [`GET ${STYLESHEET_PATH}`, ...pages.mounted];
+  return [
+    `GET ${STYLESHEET_PATH}`,
+    `GET ${RRWEB_SCRIPT_PATH}`,
+    `GET ${PLAYER_SCRIPT_PATH}`,
+    ...pages.mounted,
+  ];
 }
 
 /** Paths of pages (not the API): their forms post URL-encoded bodies. */

@@ -3,6 +3,9 @@
 
 /** The pages' one stylesheet (`shared/assets.ts`). */
 export const STYLESHEET_PATH = '/assets/pages.css';
+/** The replay pages' scripts: rrweb's browser build, then the player's controls. */
+export const RRWEB_SCRIPT_PATH = '/assets/rrweb.js';
+export const PLAYER_SCRIPT_PATH = '/assets/moment-player.js';
 
 // sign-in/: the password form, the emailed sign-in link, signing out.
 export const LOGIN_PATH = '/login';
@@ -45,6 +48,9 @@ export const sessionRatingPath = (studyId: string, sessionId: string) =>
 
 // reports/: a tester report and a study report.
 export const reportPath = (reportId: string) => `/reports/${reportId}`;
+/** The replay of a finding's moment, framed by the report page. */
+export const momentPath = (reportId: string, findingId: string) =>
+  `/reports/${reportId}/moments/${findingId}`;
 /** Where the report page asks for its findings' pictures (a form's POST). */
 export const reportScreenshotsPath = (reportId: string) => `/reports/${reportId}/screenshots`;
 export const studyReportPath = (studyId: string) => `${studyPath(studyId)}/report`;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { ScreenshotGap, ScreenshotSource } from '../../lib/domain.ts';
+import { eventsForMoment, inflateChunks } from '../../lib/recording/moment-events.ts';
 
 // Pictures of a report's findings (0042), made by the audit worker through the system door and
 // read by those who may watch the session.
@@ -70,7 +71,7 @@ export async function findingsToPicture(tx: Tx, sessionId: string): Promise<Sess
  * before `at` (and before chunk `beforeSeq`, when a later anchor's snapshot proved to come after
  * the moment) through the first that ends at or after it; at most `limit` chunks, else none.
  */
-export async function chunksForMoment(
+async function chunksForMoment(
   tx: Tx,
   sessionId: string,
   at: Date,
@@ -91,6 +92,27 @@ export async function chunksForMoment(
     order by c.seq
     limit ${options.limit + 1}`.execute(tx);
   return rows.length > options.limit ? 'too_many' : rows;
+}
+
+/** Chunks a replay reads at most: a full snapshot comes every 60 s, a chunk every 5 s. */
+const MAX_MOMENT_CHUNKS = 40;
+
+/**
+ * The events replaying the session's recording up to `at`, from the last full snapshot before it;
+ * null when no recording covers the moment (or one too long to replay). A chunk that began before
+ * the moment may hold its full snapshot after it: then the chunks from the snapshot before.
+ */
+export async function momentEvents(tx: Tx, sessionId: string, at: Date): Promise<readonly unknown[] | null> {
+  let beforeSeq: number | null = null;
+  for (let tries = 0; tries < 2; tries++) {
+    const chunks = await chunksForMoment(tx, sessionId, at, { beforeSeq, limit: MAX_MOMENT_CHUNKS });
+    if (chunks === 'too_many' || chunks.length === 0) return null;
+    const moment = eventsForMoment(inflateChunks(chunks), at.getTime());
+    if (moment.kind === 'events') return moment.events;
+    if (moment.kind === 'too_many') return null;
+    beforeSeq = chunks[0]!.seq;
+  }
+  return null;
 }
 
 export type FindingScreenshotRecord =

@@ -13,6 +13,10 @@ import { temporalEnvironment, TEST_TASK_QUEUE } from '../support/temporal.ts';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { countOf, escaped, PageClient } from '../pages/page-client.ts';
+import { axeViolations, launchChromium, tabTo } from '../pages/keyboard.ts';
+import { BrowserPool } from '../../activities/audits/browser-pool.ts';
+import { auditPage } from '../../activities/audits/page-audit.ts';
+import { AUDIT_CATEGORIES } from '../../lib/audits.ts';
 import {
   analyzedSession,
   businessWithStudy,
@@ -345,5 +349,109 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
     stranger.useSession(await sessionToken((await createBusiness('pro')).claims));
     await stranger.get('/dashboard');
     assert.equal((await stranger.post(`/reports/${job.reportId}/screenshots`, {})).status, 404);
+  });
+
+  it("the report page replays each finding's moment in a player worked by keyboard alone, grade A", async () => {
+    const session = await reportedSession();
+    const moments = session.findings.map((finding) => Date.parse(finding.timestamp)).sort((a, b) => a - b);
+    await storeRecording(session.sessionId, moments[0]!, moments.at(-1)!);
+    const job = await completedReportJob(harness.api, session.sessionId, business);
+    const later = session.findings.find((finding) => Date.parse(finding.timestamp) === moments.at(-1))!;
+    const playerPath = `/reports/${job.reportId}/moments/${later.findingId}`;
+
+    const client = new PageClient(harness.api.url);
+    client.useSession(business);
+    const report = await client.get(`/reports/${job.reportId}`);
+    assert.match(report.headers.get('content-security-policy')!, /frame-src 'self'/);
+    for (const finding of session.findings) {
+      assert.ok(
+        report.html.includes(
+          `src="/reports/${job.reportId}/moments/${finding.findingId}" title="Replay of the moment: ${escaped(finding.title)}"`,
+        ),
+        `the report frames the replay of "${finding.title}"`,
+      );
+    }
+    const player = await client.get(playerPath);
+    assert.equal(player.status, 200);
+    assert.match(player.headers.get('content-security-policy')!, /frame-ancestors 'self'/);
+    // Nobody else watches it; a session without a recording has nothing to replay.
+    const stranger = new PageClient(harness.api.url);
+    stranger.useSession(await sessionToken((await createBusiness('pro')).claims));
+    assert.equal((await stranger.get(playerPath)).status, 404);
+
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+      await context.addCookies([{ name: 'session', value: business, url: harness.api.url }]);
+      const page = await context.newPage();
+      const failed: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+      });
+      // The replayed document inside the player never ends its own load; the player is ready before.
+      await page.goto(harness.api.url + playerPath, { waitUntil: 'domcontentloaded' });
+      await page.waitForSelector('html[data-player="ready"]');
+      const replayed = () =>
+        page.evaluate<string>(
+          `document.querySelector('#stage iframe').contentDocument.getElementById('card-error')?.textContent ?? ''`,
+        );
+      const position = () => page.locator('#position-text').textContent();
+      // It opens at the moment: the card's error (shown 1 s before) is on the replayed page.
+      assert.equal(await position(), 'at the moment of the finding');
+      assert.equal(await replayed(), 'The card number is incomplete');
+      await tabTo(page, '#play');
+      await tabTo(page, '#back-to-moment');
+      await tabTo(page, '#position');
+      await page.keyboard.press('Home');
+      assert.equal(await position(), '5.0 s before the moment');
+      assert.equal(await replayed(), '', 'before the error appeared');
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await position(), '4.5 s before the moment');
+      // Played from there with the keyboard: the position moves on, then Pause stops it.
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Enter');
+      assert.equal(await page.locator('#play').textContent(), 'Pause');
+      // Polled from here: the page's policy refuses the string evaluation waitForFunction uses.
+      const value = () => page.evaluate<number>(`Number(document.getElementById('position').value)`);
+      for (let tries = 0; tries < 100 && (await value()) < 1500; tries++) await page.waitForTimeout(50);
+      assert.ok((await value()) >= 1500, 'the position moves on while playing');
+      await page.keyboard.press('Enter');
+      assert.equal(await page.locator('#play').textContent(), 'Play');
+      await tabTo(page, '#back-to-moment');
+      await page.keyboard.press('Enter');
+      assert.equal(await position(), 'at the moment of the finding');
+      assert.deepEqual(await axeViolations(page), []);
+      assert.deepEqual(failed, []);
+    } finally {
+      await browser.close();
+    }
+
+    // The project's own audit of the player page: grade A, nothing critical or serious.
+    const pool = new BrowserPool({
+      executablePath: testConfig().audits.chromiumPath,
+      size: 1,
+      egress: { allowPrivate: true, allowedHosts: [] },
+    });
+    await pool.start();
+    try {
+      await pool.withPage(
+        { viewport: { width: 1280, height: 800 }, timeoutMs: 60_000 },
+        async (page, egress) => {
+          await page.context().addCookies([{ name: 'session', value: business, url: harness.api.url }]);
+          const audit = await auditPage(page, harness.api.url + playerPath, {
+            categories: AUDIT_CATEGORIES,
+            egress,
+            navigationTimeoutMs: 20_000,
+            walkDeadline: Date.now() + 30_000,
+          });
+          const serious = audit.issues.filter((issue) => ['critical', 'serious'].includes(issue.severity));
+          assert.equal(audit.grade, 'A', JSON.stringify(audit.issues));
+          assert.deepEqual(serious, []);
+        },
+      );
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -31,7 +31,10 @@ export function mountReportPages(pages: PageRouter, commands: CommandContext): v
           { format: 'structured', includeScreenshots: true },
           found.screenshots,
         )}
+        recorded={found.recorded}
       />,
+      200,
+      { framesSelf: found.recorded },
     );
   });
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { aggregateStatusResponse } from '../../reports/aggregate.schema.ts';
 import { TASK_OUTCOME_WORDS, type renderReport } from '../../reports/report-rendering.ts';
 import { duration } from '../../../lib/duration-text.ts';
-import { reportScreenshotsPath, studyPath } from '../paths.ts';
+import { momentPath, reportScreenshotsPath, studyPath } from '../paths.ts';
 import { SCREENSHOT_PENDING_WORDS } from '../../../lib/finding-screenshots.ts';
 import { CsrfField, day, dayAndTime, Layout, type Viewer } from '../shared/layout.tsx';
 import { SEVERITY_TEXT, studyReportWaiting, wcagText } from '../shared/report-text.ts';
@@ -44,6 +44,18 @@ function Recommendations({ texts }: { texts: readonly string[] }) {
 }
 
 type RenderedFinding = RenderedReport['report']['findings'][number];
+
+/** The replay of a finding's moment, framed: a page of its own with the player (pages/moments). */
+function FindingReplay({ reportId, finding }: { reportId: string; finding: RenderedFinding }) {
+  return (
+    <iframe
+      class="moment-player"
+      src={momentPath(reportId, finding.findingId)}
+      title={`Replay of the moment: ${finding.title}`}
+      loading="lazy"
+    />
+  );
+}
 
 /** The picture of a finding's moment, or why there is none. */
 function FindingMoment({ finding }: { finding: RenderedFinding }) {
@@ -90,10 +102,12 @@ export interface ReportPageProps {
   readonly viewer: Viewer;
   readonly studyTitle: string;
   readonly rendered: RenderedReport;
+  /** Whether the session has a screen recording the person may watch: each finding is replayed. */
+  readonly recorded?: boolean;
 }
 
 /** `/reports/:id`: a tester report (Agent 3) as its tester and the study's organization read it. */
-export function ReportPage({ csrf, viewer, studyTitle, rendered }: ReportPageProps) {
+export function ReportPage({ csrf, viewer, studyTitle, rendered, recorded = false }: ReportPageProps) {
   const { report } = rendered;
   const { avgFrustration, avgConfusion, avgPositive } = report.emotionalProfile;
   return (
@@ -132,6 +146,7 @@ export function ReportPage({ csrf, viewer, studyTitle, rendered }: ReportPagePro
               <strong>In plain English: </strong>
               {finding.plainEnglish}
             </p>
+            {recorded ? <FindingReplay reportId={rendered.reportId} finding={finding} /> : null}
             <FindingMoment finding={finding} />
           </section>
         ))

@@ -17,27 +17,40 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
 };
 
-/**
- * Answers with the page, escaped by preact as it renders (text and attributes alike). A page whose
- * form leads elsewhere names that origin in `formOrigins`: the browser applies `form-action` to
- * the redirect that follows a post too (the study page's checkout goes on to the provider's page).
- */
-export function renderPage(
-  ctx: Context,
-  page: VNode,
-  status = 200,
-  formOrigins: readonly string[] = [],
-): void {
+/** What a page's policy allows beyond every page's. */
+export interface PagePolicy {
+  /** Origins its forms lead to: the browser applies `form-action` to the redirect that follows a post too. */
+  readonly formOrigins?: readonly string[];
+  /** It frames pages of this site (a finding's replay). */
+  readonly framesSelf?: boolean;
+  /**
+   * It is a page of this site meant to be framed by this site, replaying a recording: rrweb
+   * rebuilds the recorded page's styles as inline style elements in its own sandboxed frame.
+   */
+  readonly replay?: boolean;
+}
+
+/** The Content-Security-Policy of a page with `policy`. */
+function securityPolicy({ formOrigins = [], framesSelf = false, replay = false }: PagePolicy): string {
+  let csp = PAGE_SECURITY_HEADERS['Content-Security-Policy']!;
+  if (formOrigins.length)
+    csp = csp.replace("form-action 'self'", `form-action 'self' ${formOrigins.join(' ')}`);
+  if (framesSelf) csp += "; frame-src 'self'";
+  if (replay) {
+    csp = csp
+      .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+      .replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+  }
+  return csp;
+}
+
+/** Answers with the page, escaped by preact as it renders (text and attributes alike). */
+export function renderPage(ctx: Context, page: VNode, status = 200, policy: PagePolicy = {}): void {
   ctx.status = status;
   ctx.type = 'html';
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) ctx.set(name, value);
-  if (formOrigins.length) {
-    const policy = PAGE_SECURITY_HEADERS['Content-Security-Policy']!;
-    ctx.set(
-      'Content-Security-Policy',
-      policy.replace("form-action 'self'", `form-action 'self' ${formOrigins.join(' ')}`),
-    );
-  }
+  ctx.set('Content-Security-Policy', securityPolicy(policy));
+  if (policy.replay) ctx.set('X-Frame-Options', 'SAMEORIGIN');
   ctx.body = `<!doctype html>\n${renderToString(page)}`;
 }
 

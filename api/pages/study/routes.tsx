@@ -77,7 +77,7 @@ export function mountStudyPages(pages: PageRouter, deps: CommandContext): void {
         {...shown}
       />,
       status,
-      paymentsEnabled ? [deps.payments.checkoutOrigin] : [],
+      { formOrigins: paymentsEnabled ? [deps.payments.checkoutOrigin] : [] },
     );
 
   pages.signedIn('GET', studyPath(':id'), async (request) => {
