@@ -48,9 +48,8 @@ export const sessionRatingPath = (studyId: string, sessionId: string) =>
 
 // reports/: a tester report and a study report.
 export const reportPath = (reportId: string) => `/reports/${reportId}`;
-/** The replay of a finding's moment, framed by the report page. */
-export const momentPath = (reportId: string, findingId: string) =>
-  `/reports/${reportId}/moments/${findingId}`;
+/** The replay of a finding's moment (one of the session's notes), framed by the report and review pages. */
+export const momentPath = (sessionId: string, noteId: string) => `/sessions/${sessionId}/moments/${noteId}`;
 /** Where the report page asks for its findings' pictures (a form's POST). */
 export const reportScreenshotsPath = (reportId: string) => `/reports/${reportId}/screenshots`;
 export const studyReportPath = (studyId: string) => `${studyPath(studyId)}/report`;

@@ -351,13 +351,13 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
     assert.equal((await stranger.post(`/reports/${job.reportId}/screenshots`, {})).status, 404);
   });
 
-  it("the report page replays each finding's moment in a player worked by keyboard alone, grade A", async () => {
+  it("the report and review pages replay each finding's moment in a player worked by keyboard alone, grade A", async () => {
     const session = await reportedSession();
     const moments = session.findings.map((finding) => Date.parse(finding.timestamp)).sort((a, b) => a - b);
     await storeRecording(session.sessionId, moments[0]!, moments.at(-1)!);
     const job = await completedReportJob(harness.api, session.sessionId, business);
     const later = session.findings.find((finding) => Date.parse(finding.timestamp) === moments.at(-1))!;
-    const playerPath = `/reports/${job.reportId}/moments/${later.findingId}`;
+    const playerPath = `/sessions/${session.sessionId}/moments/${later.findingId}`;
 
     const client = new PageClient(harness.api.url);
     client.useSession(business);
@@ -366,10 +366,46 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
     for (const finding of session.findings) {
       assert.ok(
         report.html.includes(
-          `src="/reports/${job.reportId}/moments/${finding.findingId}" title="Replay of the moment: ${escaped(finding.title)}"`,
+          `src="/sessions/${session.sessionId}/moments/${finding.findingId}" title="Replay of the moment: ${escaped(finding.title)}"`,
         ),
         `the report frames the replay of "${finding.title}"`,
       );
+    }
+    // The tester watches each finding on the review page too, where it was confirmed.
+    const review = new PageClient(harness.api.url);
+    review.useSession(session.testerToken);
+    const reviewPage = await review.get(`/sessions/${session.sessionId}/review`);
+    assert.equal(reviewPage.status, 200);
+    assert.match(reviewPage.headers.get('content-security-policy')!, /frame-src 'self'/);
+    for (const finding of session.findings) {
+      assert.ok(
+        reviewPage.html.includes(`src="/sessions/${session.sessionId}/moments/${finding.findingId}"`),
+      );
+    }
+    assert.equal((await review.get(playerPath)).status, 200);
+
+    // Before confirming: the tester watches each finding on the review form; the business cannot yet.
+    const pending = await analyzedSession(harness.api, business, jobId);
+    const notes = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('session_notes')
+        .select(['id', 'noted_at'])
+        .where('session_id', '=', pending.sessionId)
+        .where('author_kind', '=', 'agent')
+        .where('pattern', '=', false)
+        .execute(),
+    );
+    const noted = notes.map((note) => note.noted_at!.getTime()).sort((a, b) => a - b);
+    await storeRecording(pending.sessionId, noted[0]!, noted.at(-1)!);
+    const form = new PageClient(harness.api.url);
+    form.useSession(pending.testerToken);
+    const reviewForm = await form.get(`/sessions/${pending.sessionId}/review`);
+    assert.match(reviewForm.html, /name="decision-/);
+    for (const note of notes) {
+      const path = `/sessions/${pending.sessionId}/moments/${note.id}`;
+      assert.ok(reviewForm.html.includes(`src="${path}"`), 'the form frames the replay');
+      assert.equal((await form.get(path)).status, 200);
+      assert.equal((await client.get(path)).status, 404, 'no unconfirmed finding reaches the business');
     }
     const player = await client.get(playerPath);
     assert.equal(player.status, 200);

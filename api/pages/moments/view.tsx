@@ -5,13 +5,13 @@ import type { MomentReplay } from './data.ts';
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /**
- * `/reports/:id/moments/:findingId`: the replay of a finding's moment, a page of its own that the
- * report page frames (its policy lets the replay rebuild the recorded styles, in a frame of this
+ * `/sessions/:id/moments/:noteId`: the replay of a finding's moment, a page of its own that the
+ * report and review pages frame (its policy lets the replay rebuild the recorded styles, in a frame of this
  * site only). The controls are a button, a slider and a button back to the moment.
  */
 export function MomentPage({ replay }: { replay: MomentReplay }) {
   const { finding, events } = replay;
-  const title = `Replay of the moment: ${finding.title}`;
+  const title = "Replay of the finding's moment";
   const seconds = Math.round((replay.at - replay.from) / 1000);
   return (
     <html lang="en">
@@ -27,7 +27,7 @@ export function MomentPage({ replay }: { replay: MomentReplay }) {
           {events ? (
             <>
               <p id="replay-description">
-                {`The tester's screen from ${seconds} s before the moment to ${Math.round((replay.to - replay.at) / 1000)} s after, replayed from the session's screen recording (what the tester typed is masked). It starts at the moment: ${finding.description}`}
+                {`The tester's screen from ${seconds} s before the moment to ${Math.round((replay.to - replay.at) / 1000)} s after, replayed from the session's screen recording (what the tester typed is masked). It starts at the moment. The finding: ${finding}`}
               </p>
               <div id="stage" class="replay-stage" role="img" aria-labelledby="replay-description" />
               <div class="player-controls">

@@ -46,11 +46,11 @@ function Recommendations({ texts }: { texts: readonly string[] }) {
 type RenderedFinding = RenderedReport['report']['findings'][number];
 
 /** The replay of a finding's moment, framed: a page of its own with the player (pages/moments). */
-function FindingReplay({ reportId, finding }: { reportId: string; finding: RenderedFinding }) {
+function FindingReplay({ sessionId, finding }: { sessionId: string; finding: RenderedFinding }) {
   return (
     <iframe
       class="moment-player"
-      src={momentPath(reportId, finding.findingId)}
+      src={momentPath(sessionId, finding.findingId)}
       title={`Replay of the moment: ${finding.title}`}
       loading="lazy"
     />
@@ -146,7 +146,7 @@ export function ReportPage({ csrf, viewer, studyTitle, rendered, recorded = fals
               <strong>In plain English: </strong>
               {finding.plainEnglish}
             </p>
-            {recorded ? <FindingReplay reportId={rendered.reportId} finding={finding} /> : null}
+            {recorded ? <FindingReplay sessionId={report.sessionId} finding={finding} /> : null}
             <FindingMoment finding={finding} />
           </section>
         ))

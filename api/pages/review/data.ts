@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../../db/connection.ts';
 import { asUser } from '../../../db/doors.ts';
 import { listNotes, type NoteRow } from '../../../db/repositories/session-notes.ts';
+import { listRecordingChunks } from '../../../db/repositories/recordings.ts';
 import { taskNamesOf } from '../../../db/repositories/task-attempts.ts';
 import { findSession, sessionForReview, type SessionRow } from '../../../db/repositories/sessions.ts';
 import type { SessionPrincipal } from '../../../commands/principal.ts';
@@ -23,6 +24,8 @@ export interface ReviewData {
   readonly findings: readonly NoteRow[];
   /** "Task 2: Pay" by study task id: the task each finding happened in. */
   readonly taskNames: ReadonlyMap<string, string>;
+  /** Whether the session has a screen recording: each finding can be watched before deciding. */
+  readonly recorded: boolean;
 }
 
 /**
@@ -44,7 +47,8 @@ async function loadReview(
       .filter((note) => note.author_kind === 'agent')
       .sort((a, b) => momentOf(a).getTime() - momentOf(b).getTime());
     const taskNames = await taskNamesOf(tx, session.study_id);
-    return { session, studyTitle: review?.study_title ?? '', findings, taskNames };
+    const recorded = (await listRecordingChunks(tx, sessionId)).length > 0;
+    return { session, studyTitle: review?.study_title ?? '', findings, taskNames, recorded };
   });
 }
 

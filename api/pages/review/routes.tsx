@@ -24,6 +24,8 @@ export function mountReviewPages(pages: PageRouter, deps: CommandContext): void 
     renderPage(
       request.ctx,
       <ReviewPage csrf={request.csrf} viewer={request.viewer} review={review} notice={notice} />,
+      200,
+      { framesSelf: review.recorded },
     );
   });
 
@@ -40,6 +42,7 @@ export function mountReviewPages(pages: PageRouter, deps: CommandContext): void 
           errors={errors}
         />,
         status,
+        { framesSelf: review.recorded },
       );
     if (review.session.status !== 'analyzed') {
       const message =
@@ -50,6 +53,7 @@ export function mountReviewPages(pages: PageRouter, deps: CommandContext): void 
         request.ctx,
         <ReviewPage csrf={request.csrf} viewer={request.viewer} review={review} notice={message} />,
         409,
+        { framesSelf: review.recorded },
       );
     }
     const parsed = parseForm(confirmSessionBody, confirmInput(review, request.form));

@@ -1,5 +1,5 @@
 import type { NoteRow } from '../../../db/repositories/session-notes.ts';
-import { reviewPath } from '../paths.ts';
+import { momentPath, reviewPath } from '../paths.ts';
 import { ErrorSummary, RadioGroup, TextArea, type FieldErrors } from '../shared/form-fields.tsx';
 import { CsrfField, Layout, type Viewer } from '../shared/layout.tsx';
 import { criterionText, SEVERITY_TEXT } from '../shared/report-text.ts';
@@ -52,6 +52,19 @@ function FindingFacts({
 
 const findingTitle = (note: NoteRow, index: number) => `${note.pattern ? 'Pattern' : 'Finding'} ${index + 1}`;
 
+/** The replay of the finding's moment, framed (pages/moments), when the session was recorded. */
+function FindingReplay({ review, note, index }: { review: ReviewData; note: NoteRow; index: number }) {
+  if (!review.recorded || note.pattern) return null;
+  return (
+    <iframe
+      class="moment-player"
+      src={momentPath(review.session.id, note.id)}
+      title={`Replay of the moment of ${findingTitle(note, index).toLowerCase()}`}
+      loading="lazy"
+    />
+  );
+}
+
 function ReviewForm({ csrf, review, values = {}, errors = {} }: ReviewPageProps) {
   const start = review.session.started_at;
   const labels: Record<string, string> = { rating: 'Rating', comment: 'Comment' };
@@ -79,6 +92,7 @@ function ReviewForm({ csrf, review, values = {}, errors = {} }: ReviewPageProps)
                 start={start}
                 taskName={note.task_id ? review.taskNames.get(note.task_id) : undefined}
               />
+              <FindingReplay review={review} note={note} index={index} />
               <RadioGroup
                 name={decisionField(note)}
                 legend={`Is ${findingTitle(note, index).toLowerCase()} right?`}
@@ -158,6 +172,7 @@ function SentReview({ review }: { review: ReviewData }) {
             taskName={note.task_id ? review.taskNames.get(note.task_id) : undefined}
           />
           {note.annotation ? <p>{`Your note: ${note.annotation}`}</p> : null}
+          <FindingReplay review={review} note={note} index={index} />
         </section>
       ))}
     </>
