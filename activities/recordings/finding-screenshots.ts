@@ -41,6 +41,15 @@ const REPLAY_TIMEOUT_MS = 30_000;
 const NAVIGATION_TIMEOUT_MS = 30_000;
 const RECONSTRUCTED_VIEWPORT = { width: 1280, height: 800 } as const;
 
+/**
+ * Whether an error is the browser's rather than the page's: the pool closed (the worker stops), the
+ * browser or its context gone. The attempt fails and is retried; a page's own failure is an answer.
+ */
+function isBrowserFailure(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /pool is closed|has been closed|has disconnected|target crashed/i.test(message);
+}
+
 /** A recorded address shown as origin and path (a prototype's query can carry anything). */
 function shownAddress(raw: string | null): string | null {
   if (!raw) return null;
@@ -83,8 +92,10 @@ export function createFindingScreenshotActivities(deps: FindingScreenshotDepende
           outlined: shot.outlined,
         }),
       };
-    } catch {
-      // A recording this replayer cannot play to the moment: pictured as a reconstruction instead.
+    } catch (error) {
+      // The browser itself failing is the attempt's failure (retried); a recording this replayer
+      // cannot play to the moment is pictured as a reconstruction instead.
+      if (isBrowserFailure(error)) throw error;
       return null;
     }
   }
@@ -110,6 +121,7 @@ export function createFindingScreenshotActivities(deps: FindingScreenshotDepende
           const pageUrl = shownAddress(page.url());
           const pictures = new Map<string, FindingScreenshotRecord>();
           for (const finding of findings) {
+            Context.current().heartbeat(finding.noteId);
             const outlined = finding.selector ? await outline(page, finding.selector, true) : false;
             const png = await page.screenshot({ type: 'png', animations: 'disabled' });
             if (outlined) await outline(page, finding.selector!, false);
@@ -133,6 +145,7 @@ export function createFindingScreenshotActivities(deps: FindingScreenshotDepende
       );
     } catch (error) {
       if (error instanceof BlockedUrlError) return gapOfAll('prototype_blocked');
+      if (isBrowserFailure(error)) throw error;
       return gapOfAll('prototype_failed');
     }
   }

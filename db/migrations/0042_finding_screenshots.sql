@@ -27,7 +27,11 @@ create index if not exists finding_screenshots_session_idx on finding_screenshot
 
 alter table finding_screenshots enable row level security;
 alter table finding_screenshots force row level security;
-grant select, insert, update, delete on table finding_screenshots to usability_app, usability_system;
+grant select, insert, update, delete on table finding_screenshots to usability_system;
+-- On a caller's behalf a row keeps its session, finding and moment: only its picture changes.
+grant select, insert, delete on table finding_screenshots to usability_app;
+grant update (source, png, width, height, alt_text, page_url, outlined, gap, captured_at)
+  on table finding_screenshots to usability_app;
 drop policy if exists finding_screenshots_select on finding_screenshots;
 drop policy if exists finding_screenshots_insert on finding_screenshots;
 drop policy if exists finding_screenshots_update on finding_screenshots;
@@ -40,9 +44,9 @@ create policy finding_screenshots_select on finding_screenshots for select
 create policy finding_screenshots_insert on finding_screenshots for insert
   with check (app.is_admin());
 -- The session's tester erases the recording, and the replayed pictures with it: the only change
--- a tester can make is to blank one, saying the recording was erased.
+-- a tester can make is to blank a replayed one, saying the recording was erased.
 create policy finding_screenshots_update on finding_screenshots for update
-  using (app.is_admin() or app.is_tester_of_session(session_id))
-  with check (app.is_admin() or (source = 'none' and gap = 'recording_erased'));
+  using (app.is_admin() or (app.is_tester_of_session(session_id) and source = 'replay'))
+  with check (app.is_admin() or (app.is_tester_of_session(session_id) and source = 'none' and gap = 'recording_erased'));
 create policy finding_screenshots_delete on finding_screenshots for delete
   using (app.is_admin());

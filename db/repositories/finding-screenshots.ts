@@ -67,24 +67,30 @@ export async function findingsToPicture(tx: Tx, sessionId: string): Promise<Sess
 }
 
 /**
- * The chunks a replay of `at` reads: from the last one holding a full snapshot that began at or
- * before `at` (and before chunk `beforeSeq`, when a later anchor's snapshot proved to come after
- * the moment) through the first that ends at or after it; at most `limit` chunks, else none.
+ * The chunks a replay of `at` through `until` reads: from the last one holding a full snapshot that
+ * began at or before `at` (and before chunk `beforeSeq`, when a later anchor's snapshot proved to
+ * come after the moment) through the first that ends at or after `until`; at most `limit` chunks.
+ * None when the recording ended more than `RECORDING_GAP_MS` before `at`: the last state recorded
+ * is then no picture of the moment.
  */
 async function chunksForMoment(
   tx: Tx,
   sessionId: string,
-  at: Date,
+  window: { readonly at: Date; readonly until: Date },
   options: { readonly beforeSeq: number | null; readonly limit: number },
 ): Promise<{ readonly seq: number; readonly data: Buffer }[] | 'too_many'> {
+  const { at, until } = window;
+  const coveredFrom = new Date(at.getTime() - RECORDING_GAP_MS);
   const { rows } = await sql<{ seq: number; data: Buffer }>`
     with anchor as (
       select max(seq) as seq from session_recording_chunks
       where session_id = ${sessionId}::uuid and has_full_snapshot and started_at <= ${at}
         and (${options.beforeSeq}::int4 is null or seq < ${options.beforeSeq}::int4)
+        and exists (select 1 from session_recording_chunks r
+                    where r.session_id = ${sessionId}::uuid and r.ended_at >= ${coveredFrom})
     ), through as (
       select min(c.seq) as seq from session_recording_chunks c, anchor a
-      where c.session_id = ${sessionId}::uuid and c.seq >= a.seq and c.ended_at >= ${at}
+      where c.session_id = ${sessionId}::uuid and c.seq >= a.seq and c.ended_at >= ${until}
     )
     select c.seq, c.data from session_recording_chunks c, anchor, through
     where c.session_id = ${sessionId}::uuid and c.seq >= anchor.seq
@@ -96,18 +102,40 @@ async function chunksForMoment(
 
 /** Chunks a replay reads at most: a full snapshot comes every 60 s, a chunk every 5 s. */
 const MAX_MOMENT_CHUNKS = 40;
+/**
+ * How long before a moment the recording may have ended and still picture it: a page that changes
+ * nothing sends nothing, but a recording that stopped long before (paused, another tab) is stale.
+ */
+const RECORDING_GAP_MS = 10_000;
 
 /**
- * The events replaying the session's recording up to `at`, from the last full snapshot before it;
- * null when no recording covers the moment (or one too long to replay). A chunk that began before
- * the moment may hold its full snapshot after it: then the chunks from the snapshot before.
+ * The events replaying the session's recording from the last full snapshot at or before `at`
+ * through `until` (default: `at`); null when no recording covers the moment, a chunk cannot be
+ * read, or the replay would be too long. A chunk that began before the moment may hold its full
+ * snapshot after it: then the chunks from the snapshot before.
  */
-export async function momentEvents(tx: Tx, sessionId: string, at: Date): Promise<readonly unknown[] | null> {
+export async function momentEvents(
+  tx: Tx,
+  sessionId: string,
+  at: Date,
+  until: Date = at,
+): Promise<readonly unknown[] | null> {
   let beforeSeq: number | null = null;
   for (let tries = 0; tries < 2; tries++) {
-    const chunks = await chunksForMoment(tx, sessionId, at, { beforeSeq, limit: MAX_MOMENT_CHUNKS });
+    const chunks = await chunksForMoment(
+      tx,
+      sessionId,
+      { at, until },
+      { beforeSeq, limit: MAX_MOMENT_CHUNKS },
+    );
     if (chunks === 'too_many' || chunks.length === 0) return null;
-    const moment = eventsForMoment(inflateChunks(chunks), at.getTime());
+    let events: unknown[];
+    try {
+      events = inflateChunks(chunks);
+    } catch {
+      return null; // a chunk the API measured but that no longer reads: nothing to replay
+    }
+    const moment = eventsForMoment(events, at.getTime(), until.getTime());
     if (moment.kind === 'events') return moment.events;
     if (moment.kind === 'too_many') return null;
     beforeSeq = chunks[0]!.seq;
@@ -127,38 +155,54 @@ export type FindingScreenshotRecord =
     }
   | { readonly source: 'none'; readonly gap: ScreenshotGap };
 
+/** A row's columns when it has no picture, and why. */
+const noPicture = (gap: ScreenshotGap): ReturnType<typeof pictureOf> => ({
+  source: 'none',
+  png: null,
+  width: null,
+  height: null,
+  alt_text: null,
+  page_url: null,
+  outlined: false,
+  gap,
+});
+
+/** A row's columns with its picture. */
+const pictureOf = (record: Extract<FindingScreenshotRecord, { png: Buffer }>) => ({
+  source: record.source as ScreenshotSource,
+  png: record.png as Buffer | null,
+  width: record.width as number | null,
+  height: record.height as number | null,
+  alt_text: record.altText as string | null,
+  page_url: record.pageUrl,
+  outlined: record.outlined,
+  gap: null as ScreenshotGap | null,
+});
+
 /** Stores a finding's picture (or why it has none); a retried capture replaces its own row. */
 export async function saveFindingScreenshot(
   tx: Tx,
   finding: { readonly sessionId: string; readonly noteId: string; readonly moment: Date },
   record: FindingScreenshotRecord,
 ): Promise<void> {
-  const values =
-    record.source === 'none'
-      ? {
-          source: record.source,
-          png: null,
-          width: null,
-          height: null,
-          alt_text: null,
-          page_url: null,
-          outlined: false,
-          gap: record.gap,
-        }
-      : {
-          source: record.source,
-          png: record.png,
-          width: record.width,
-          height: record.height,
-          alt_text: record.altText,
-          page_url: record.pageUrl,
-          outlined: record.outlined,
-          gap: null,
-        };
+  let values = record.source === 'none' ? noPicture(record.gap) : pictureOf(record);
+  // A replayed picture is kept only while its recording is: the chunks are held until this commits,
+  // so an erasure either comes first (nothing replayed is stored) or blanks it after.
+  if (record.source === 'replay') {
+    const { rows } = await sql`select 1 from session_recording_chunks
+      where session_id = ${finding.sessionId}::uuid limit 1 for share`.execute(tx);
+    if (rows.length === 0) values = noPicture('recording_erased');
+  }
   await tx
     .insertInto('finding_screenshots')
     .values({ session_id: finding.sessionId, note_id: finding.noteId, moment: finding.moment, ...values })
-    .onConflict((conflict) => conflict.column('note_id').doUpdateSet({ ...values, captured_at: sql`now()` }))
+    .onConflict((conflict) =>
+      conflict
+        .column('note_id')
+        .doUpdateSet({ ...values, captured_at: sql`now()` })
+        // What was erased stays erased.
+        .where('finding_screenshots.gap', 'is distinct from', 'recording_erased'),
+    )
     .execute();
 }
 
@@ -205,16 +249,7 @@ export async function listFindingScreenshots(
 export async function blankReplayedScreenshots(tx: Tx, sessionId: string): Promise<number> {
   const result = await tx
     .updateTable('finding_screenshots')
-    .set({
-      source: 'none',
-      png: null,
-      width: null,
-      height: null,
-      alt_text: null,
-      page_url: null,
-      outlined: false,
-      gap: 'recording_erased',
-    })
+    .set(noPicture('recording_erased'))
     .where('session_id', '=', sessionId)
     .where('source', '=', 'replay')
     .executeTakeFirst();

@@ -39,6 +39,13 @@ describe("a moment's events, cut from a recording", () => {
     });
   });
 
+  it('reads on to `until` from the snapshot chosen by the moment (a replay to watch)', () => {
+    assert.deepEqual(eventsForMoment(recording, 30_000, 65_000), {
+      kind: 'events',
+      events: recording.slice(0, 6),
+    });
+  });
+
   it('finds nothing before the first snapshot, and refuses a replay past its bound', () => {
     assert.deepEqual(eventsForMoment(recording, 999), { kind: 'no_snapshot' });
     assert.deepEqual(eventsForMoment([event(INCREMENTAL, 5), 'not an event', null], 10), {

@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { RRWEB_SCRIPT } from '../../activities/recordings/moment-screenshot.ts';
 import { asSystem } from '../../db/doors.ts';
+import { saveFindingScreenshot } from '../../db/repositories/finding-screenshots.ts';
 import { SCREENSHOT_GAP_WORDS, SCREENSHOT_PENDING_WORDS } from '../../lib/finding-screenshots.ts';
 import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from '../audits/harness.ts';
 import { findingScreenshotsWorkflow } from '../../workflows/finding-screenshots.ts';
@@ -237,6 +238,30 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
       assert.deepEqual(finding.screenshots, []);
       assert.equal(finding.screenshotNote, SCREENSHOT_GAP_WORDS.recording_erased);
     }
+    // A replay finished after the erasure (it read the chunks before) is not stored.
+    await asSystem(testDatabase(), (tx) =>
+      saveFindingScreenshot(
+        tx,
+        { sessionId: session.sessionId, noteId: findings[0]!.findingId, moment: new Date(moments[0]!) },
+        {
+          source: 'replay',
+          png: pictures.get('#pay')!,
+          width: 900,
+          height: 700,
+          altText: 'late',
+          pageUrl: null,
+          outlined: true,
+        },
+      ),
+    );
+    const stored = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('finding_screenshots')
+        .select(['source', 'gap'])
+        .where('note_id', '=', findings[0]!.findingId)
+        .executeTakeFirstOrThrow(),
+    );
+    assert.deepEqual(stored, { source: 'none', gap: 'recording_erased' });
   });
 
   it('without a recording, pictures the public prototype page fresh and says it is reconstructed; a private prototype gets a reason', async () => {

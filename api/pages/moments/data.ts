@@ -5,6 +5,8 @@ import type { SessionPrincipal } from '../../../commands/principal.ts';
 
 /** A replay shows this long before a finding's moment and after it. */
 export const REPLAY_MARGIN_MS = 5_000;
+/** The player's slider moves this far a step (moments/view.tsx). */
+export const SLIDER_STEP_MS = 500;
 
 export interface MomentReplay {
   /** The finding's text (the note's content). */
@@ -38,8 +40,11 @@ export function loadMomentReplay(
     if (!note) return undefined;
     const at = (note.noted_at ?? note.created_at).getTime();
     const to = at + REPLAY_MARGIN_MS;
-    const events = await momentEvents(tx, sessionId, new Date(to));
+    // From the page as it was at the moment (its last snapshot before), read on to the window's end.
+    const events = await momentEvents(tx, sessionId, new Date(at), new Date(to));
     const start = (events?.[0] as { timestamp?: number } | undefined)?.timestamp ?? at;
-    return { finding: note.content, events, at, from: Math.max(start, at - REPLAY_MARGIN_MS), to };
+    // The window opens at most 5 s before, on a whole number of the slider's steps before the moment.
+    const before = Math.floor(Math.min(REPLAY_MARGIN_MS, at - start) / SLIDER_STEP_MS) * SLIDER_STEP_MS;
+    return { finding: note.content, events, at, from: at - before, to };
   });
 }

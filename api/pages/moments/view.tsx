@@ -1,5 +1,5 @@
 import { PLAYER_SCRIPT_PATH, RRWEB_SCRIPT_PATH, STYLESHEET_PATH } from '../paths.ts';
-import type { MomentReplay } from './data.ts';
+import { SLIDER_STEP_MS, type MomentReplay } from './data.ts';
 
 /** JSON inside a script element: nothing in it can end the element or open a comment. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -43,7 +43,7 @@ export function MomentPage({ replay }: { replay: MomentReplay }) {
                   id="position"
                   min="0"
                   max={String(replay.to - replay.from)}
-                  step="500"
+                  step={String(SLIDER_STEP_MS)}
                   value={String(replay.at - replay.from)}
                 />
                 <output id="position-text" for="position">

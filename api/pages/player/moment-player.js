@@ -65,6 +65,7 @@
     cancelAnimationFrame(frame);
     replayer.pause();
     play.textContent = 'Play';
+    show(Math.min(span, Math.max(0, replayer.getCurrentTime() - (data.from - first))));
   };
   /** @param {number} position */
   const seek = (position) => {
@@ -72,10 +73,12 @@
     replayer.pause(data.from - first + position);
     show(position);
   };
+  // While playing only the slider moves: its words (and the output, a live region) are said on
+  // pause and on seeking, not many times a second.
   const tick = () => {
     const position = replayer.getCurrentTime() - (data.from - first);
     if (position >= span) return seek(span);
-    show(position);
+    slider.value = String(Math.round(position));
     frame = requestAnimationFrame(tick);
   };
   const start = () => {
@@ -91,6 +94,8 @@
   slider.addEventListener('input', () => seek(Number(slider.value)));
   back.addEventListener('click', () => seek(moment));
   replayer.on('resize', fit);
+  // The recording may end before the window does: playing stops there.
+  replayer.on('finish', stop);
   window.addEventListener('resize', fit);
   fit();
   seek(moment);

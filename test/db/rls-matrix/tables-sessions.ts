@@ -67,7 +67,7 @@ export const SESSION_TABLES: readonly TableCells[] = [
   }),
   tableCells({
     table: 'finding_screenshots',
-    rule: "findings' pictures: seen like the session's recording; made by the system; the tester only blanks one (recording erased)",
+    rule: "findings' pictures: seen like the session's recording; made by the system; the tester only blanks a replayed one (recording erased, tested in finding-screenshots.test.ts)",
     rows: [
       {
         label: "a confirmed session's replayed picture",
@@ -82,7 +82,7 @@ export const SESSION_TABLES: readonly TableCells[] = [
         key: (f) => ({ id: f.erasedScreenshot }),
         touch: 'gap',
         select: TESTER,
-        update: TESTER,
+        update: ADMIN,
         delete: ADMIN,
       },
     ],
