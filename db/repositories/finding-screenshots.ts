@@ -131,7 +131,7 @@ export async function momentEvents(
     if (chunks === 'too_many' || chunks.length === 0) return null;
     let events: unknown[];
     try {
-      events = inflateChunks(chunks);
+      events = await inflateChunks(chunks);
     } catch {
       return null; // a chunk the API measured but that no longer reads: nothing to replay
     }

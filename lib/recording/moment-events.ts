@@ -1,4 +1,5 @@
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 
 // The events a replay of one moment needs: from the last full snapshot of the page at or before
 // the moment (with the Meta event that comes before it: the page's address and viewport) up to
@@ -26,9 +27,15 @@ function isTimedEvent(value: unknown): value is TimedEvent {
   );
 }
 
-/** Stored chunks' events, in order (each chunk a gzip-compressed JSON array the API checked). */
-export function inflateChunks(chunks: readonly { readonly data: Buffer }[]): unknown[] {
-  return chunks.flatMap((chunk) => JSON.parse(gunzipSync(chunk.data).toString('utf8')) as unknown[]);
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * Stored chunks' events, in order (each chunk a gzip-compressed JSON array the API checked),
+ * inflated off the event loop: the API reads them for the replay pages while it serves others.
+ */
+export async function inflateChunks(chunks: readonly { readonly data: Buffer }[]): Promise<unknown[]> {
+  const inflated = await Promise.all(chunks.map((chunk) => gunzipAsync(chunk.data)));
+  return inflated.flatMap((json) => JSON.parse(json.toString('utf8')) as unknown[]);
 }
 
 export type MomentEvents =

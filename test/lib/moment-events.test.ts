@@ -59,10 +59,10 @@ describe("a moment's events, cut from a recording", () => {
     assert.equal(eventsForMoment(busy, MAX_MOMENT_EVENTS - 1).kind, 'events');
   });
 
-  it('reads stored chunks in order', () => {
+  it('reads stored chunks in order', async () => {
     const chunks = [recording.slice(0, 3), recording.slice(3)].map((list) => ({
       data: gzipSync(JSON.stringify(list)),
     }));
-    assert.deepEqual(inflateChunks(chunks), recording);
+    assert.deepEqual(await inflateChunks(chunks), recording);
   });
 });
