@@ -97,6 +97,17 @@ export function listRecordingChunks(tx: Tx, sessionId: string): Promise<ChunkSum
     .execute();
 }
 
+/** Whether the session has a recording the caller may watch. */
+export async function hasRecording(tx: Tx, sessionId: string): Promise<boolean> {
+  const found = await tx
+    .selectFrom('session_recording_chunks')
+    .select('id')
+    .where('session_id', '=', sessionId)
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
 /** One chunk with its compressed events, when the caller may watch it. */
 export function findRecordingChunk(
   tx: Tx,

@@ -347,10 +347,48 @@ describe('screen recordings (DOM replay chunks)', () => {
         .where('seq', '=', 1)
         .execute();
     });
+    // A picture replayed from each recording (a finding's moment): it goes with its recording only.
+    const picture = (sessionId: string) =>
+      asSystem(testDatabase(), async (tx) => {
+        const note = await tx
+          .insertInto('session_notes')
+          .values({ session_id: sessionId, content: 'A control did not respond', author_kind: 'agent' })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await tx
+          .insertInto('finding_screenshots')
+          .values({
+            session_id: sessionId,
+            note_id: note.id,
+            source: 'replay',
+            png: Buffer.from('png'),
+            width: 10,
+            height: 10,
+            alt_text: 'A replayed moment',
+            moment: new Date(T0),
+          })
+          .execute();
+      });
+    await picture(expired.sessionId);
+    await picture(kept.sessionId);
+    const pictureOf = (sessionId: string) =>
+      asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('finding_screenshots')
+          .select(['source', 'gap', 'png'])
+          .where('session_id', '=', sessionId)
+          .executeTakeFirstOrThrow(),
+      );
     const activities = createPrivacyActivities({ db: serviceDatabase(), recordingRetentionDays: 30 });
     const erased = await activities.eraseExpiredRecordings({ limit: 1000 });
     assert.ok(erased.chunks >= 2, JSON.stringify(erased));
     assert.equal((await storedChunks(expired.sessionId)).length, 0);
     assert.equal((await storedChunks(kept.sessionId)).length, 2);
+    assert.deepEqual(await pictureOf(expired.sessionId), {
+      source: 'none',
+      gap: 'recording_erased',
+      png: null,
+    });
+    assert.equal((await pictureOf(kept.sessionId)).source, 'replay');
   });
 });

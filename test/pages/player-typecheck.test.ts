@@ -1,7 +1,5 @@
-import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { assertTypechecks } from '../support/typecheck.ts';
 
 const TSCONFIG = fileURLToPath(new URL('../../api/pages/player/tsconfig.json', import.meta.url));
 
@@ -11,8 +9,6 @@ const TSCONFIG = fileURLToPath(new URL('../../api/pages/player/tsconfig.json', i
 describe('The replay player: sources', () => {
   it('type-check cleanly with api/pages/player/tsconfig.json (strict, checkJs)', function () {
     this.timeout(60_000);
-    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-    const result = spawnSync(process.execPath, [tsc, '--noEmit', '-p', TSCONFIG], { encoding: 'utf8' });
-    assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+    assertTypechecks(TSCONFIG);
   });
 });

@@ -1,4 +1,5 @@
-import { PLAYER_SCRIPT_PATH, RRWEB_SCRIPT_PATH, STYLESHEET_PATH } from '../paths.ts';
+import { PLAYER_SCRIPT_PATH, RRWEB_SCRIPT_PATH } from '../paths.ts';
+import { PageHead } from '../shared/layout.tsx';
 import { SLIDER_STEP_MS, type MomentReplay } from './data.ts';
 
 /** JSON inside a script element: nothing in it can end the element or open a comment. */
@@ -15,12 +16,7 @@ export function MomentPage({ replay }: { replay: MomentReplay }) {
   const seconds = Math.round((replay.at - replay.from) / 1000);
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${title} · Usability testing`}</title>
-        <link rel="stylesheet" href={STYLESHEET_PATH} />
-      </head>
+      <PageHead title={title} />
       <body class="player">
         <main>
           <h1>{title}</h1>

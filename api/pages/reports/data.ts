@@ -3,7 +3,7 @@ import type { Db } from '../../../db/connection.ts';
 import { asUser } from '../../../db/doors.ts';
 import { findReport } from '../../../db/repositories/reports.ts';
 import { listFindingScreenshots } from '../../../db/repositories/finding-screenshots.ts';
-import { listRecordingChunks } from '../../../db/repositories/recordings.ts';
+import { hasRecording } from '../../../db/repositories/recordings.ts';
 import { findStudy } from '../../../db/repositories/studies.ts';
 import type { SessionPrincipal } from '../../../commands/principal.ts';
 import { ApiError, notFound } from '../../../lib/errors.ts';
@@ -30,7 +30,7 @@ export function loadReport(db: Db, principal: SessionPrincipal, reportId: string
         study: (await findStudy(tx, row.study_id))?.study,
         screenshots: await listFindingScreenshots(tx, row.session_id),
         // Whether the person may watch a recording of the session: then each finding has a replay.
-        recorded: (await listRecordingChunks(tx, row.session_id)).length > 0,
+        recorded: await hasRecording(tx, row.session_id),
       }
     );
   });

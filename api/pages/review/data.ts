@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../../db/connection.ts';
 import { asUser } from '../../../db/doors.ts';
 import { listNotes, type NoteRow } from '../../../db/repositories/session-notes.ts';
-import { listRecordingChunks } from '../../../db/repositories/recordings.ts';
+import { hasRecording } from '../../../db/repositories/recordings.ts';
 import { taskNamesOf } from '../../../db/repositories/task-attempts.ts';
 import { findSession, sessionForReview, type SessionRow } from '../../../db/repositories/sessions.ts';
 import type { SessionPrincipal } from '../../../commands/principal.ts';
@@ -47,7 +47,7 @@ async function loadReview(
       .filter((note) => note.author_kind === 'agent')
       .sort((a, b) => momentOf(a).getTime() - momentOf(b).getTime());
     const taskNames = await taskNamesOf(tx, session.study_id);
-    const recorded = (await listRecordingChunks(tx, sessionId)).length > 0;
+    const recorded = await hasRecording(tx, sessionId);
     return { session, studyTitle: review?.study_title ?? '', findings, taskNames, recorded };
   });
 }

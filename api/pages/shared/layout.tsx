@@ -27,16 +27,23 @@ export interface LayoutProps {
   readonly children: ComponentChildren;
 }
 
+/** Every page's head: its title and the stylesheet. */
+export function PageHead({ title }: { title: string }) {
+  return (
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>{`${title} · Usability testing`}</title>
+      <link rel="stylesheet" href={STYLESHEET_PATH} />
+    </head>
+  );
+}
+
 /** Every page: one h1 (the title), landmarks, a skip link, and a sign-out form when signed in. */
 export function Layout({ title, viewer, csrf, notice, children }: LayoutProps) {
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${title} · Usability testing`}</title>
-        <link rel="stylesheet" href={STYLESHEET_PATH} />
-      </head>
+      <PageHead title={title} />
       <body>
         <a class="skip-link" href="#main">
           Skip to main content
