@@ -11,8 +11,10 @@
 
 import { mediaCapture } from './media-capture.js';
 import { Outbox } from './outbox.js';
+import { originOf, prototypeAccess } from './prototype-access.js';
 import { screenRecording } from './screen-recording.js';
 import { sessionCommands } from './session-commands.js';
+import { takeHandoff } from './session-handoff.js';
 import { SessionStore } from './session-state.js';
 import { taskCommands } from './task-commands.js';
 import { Uploader } from './uploader.js';
@@ -73,10 +75,15 @@ const tasks = taskCommands({ store });
 const media = mediaCapture({ store, record: (kind, item) => record(kind, item) });
 const screenOutbox = /** @type {Outbox} */ (outboxes.get('screen'));
 const screen = screenRecording({ store, outbox: screenOutbox, kick: () => uploaderOf.get('screen')?.kick() });
+const access = prototypeAccess({ store });
 store.onChange = () => {
   void media.sync();
-  void screen.sync();
+  void access.sync().then(() => screen.sync());
 };
+// The tester gave (or took back) the prototype's site: in access.html, the popup or the browser's settings.
+const accessChanged = () => void ready.then(() => access.sync()).then(() => screen.sync());
+chrome.permissions.onAdded.addListener(accessChanged);
+chrome.permissions.onRemoved.addListener(accessChanged);
 
 // Everything waits for the stored state: the browser may start this worker for a message or an alarm.
 const ready = (async () => {
@@ -85,6 +92,7 @@ const ready = (async () => {
   if (store.sendable) flush();
   if (store.sendable) for (const uploader of uploaders) uploader.kick();
   await media.sync();
+  await access.sync();
   await screen.sync();
 })();
 
@@ -107,7 +115,9 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   const { type } = /** @type {{ type?: unknown }} */ (message);
   if (type === 'event' && sender.tab) {
     const { item } = /** @type {{ item?: unknown }} */ (message);
-    void ready.then(() => record('events', item));
+    // Only the prototype's pages are captured (a script left in another page after a Start stays silent).
+    const from = sender.url ? new URL(sender.url).origin : null;
+    void ready.then(() => from === originOf(store.state.prototypeUrl) && record('events', item));
     return;
   }
   if (type === 'screen' && sender.tab) {
@@ -121,6 +131,21 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
       .then(sendResponse, () => sendResponse({}));
     return true; // answers asynchronously
   }
+  if (type === 'handoff' && sender.tab) {
+    // Through the command chain, like the popup's Start.
+    const start = (/** @type {unknown} */ settings) => {
+      const done = commandChain.then(() => commands.start(settings));
+      commandChain = done.catch(() => {});
+      return done;
+    };
+    const syncAccess = () => access.sync().then(() => screen.sync());
+    ready
+      .then(() => takeHandoff({ store, start, syncAccess }, sender, message))
+      .then(sendResponse, (error) =>
+        sendResponse({ ok: false, text: `The recorder could not start the session: ${String(error)}` }),
+      );
+    return true;
+  }
   if (type === 'screen-typed' && sender.tab) {
     ready.then(() => screen.typed(sender, [])).then(sendResponse, () => sendResponse({ typed: [] }));
     return true;
@@ -132,10 +157,12 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   const from = (/** @type {string} */ page) => sender.url?.startsWith(chrome.runtime.getURL(page)) === true;
   const { command, settings, consent, task } =
     /** @type {{ command?: unknown, settings?: unknown, consent?: unknown, task?: unknown }} */ (message);
-  // The permission tab gives the tester's answer to the browser's prompt only; the task panel
-  // (tasks.html, in the side panel) reports progress on the tasks only.
+  // The permission tab gives the tester's answer to the browser's prompt only; the access tab says
+  // the prototype's site was given; the task panel (tasks.html, in the side panel) reports progress
+  // on the tasks only.
   const allowed =
     from('popup.html') ||
+    (from('access.html') && command === 'access') ||
     (from('permission.html') && command === 'consent') ||
     (from('tasks.html') && typeof command === 'string' && TASK_COMMANDS.has(command));
   if (type === 'command' && allowed) {
@@ -146,6 +173,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
       else if (command === 'resume') await commands.resume();
       else if (command === 'complete') await commands.complete();
       else if (command === 'consent') await commands.consent(consent);
+      else if (command === 'access') await access.sync().then(() => screen.sync());
       else if (command === 'startTask') await tasks.startTask(task);
       else if (command === 'endTask') await tasks.endTask(task);
       else if (command === 'resumeTask') await tasks.resumeTask();

@@ -1,8 +1,9 @@
 // @ts-check
 // Captures the spec's event items ("Ingestion items") on the pages the tester uses and hands them to
-// the background worker: click, scroll, input, focus, blur, navigation and error. It runs in every
-// http(s) page but sends nothing unless a session is recording (the `recording` key of the
-// extension's storage, the only key it reads).
+// the background worker: click, scroll, input, focus, blur, navigation and error. The background
+// registers it for the prototype's origin only, while a session records (prototype-access.js), and
+// it sends nothing unless the session is recording (the `recording` key of the extension's storage,
+// the only key it reads): a pause stops it at once.
 //
 // Privacy: an input event carries the field's length only; the value is never kept or sent, and a
 // password field's length is not sent either. No page text, URL query, error message or attribute
@@ -11,6 +12,9 @@
 //
 // A content script is a classic script (no modules), hence one function scope.
 (() => {
+  // Injected into an open page at Start as well as registered for the next ones: once is enough.
+  if (/** @type {{ usabilityCapture?: boolean }} */ (globalThis).usabilityCapture) return;
+  /** @type {{ usabilityCapture?: boolean }} */ (globalThis).usabilityCapture = true;
   const SCROLL_THROTTLE_MS = 250;
   /** The API's bound on targetSelector (docs/decisions/ingestion.md, "Bounds not in the spec"). */
   const MAX_SELECTOR_LENGTH = 1000;

@@ -3,6 +3,8 @@
 // session. The background worker does the work (the popup may close at any moment); the popup
 // shows the state the worker keeps in storage, and follows its changes.
 
+import { originOf, originPattern } from './prototype-access.js';
+import { SERVICE_ORIGIN } from './service-origin.js';
 import { initialState } from './session-state.js';
 
 /** @typedef {import('./session-state.js').SessionState} SessionState */
@@ -42,6 +44,19 @@ function show(state) {
   const voice = state.signals?.recordVoice === true || state.signals?.requireThinkAloud === true;
   element('microphone').textContent = deviceText(state, 'microphone', voice);
   element('microphone-consent').hidden = !(live && voice && state.consent.microphone === null);
+  const origin = originOf(state.prototypeUrl);
+  element('screen').textContent = !state.signals?.recordScreen
+    ? 'not recorded by this study'
+    : phase === 'recording' && state.access
+      ? "recording the prototype's pages, masked, never a picture"
+      : 'off';
+  element('site').textContent = !origin
+    ? 'not known yet'
+    : state.access
+      ? `${origin}: allowed`
+      : `${origin}: not allowed yet, nothing of it is recorded`;
+  element('site-access').hidden = !(live && origin && state.access === false);
+  element('site-origin').textContent = origin ?? '';
   button('start').disabled = phase === 'recording' || phase === 'paused';
   // Pause stays offered when the API has not confirmed it (the request failed): press it again.
   button('pause').disabled = !(phase === 'recording' || (phase === 'paused' && sessionStatus === 'active'));
@@ -89,14 +104,53 @@ button('show-tasks').addEventListener('click', showTasks);
 element('settings').addEventListener('submit', (event) => {
   event.preventDefault();
   showTasks(); // the tasks appear in it once the session records
-  void send('start', {
+  void reachService(field('api-base').value).then((reachable) => {
+    if (reachable) void start();
+  });
+});
+
+/**
+ * The extension reaches the service it was built for without asking; another service's address,
+ * entered here, is asked for first (in answer to the click, before anything else is awaited).
+ * @param {string} apiBase @returns {Promise<boolean>} whether Start may go on
+ */
+async function reachService(apiBase) {
+  const origin = originOf(apiBase.trim());
+  if (!origin || origin === SERVICE_ORIGIN) return true; // a bad address is the worker's to explain
+  const granted = await chrome.permissions.request({ origins: [originPattern(origin)] }).catch(() => false);
+  if (!granted)
+    element('message').textContent =
+      `The recorder may reach ${origin} only once you allow it: press Start again and allow it.`;
+  return granted;
+}
+
+function start() {
+  return send('start', {
     settings: {
       apiBase: field('api-base').value,
       sessionId: field('session-id').value,
       testToken: field('test-token').value,
     },
-  });
-});
+  }).then(allowSite);
+}
+
+/**
+ * Asks the browser for the prototype's site when the session records without it: still in answer to
+ * Start's click when the API answered quickly, else the Allow button's. The browser's dialog names
+ * the site; nothing of it is recorded until the tester allows it.
+ */
+async function allowSite() {
+  const { state } = /** @type {{ state?: SessionState }} */ (await chrome.storage.local.get('state'));
+  const origin = originOf(state?.prototypeUrl);
+  if (!origin || state?.access !== false) return;
+  try {
+    if (await chrome.permissions.request({ origins: [originPattern(origin)] })) await send('access');
+    else element('message').textContent = `Not allowed: nothing of ${origin} is recorded until you allow it.`;
+  } catch {
+    element('message').textContent = `Press "Allow the prototype's site" to let the recorder see ${origin}.`;
+  }
+}
+button('allow-site').addEventListener('click', () => void allowSite());
 
 // Chrome shows its camera and microphone prompt only in a tab: asked here, in the popup, it refuses
 // without asking. So unless the extension already holds the permission, Allow opens

@@ -5,6 +5,8 @@
 // gzip-compressed chunk in the `screen` outbox, which sends them to the snapshots route as
 // `{chunk, recording}` items (docs/decisions/sessions.md, "Screen recordings").
 
+import { originOf } from './prototype-access.js';
+
 /** @typedef {import('./session-state.js').SessionStore} SessionStore */
 /** @typedef {import('./outbox.js').Outbox} Outbox */
 
@@ -45,16 +47,11 @@ export function screenRecording({ store, outbox, kick }) {
   /** @type {Promise<unknown>} merges of the typed values, one after another */
   let typedChain = Promise.resolve();
 
-  /** The prototype's origin while the session records the screen; null otherwise. */
+  /** The prototype's origin while the session records the screen there; null otherwise. */
   const recordedOrigin = () => {
-    const { phase, signals, prototypeUrl } = store.state;
-    if (phase !== 'recording' || !signals?.recordScreen || !prototypeUrl) return null;
-    try {
-      const url = new URL(prototypeUrl);
-      return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
-    } catch {
-      return null;
-    }
+    const { phase, signals, prototypeUrl, access } = store.state;
+    if (phase !== 'recording' || !signals?.recordScreen || access !== true) return null;
+    return originOf(prototypeUrl);
   };
 
   /** Brings the recorder's registration (and the `screen` key pages read) in line with the state. */

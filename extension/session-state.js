@@ -31,6 +31,8 @@
  * @property {import('./api-client.js').SessionTask[] | null} tasks the study's tasks with this
  *   session's attempts, as the API last answered them; null before Start learnt them
  * @property {string | null} prototypeUrl where the tester does the tasks
+ * @property {boolean | null} access whether the browser gave the extension the prototype's site
+ *   (asked for at Start); null before the prototype is known
  * @property {TaskEnding | null} taskEnding a task the tester said they did or gave up on, waiting
  *   for their answer to the ease question before it is sent
  * @property {string | null} taskMessage why the last task report failed, for the panel
@@ -56,6 +58,7 @@ export const initialState = () => ({
   nextChunk: 0,
   tasks: null,
   prototypeUrl: null,
+  access: null,
   taskEnding: null,
   taskMessage: null,
 });

@@ -9,11 +9,12 @@ export const SECRET_PLACEHOLDER = '{{secret}}';
 export const TEST_TOKEN_KIND = 'test_token';
 
 /** The body put in the outbox for a test token; the token replaces the placeholder when sent. */
-export function testTokenMessageBody(expiresAt: Date): string {
+export function testTokenMessageBody(expiresAt: Date, startUrl: string): string {
   return [
-    'Your test token for the usability session:',
+    `Start your usability session at ${startUrl}: one button there hands it to the browser extension.`,
+    'Or paste this test token into the extension yourself:',
     SECRET_PLACEHOLDER,
-    `Paste it into the browser extension. It works until ${expiresAt.toISOString()} and only for this session.`,
+    `It works until ${expiresAt.toISOString()} and only for this session.`,
   ].join('\n');
 }
 

@@ -15,6 +15,7 @@ import { mountRegisterPages } from './register/routes.tsx';
 import { mountReportPages } from './reports/routes.tsx';
 import { mountMomentPages } from './moments/routes.tsx';
 import { mountReviewPages } from './review/routes.tsx';
+import { mountSessionStartPages } from './session-start/routes.tsx';
 import { mountPageAssets } from './shared/assets.ts';
 import type { CsrfSettings } from './shared/csrf.ts';
 import { pageRouter } from './shared/page-routes.ts';
@@ -48,6 +49,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountRegisterPages(pages, deps.auth);
   mountDashboardPage(pages, deps.auth.db);
   mountReviewPages(pages, deps.commands);
+  mountSessionStartPages(pages, deps.commands);
   // Before the study page, whose `/dashboard/jobs/:id` would take `new` for an unknown study.
   mountNewStudyPages(pages, deps.commands);
   mountStudyPages(pages, deps.commands);

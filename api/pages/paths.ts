@@ -54,6 +54,9 @@ export const momentPath = (sessionId: string, noteId: string) => `/sessions/${se
 export const reportScreenshotsPath = (reportId: string) => `/reports/${reportId}/screenshots`;
 export const studyReportPath = (studyId: string) => `${studyPath(studyId)}/report`;
 
+// session-start/: where accepting an offer leads; its button hands the session to the extension.
+export const sessionStartPath = (sessionId: string) => `/sessions/${sessionId}/start`;
+
 // review/: the session's tester confirms its findings.
 export const reviewPath = (sessionId: string) => `/sessions/${sessionId}/review`;
 

@@ -45,6 +45,8 @@ interface TokenMessage {
   readonly testerId: string;
   readonly token: string;
   readonly expiresAt: Date;
+  /** The session's start page (`/sessions/:id/start`), whose button hands the session to the extension. */
+  readonly startUrl: string;
 }
 
 /**
@@ -63,13 +65,17 @@ async function queueTestTokenMessage(tx: Tx, message: TokenMessage, now: Date): 
       recipient: chatId,
       userId: message.testerId,
       kind: TEST_TOKEN_KIND,
-      body: testTokenMessageBody(message.expiresAt),
+      body: testTokenMessageBody(message.expiresAt, message.startUrl),
       secret: message.token,
       payload: { sessionId: message.sessionId, expiresAt: message.expiresAt.toISOString() },
     },
     now,
   );
 }
+
+/** The session start page (api/pages/session-start) as a link for the tester's chat. */
+const startUrlOf = (deps: CommandContext, sessionId: string) =>
+  `${deps.config.http.baseUrl}/sessions/${sessionId}/start`;
 
 /** Hands the queued message to its workflow; the request does not wait for the channel. */
 function startDelivery(deps: CommandContext, notificationId: string): Promise<void> {
@@ -90,7 +96,14 @@ export async function deliverTestToken(
     const session = await sessionHoldingTestToken(tx, sessionId, sha256Hex(token));
     if (!session?.test_token_expires_at) return null;
     const expiresAt = session.test_token_expires_at;
-    return queueTestTokenMessage(tx, { sessionId, testerId: session.tester_id, token, expiresAt }, now);
+    const message = {
+      sessionId,
+      testerId: session.tester_id,
+      token,
+      expiresAt,
+      startUrl: startUrlOf(deps, sessionId),
+    };
+    return queueTestTokenMessage(tx, message, now);
   });
   if (notificationId) await startDelivery(deps, notificationId);
   return notificationId !== null;
@@ -110,7 +123,13 @@ export async function reissueTestToken(deps: CommandContext, sessionId: string):
     }
     if (session.tester_status === 'suspended') throw conflict("The session's tester is suspended");
     const { token, expiresAt } = await issueTestToken(tx, sessionId, now);
-    const message = { sessionId, testerId: session.tester_id, token, expiresAt };
+    const message = {
+      sessionId,
+      testerId: session.tester_id,
+      token,
+      expiresAt,
+      startUrl: startUrlOf(deps, sessionId),
+    };
     return { token, expiresAt, notificationId: await queueTestTokenMessage(tx, message, now) };
   });
   if (issued.notificationId) await startDelivery(deps, issued.notificationId);
@@ -120,4 +139,28 @@ export async function reissueTestToken(deps: CommandContext, sessionId: string):
     expiresAt: issued.expiresAt,
     messagingQueued: issued.notificationId !== null,
   };
+}
+
+/**
+ * The session start page's button (`POST /sessions/:id/start`): the session's own tester takes a
+ * fresh token, which the page hands to the extension. The previous token stops working and an
+ * older token's message not yet delivered to the chat is given up, since the page now holds the
+ * current one. Not found for anyone but the session's tester (the caller checked who sees it).
+ */
+export async function takeTestTokenForExtension(
+  deps: CommandContext,
+  testerId: string,
+  sessionId: string,
+): Promise<{ token: string; expiresAt: Date }> {
+  const now = deps.now();
+  return asSystem(deps.db, async (tx) => {
+    const session = await lockSessionForTestToken(tx, sessionId);
+    if (!session || session.tester_id !== testerId) throw notFound('Session');
+    if (!TOKEN_STATUSES.includes(session.status)) {
+      throw conflict(`Session must be active or paused to start it (it is ${session.status})`);
+    }
+    if (session.tester_status === 'suspended') throw conflict('Your account is suspended');
+    await supersedeNotifications(tx, TEST_TOKEN_KIND, sessionId);
+    return issueTestToken(tx, sessionId, now);
+  });
 }

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { SessionFeedbackTable, SessionsTable } from '../schema-sessions.ts';
 import { existingUserId } from './users.ts';
+import type { SessionStatus } from '../../lib/domain.ts';
 
 export type SessionRow = Selectable<SessionsTable>;
 export type NewSession = Insertable<SessionsTable>;
@@ -187,6 +188,22 @@ export async function sessionForReview(
     select s.tester_id, s.status, st.title as study_title
     from sessions s join studies st on st.id = s.study_id where s.id = ${sessionId}`.execute(tx);
   return rows[0];
+}
+
+/** What the session start page shows: the session as the caller sees it, its study's title and prototype. */
+export async function sessionToStart(
+  tx: Tx,
+  sessionId: string,
+): Promise<
+  | { id: string; tester_id: string; status: SessionStatus; study_title: string; prototype_url: string }
+  | undefined
+> {
+  return tx
+    .selectFrom('sessions as s')
+    .innerJoin('studies as st', 'st.id', 's.study_id')
+    .select(['s.id', 's.tester_id', 's.status', 'st.title as study_title', 'st.prototype_url'])
+    .where('s.id', '=', sessionId)
+    .executeTakeFirst();
 }
 
 /** A tester's sessions with their study's title, newest first (the dashboard's list). */

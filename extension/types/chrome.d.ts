@@ -6,8 +6,10 @@ declare namespace chrome {
     const id: string;
     interface MessageSender {
       readonly id?: string;
-      readonly tab?: { readonly id?: number };
+      readonly tab?: { readonly id?: number; readonly windowId?: number };
       readonly url?: string;
+      /** The sending page's origin (Chrome 80). */
+      readonly origin?: string;
     }
     function getURL(path: string): string;
     function getContexts(filter: { contextTypes: string[] }): Promise<unknown[]>;
@@ -70,7 +72,8 @@ declare namespace chrome {
     interface Tab {
       readonly id?: number;
     }
-    function create(properties: { url: string; active?: boolean }): Promise<Tab>;
+    function create(properties: { url: string; active?: boolean; windowId?: number }): Promise<Tab>;
+    function update(tabId: number, properties: { url: string }): Promise<Tab>;
     function query(filter: { url?: string | string[] }): Promise<Tab[]>;
     function getCurrent(): Promise<Tab | undefined>;
     function remove(tabId: number): Promise<void>;
@@ -78,7 +81,7 @@ declare namespace chrome {
 
   namespace sidePanel {
     /** Opens the extension's side panel; only in answer to the tester's gesture (Chrome 116). */
-    function open(options: { windowId: number }): Promise<void>;
+    function open(options: { windowId: number } | { tabId: number }): Promise<void>;
   }
 
   namespace windows {
@@ -86,6 +89,12 @@ declare namespace chrome {
       readonly id?: number;
     }
     function getCurrent(): Promise<Window>;
+    function create(options: {
+      url: string;
+      type?: 'normal' | 'popup';
+      width?: number;
+      height?: number;
+    }): Promise<Window>;
   }
 
   namespace scripting {
@@ -94,10 +103,27 @@ declare namespace chrome {
       matches: string[];
       js: string[];
       runAt?: 'document_start' | 'document_end' | 'document_idle';
+      world?: 'ISOLATED' | 'MAIN';
       persistAcrossSessions?: boolean;
     }
     function registerContentScripts(scripts: RegisteredContentScript[]): Promise<void>;
     function unregisterContentScripts(filter: { ids: string[] }): Promise<void>;
-    function executeScript(injection: { target: { tabId: number }; files: string[] }): Promise<unknown[]>;
+    function executeScript(injection: {
+      target: { tabId: number };
+      files: string[];
+      world?: 'ISOLATED' | 'MAIN';
+    }): Promise<unknown[]>;
+  }
+
+  namespace permissions {
+    /** Host permissions as match patterns (`https://shop.example/*`). */
+    interface Origins {
+      origins: string[];
+    }
+    function contains(permissions: Origins): Promise<boolean>;
+    /** Asks the tester (the browser's own dialog); only from an extension page, in answer to a click. */
+    function request(permissions: Origins): Promise<boolean>;
+    const onAdded: { addListener(listener: (permissions: Partial<Origins>) => void): void };
+    const onRemoved: { addListener(listener: (permissions: Partial<Origins>) => void): void };
   }
 }

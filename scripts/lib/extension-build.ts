@@ -2,7 +2,7 @@
 // TensorFlow.js with its WebAssembly backend; the voice-activity detector and the speech recogniser
 // on onnxruntime-web) and the files it loads at run time, all from the installed npm packages: the
 // face nets' weights, Silero VAD, Moonshine tiny and the .wasm binaries. Nothing is downloaded.
-import { copyFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import sharp from 'sharp';
@@ -54,8 +54,41 @@ export const RECORDER_BUILD = {
 /** The sizes of the icon (extension/icon.svg) the manifest names, as `icons/icon-<size>.png`. */
 export const ICON_SIZES = [16, 32, 48, 128] as const;
 
-/** Builds the loadable folder at `outDir` (emptied first); with `zip`, the archive too. */
-export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string): Promise<void> {
+/** The service the source names (`npm start`'s), which a build for another replaces. */
+const SOURCE_SERVICE_ORIGIN = 'http://localhost:3000';
+
+/** The service's origin from an address (`https://usability.example/anything` gives its origin). */
+export function serviceOriginOf(address: string): string {
+  const url = new URL(address);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`not an http(s) address: ${address}`);
+  return url.origin;
+}
+
+/**
+ * Points a built folder at a service: the one origin whose API it reaches without asking and whose
+ * session start pages may hand it a session (manifest `host_permissions` and the handoff content
+ * script's `matches`, and `service-origin.js`). The build calls it; the tests call it on a copy for
+ * their API's address.
+ */
+export async function setServiceOrigin(dir: string, origin: string): Promise<void> {
+  for (const file of ['manifest.json', 'service-origin.js']) {
+    const text = await readFile(join(SOURCE, file), 'utf8');
+    if (!text.includes(SOURCE_SERVICE_ORIGIN))
+      throw new Error(`${file} no longer names ${SOURCE_SERVICE_ORIGIN}`);
+    await writeFile(join(dir, file), text.replaceAll(SOURCE_SERVICE_ORIGIN, serviceOriginOf(origin)));
+  }
+}
+
+/**
+ * Builds the loadable folder at `outDir` (emptied first) for the service at `serviceOrigin`; with
+ * `zip`, the archive too.
+ */
+export async function buildExtension(
+  outDir = BUILT_EXTENSION_DIR,
+  zip?: string,
+  serviceOrigin = SOURCE_SERVICE_ORIGIN,
+): Promise<void> {
   await rm(outDir, { recursive: true, force: true });
   await mkdir(join(outDir, 'models'), { recursive: true });
   for (const folder of ['wasm', 'ort', 'vad', 'icons', join('models', 'moonshine')])
@@ -107,5 +140,6 @@ export async function buildExtension(outDir = BUILT_EXTENSION_DIR, zip?: string)
   const moonshine = join(packageDir('@usefulsensors/moonshine-js'), 'dist', 'model', 'tiny', 'quantized');
   for (const file of MOONSHINE_FILES)
     await copyFile(join(moonshine, file), join(outDir, 'models', 'moonshine', file));
+  await setServiceOrigin(outDir, serviceOrigin);
   if (zip) await zipFolder(outDir, zip);
 }

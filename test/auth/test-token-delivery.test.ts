@@ -78,6 +78,10 @@ describe('POST /api/sessions/:id/test-token and delivery through the messaging c
     const token = tokenOf(String(message.params.text))!;
     assert.equal(await storedTokenHash(sessionId), sha256Hex(token), 'the delivered token is the session’s');
     assert.ok(!text.includes(token));
+    assert.ok(
+      String(message.params.text).includes(`/sessions/${sessionId}/start`),
+      'the message links the session start page, whose button hands the session to the extension',
+    );
     const row = await waitForOutboxStatus(sessionId, 'sent');
     assert.equal(row.recipient, chat);
     assert.equal(row.payload.secret, undefined, 'the outbox forgets the token once it is delivered');
@@ -124,7 +128,7 @@ describe('POST /api/sessions/:id/test-token and delivery through the messaging c
         recipient: chat,
         userId: testerId,
         kind: TEST_TOKEN_KIND,
-        body: testTokenMessageBody(expiresAt),
+        body: testTokenMessageBody(expiresAt, 'http://service.example/sessions/x/start'),
         secret: 'f'.repeat(48),
         payload: { sessionId: session.id, expiresAt: expiresAt.toISOString() },
       };

@@ -34,10 +34,10 @@ declare const chrome: {
 
 export async function run(): Promise<BenchResult> {
   const dir = await mkdtemp(join(tmpdir(), 'usability-bench-camera-'));
-  const browser = await launchExtensionBrowser({
-    video: await smilingFaceVideo(dir),
-    audio: await spokenSentences(dir),
-  });
+  const browser = await launchExtensionBrowser(
+    { video: await smilingFaceVideo(dir), audio: await spokenSentences(dir) },
+    { service: 'http://127.0.0.1:3000' }, // no API: the offscreen document is driven directly
+  );
   try {
     await browser.context.grantPermissions(['camera', 'microphone']);
     await browser.worker.evaluate(() => {

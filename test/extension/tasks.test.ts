@@ -67,7 +67,7 @@ describe('Browser extension: the task panel', function () {
     assert.equal(await panel.textContent('#task-count'), 'Task 1 of 2');
     assert.equal(await panel.textContent('#task-description'), 'Search for a kettle');
     assert.match((await panel.textContent('#think-aloud')) ?? '', /think aloud/);
-    assert.equal(await panel.getAttribute('#prototype', 'href'), 'https://shop.example/checkout');
+    assert.equal(await panel.getAttribute('#prototype', 'href'), `${suite.site.url}/shop/one`);
     assert.doesNotMatch(
       (await panel.textContent('body')) ?? '',
       /Order page shown/,

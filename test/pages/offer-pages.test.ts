@@ -76,12 +76,18 @@ describe("the tester's offers (/offers): every offer sent to them, accepted or d
     await tester.get('/offers');
     const accepted = await tester.post(`/offers/${offers[0]!.id}/answer`, { answer: 'accept' });
     assert.equal(accepted.status, 303);
-    assert.equal(accepted.location, '/offers?done=accepted');
     const row = (await offerOf(proposals[0]!.proposalId))!;
     assert.equal(row.offer_status, 'accepted');
     assert.ok(row.session_id, 'the session was created');
-    const page = await tester.get(accepted.location);
-    assert.match(page.html, /You accepted the offer/);
+    assert.equal(
+      accepted.location,
+      `/sessions/${row.session_id}/start`,
+      "it leads to the session's start page",
+    );
+    const start = await tester.get(accepted.location);
+    assert.equal(start.status, 200);
+    assert.match(start.html, /Start your session/);
+    const page = await tester.get('/offers');
     assert.match(page.html, /You accepted it on/);
     assert.ok(
       !page.html.includes(`action="/offers/${offers[0]!.id}/answer"`),

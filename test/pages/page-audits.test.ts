@@ -194,6 +194,7 @@ describe('every page passes the instant audit with grade A and axe-core without 
       { name: 'study with reports', path: `/dashboard/jobs/${reported.jobId}`, as: reported.business },
       { name: 'study report', path: `/dashboard/jobs/${reported.jobId}/report`, as: reported.business },
       { name: 'study report not written yet', path: `/dashboard/jobs/${jobId}/report`, as: business },
+      { name: 'session start', path: `/sessions/${running.sessionId}/start`, as: running.testerToken },
       {
         name: 'review of a running session',
         path: `/sessions/${running.sessionId}/review`,

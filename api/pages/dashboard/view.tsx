@@ -6,6 +6,7 @@ import {
   QUIZ_EDITOR_PATH,
   reportPath,
   reviewPath,
+  sessionStartPath,
   studyPath,
   TESTERS_PATH,
   TOKENS_PATH,
@@ -37,7 +38,18 @@ function TesterSessions({ sessions }: { sessions: TesterSessionRows }) {
           <tr key={session.id}>
             <td>{session.study_title}</td>
             <td>{day(session.started_at)}</td>
-            <td>{session.status}</td>
+            <td>
+              {session.status === 'active' || session.status === 'paused' ? (
+                <>
+                  {`${session.status}: `}
+                  <a href={sessionStartPath(session.id)}>
+                    start it<span class="visually-hidden">{` (${session.study_title})`}</span>
+                  </a>
+                </>
+              ) : (
+                session.status
+              )}
+            </td>
             <td>
               {REVIEW_LINK[session.status] ? (
                 <a href={reviewPath(session.id)}>

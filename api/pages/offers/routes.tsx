@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../../../lib/errors.ts';
 import type { RawEndpoint } from '../../http/openapi.ts';
 import type { RequestState } from '../../http/state.ts';
 import { answerOffer } from '../../../commands/offers/answer-offer.ts';
-import { offerAnswerPath, offerLinkPath, OFFERS_PATH } from '../paths.ts';
+import { offerAnswerPath, offerLinkPath, OFFERS_PATH, sessionStartPath } from '../paths.ts';
 import { requireRole, type PageRouter } from '../shared/page-routes.ts';
 import { renderPage, seeOther } from '../shared/render.ts';
 import { answerForm, linkQuery, offerParams, ownOffers, signedAnswer } from './data.ts';
@@ -77,7 +77,13 @@ export function mountOfferListPages(pages: PageRouter, deps: CommandContext): vo
       if (!mine) throw notFound('Offer');
       const reply = await answerOffer(deps, params.data.id, form.data.answer);
       if (!reply) throw notFound('Offer');
-      seeOther(request.ctx, `${OFFERS_PATH}?done=${reply.outcome}`);
+      // An accepted offer leads straight to its session's start page, whose button starts the recorder.
+      seeOther(
+        request.ctx,
+        reply.outcome === 'accepted' && reply.sessionId
+          ? sessionStartPath(reply.sessionId)
+          : `${OFFERS_PATH}?done=${reply.outcome}`,
+      );
     },
     () => OFFERS_PATH,
   );
@@ -106,6 +112,6 @@ export function mountOfferPages(router: Router<RequestState>, deps: CommandConte
     if (!link) return invalidLink();
     const reply = await answerOffer(deps, link.id, link.answer);
     if (!reply) return invalidLink();
-    renderPage(ctx, <OfferLinkAnsweredPage outcome={reply.outcome} />);
+    renderPage(ctx, <OfferLinkAnsweredPage outcome={reply.outcome} sessionId={reply.sessionId} />);
   });
 }

@@ -1,6 +1,6 @@
 import type { TesterOffer } from '../../../db/repositories/offers.ts';
 import { OFFER_OUTCOME_TEXT, type OfferAnswer, type OfferOutcome } from '../../../lib/offers.ts';
-import { DASHBOARD_PATH, offerAnswerPath, offerLinkPath } from '../paths.ts';
+import { DASHBOARD_PATH, offerAnswerPath, offerLinkPath, sessionStartPath } from '../paths.ts';
 import { CsrfField, day, dayAndTime, Layout, type Viewer } from '../shared/layout.tsx';
 
 /** Open and still before its end: the clock decides even before the offer's expiry timer fires. */
@@ -127,11 +127,23 @@ export function OfferLinkPage({
 }
 
 /** What the link's button did, or what had become of the offer before. */
-export function OfferLinkAnsweredPage({ outcome }: { outcome: OfferOutcome }) {
+export function OfferLinkAnsweredPage({
+  outcome,
+  sessionId,
+}: {
+  outcome: OfferOutcome;
+  sessionId?: string | undefined;
+}) {
   const title = outcome === 'accepted' || outcome === 'declined' ? 'Thank you' : 'Nothing changed';
   return (
     <Layout title={title}>
       <p role="status">{OFFER_OUTCOME_TEXT[outcome]}</p>
+      {sessionId ? (
+        <p>
+          <a href={sessionStartPath(sessionId)}>Start your session</a>: after signing in, one button hands it
+          to the session recorder in this browser.
+        </p>
+      ) : null}
     </Layout>
   );
 }

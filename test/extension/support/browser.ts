@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
-import { buildExtension } from '../../../scripts/lib/extension-build.ts';
+import { buildExtension, serviceOriginOf, setServiceOrigin } from '../../../scripts/lib/extension-build.ts';
 import { testConfig } from '../../support/config.ts';
 
 /**
@@ -23,6 +23,23 @@ export const builtExtension = () => {
 };
 
 /**
+ * The build, pointed at the service at `origin` (a test's API: the one origin the extension trusts),
+ * in a copy of its own made once per process; each launch points it anew (one browser runs at a time).
+ */
+let servedCopy: Promise<string> | undefined;
+export async function extensionFor(origin: string): Promise<string> {
+  servedCopy ??= builtExtension().then(async () => {
+    const folder = `${EXTENSION_DIR}-for-service`;
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    await cp(EXTENSION_DIR, folder, { recursive: true });
+    return folder;
+  });
+  const folder = await servedCopy;
+  await setServiceOrigin(folder, serviceOriginOf(origin));
+  return folder;
+}
+
+/**
  * Chromium's fake devices: a Y4M video and a WAV sound it plays in a loop (a device without a file
  * plays Chromium's own pattern); `deny` refuses every permission prompt. Permissions start as
  * `prompt`, as in a new profile: a test allows a device as the tester would answer the browser's
@@ -37,18 +54,27 @@ export interface ExtensionBrowser {
   readonly worker: Worker;
   /** The popup page, opened in a tab (it is the same page the toolbar button shows). */
   openPopup(): Promise<Page>;
+  /**
+   * Lets the extension be given a site without the browser's dialog, which a test cannot press: the
+   * tester adds it in the browser's settings for the extension (chrome://extensions, Site access),
+   * and the extension's next request for it is answered at once.
+   */
+  allowSiteInSettings(origin: string): Promise<void>;
+  /** The extension holds a site, as after an earlier session's Allow: allowed, then asked for in a click. */
+  allowSite(origin: string): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Debian's Chromium with the extension loaded unpacked, in a fresh profile (so chrome.storage starts
- * empty), headless: Chromium runs MV3 extensions headless in a persistent context.
+ * empty), headless: Chromium runs MV3 extensions headless in a persistent context. The extension is
+ * built for the service at `options.service` (the API as the test's extension reaches it).
  */
 export async function launchExtensionBrowser(
-  camera?: FakeCamera,
-  options: { readonly proxy?: string } = {},
+  camera: FakeCamera | undefined,
+  options: { readonly service: string; readonly proxy?: string | undefined },
 ): Promise<ExtensionBrowser> {
-  await builtExtension();
+  const extensionDir = await extensionFor(options.service);
   const profile = await mkdtemp(join(tmpdir(), 'usability-extension-'));
   const media =
     camera === undefined
@@ -67,8 +93,8 @@ export async function launchExtensionBrowser(
     // Playwright sends loopback through the proxy too (Chromium's `<-loopback>` rule).
     ...(options.proxy ? { proxy: { server: options.proxy } } : {}),
     args: [
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      `--load-extension=${EXTENSION_DIR}`,
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
       '--no-sandbox',
       '--disable-dev-shm-usage',
       '--disable-gpu',
@@ -79,6 +105,55 @@ export async function launchExtensionBrowser(
   try {
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
     const extensionId = new URL(worker.url()).host;
+    /** chrome://extensions' own API, as its Site access section uses it. */
+    const allowSiteInSettings = async (origin: string) => {
+      const settings = await context.newPage();
+      await settings.goto('chrome://extensions');
+      const added = await settings.evaluate(
+        ([id, pattern]) =>
+          (
+            globalThis as unknown as {
+              chrome: { developerPrivate: { addHostPermission(id: string, host: string): Promise<void> } };
+            }
+          ).chrome.developerPrivate
+            .addHostPermission(id!, pattern!)
+            .then(
+              () => 'added',
+              (error: Error) => error.message,
+            ),
+        [extensionId, `${new URL(origin).origin}/*`],
+      );
+      await settings.close();
+      if (added !== 'added') throw new Error(`the browser did not add ${origin}: ${added}`);
+    };
+    /** Then a click in a page of the extension asks for it, as the popup's Start does. */
+    const allowSite = async (origin: string) => {
+      await allowSiteInSettings(origin);
+      const page = await context.newPage();
+      await page.goto(`chrome-extension://${extensionId}/access.html`);
+      await page.evaluate(
+        (asked) => {
+          const { permissions } = (
+            globalThis as unknown as {
+              chrome: { permissions: { request(p: { origins: string[] }): Promise<boolean> } };
+            }
+          ).chrome;
+          const button = document.createElement('button');
+          button.id = 'ask-for-site';
+          button.textContent = 'Ask';
+          button.addEventListener('click', () => {
+            void permissions.request({ origins: [asked] }).then((granted) => {
+              button.dataset.granted = String(granted);
+            });
+          });
+          document.body.append(button);
+        },
+        `${new URL(origin).origin}/*`,
+      );
+      await page.click('#ask-for-site');
+      await page.locator('#ask-for-site[data-granted="true"]').waitFor({ timeout: 10_000 });
+      await page.close();
+    };
     return {
       context,
       extensionId,
@@ -88,6 +163,8 @@ export async function launchExtensionBrowser(
         await popup.goto(`chrome-extension://${extensionId}/popup.html`);
         return popup;
       },
+      allowSite,
+      allowSiteInSettings,
       async close() {
         await context.close();
         await rm(profile, { recursive: true, force: true });

@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
+import { asSystem } from '../../../db/doors.ts';
+import { testDatabase } from '../../support/database.ts';
 import { startTestApi, type TestApi } from '../../support/api.ts';
 import { businessWithStudy } from '../../sessions/fixtures.ts';
 import { startApiProxy, type ApiProxy } from './api-proxy.ts';
@@ -25,12 +28,14 @@ export interface ExtensionSuite {
 
 /**
  * Registers the mocha hooks of a describe block that drives the extension: the API behind the
- * recording proxy, the fixture site and a study once for the block, a browser for each test (with
- * Chromium's fake camera when `camera` gives one, and behind `options.proxy` when it names one).
+ * recording proxy (the service the extension is built for), the fixture site and a study whose
+ * prototype is the fixture site once for the block, a browser for each test (with Chromium's fake
+ * camera when `camera` gives one, and behind `options.proxy` when it names one) in which the tester
+ * has given the extension the fixture site, unless `options.siteAccess` is false.
  */
 export function extensionSuite(
   camera?: () => Promise<FakeCamera>,
-  options: { readonly proxy?: () => string } = {},
+  options: { readonly proxy?: () => string; readonly siteAccess?: boolean } = {},
 ): ExtensionSuite {
   let api: TestApi | undefined;
   let proxy: ApiProxy | undefined;
@@ -43,6 +48,10 @@ export function extensionSuite(
     proxy = await startApiProxy(api.url);
     site = await startFixtureSite();
     study = await businessWithStudy(api);
+    const prototypeUrl = `${site.url}/shop/one`;
+    await asSystem(testDatabase(), (tx) =>
+      sql`update studies set prototype_url = ${prototypeUrl} where id = ${study!.jobId}`.execute(tx),
+    );
   });
   after(async () => {
     await site?.stop();
@@ -50,7 +59,11 @@ export function extensionSuite(
     await api?.stop();
   });
   beforeEach(async () => {
-    browser = await launchExtensionBrowser(camera && (await camera()), { proxy: options.proxy?.() });
+    browser = await launchExtensionBrowser(camera && (await camera()), {
+      service: ready(proxy).url,
+      proxy: options.proxy?.(),
+    });
+    if (options.siteAccess !== false) await browser.allowSite(ready(site).url);
   });
   afterEach(() => browser?.close());
 

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { asSystem } from '../../db/doors.ts';
+import { sha256Hex } from '../../lib/secrets.ts';
+import { businessWithStudy, startSession } from '../sessions/fixtures.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { testDatabase } from '../support/database.ts';
+import { createTester } from '../support/factories.ts';
+import { sessionToken } from '../support/tokens.ts';
+import { countOf, PageClient } from './page-client.ts';
+
+const storedTokenHash = (sessionId: string) =>
+  asSystem(
+    testDatabase(),
+    async (tx) =>
+      (
+        await tx
+          .selectFrom('sessions')
+          .select('test_token_hash')
+          .where('id', '=', sessionId)
+          .executeTakeFirstOrThrow()
+      ).test_token_hash,
+  );
+
+const handoffOf = (html: string) => {
+  const element =
+    /<div id="recorder-handoff" hidden(?:="")? data-session-id="([^"]+)" data-test-token="([0-9a-f]{48})"/.exec(
+      html,
+    );
+  return element ? { sessionId: element[1]!, testToken: element[2]! } : undefined;
+};
+
+// The session start page (issue 32, point 4): where accepting an offer leads; its button takes a
+// fresh test token and answers a page that hands it to the extension (test/extension/handoff.test.ts
+// drives the extension on it).
+describe('the session start page (/sessions/:id/start)', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let business: string;
+  let jobId: string;
+  before(async () => {
+    api = await startTestApi({ env: { TRUST_PROXY: '1' } });
+    ({ business, jobId } = await businessWithStudy(api));
+  });
+  after(() => api.stop());
+
+  const signedIn = (jwt: string) => {
+    const client = new PageClient(api.url);
+    client.useSession(jwt);
+    return client;
+  };
+
+  it("shows the tester's session, its prototype and how to install the recorder, with one button", async () => {
+    const { sessionId, testerToken } = await startSession(api, business, jobId);
+    const page = await signedIn(testerToken).get(`/sessions/${sessionId}/start`);
+    assert.equal(page.status, 200);
+    assert.equal(countOf(page.html, /<h1>/), 1);
+    assert.match(page.html, /Start your session: /);
+    assert.match(page.html, /href="https:\/\/shop\.example\/checkout"/, 'the prototype');
+    assert.match(page.html, /Install the session recorder first/);
+    assert.ok(page.html.includes(`action="/sessions/${sessionId}/start"`));
+    assert.equal(handoffOf(page.html), undefined, 'no token before the button');
+    assert.equal(page.headers.get('cache-control'), 'no-store');
+  });
+
+  it('the button answers a fresh test token for the extension, once: the previous one stops working', async () => {
+    const { sessionId, testerToken } = await startSession(api, business, jobId);
+    const before = await storedTokenHash(sessionId);
+    const tester = signedIn(testerToken);
+    await tester.get(`/sessions/${sessionId}/start`);
+    const started = await tester.post(`/sessions/${sessionId}/start`, {});
+    assert.equal(started.status, 200, started.html);
+    assert.equal(started.headers.get('cache-control'), 'no-store', 'the answer carries a credential');
+    const handoff = handoffOf(started.html);
+    assert.ok(handoff, 'the page carries the session for the recorder');
+    assert.equal(handoff.sessionId, sessionId);
+    assert.equal(await storedTokenHash(sessionId), sha256Hex(handoff.testToken), 'it is the current token');
+    assert.notEqual(before, sha256Hex(handoff.testToken));
+    assert.match(started.html, /role="status"/);
+    assert.ok(started.html.includes(`<code>${handoff.testToken}</code>`), 'the values to paste by hand');
+    const patched = await api.request('PATCH', `/api/sessions/${sessionId}`, {
+      headers: { 'X-Test-Token': handoff.testToken },
+      body: { status: 'paused' },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const again = handoffOf((await tester.post(`/sessions/${sessionId}/start`, {})).html);
+    assert.ok(again && again.testToken !== handoff.testToken, 'each press takes a new token');
+    const old = await api.request('PATCH', `/api/sessions/${sessionId}`, {
+      headers: { 'X-Test-Token': handoff.testToken },
+      body: { status: 'active' },
+    });
+    assert.equal(old.status, 401, 'the replaced token stops working');
+  });
+
+  it("is the 404 page for anyone but the session's tester, and takes nothing from them", async () => {
+    const { sessionId } = await startSession(api, business, jobId);
+    const before = await storedTokenHash(sessionId);
+    for (const jwt of [await sessionToken(await createTester()), business]) {
+      const other = signedIn(jwt);
+      assert.equal((await other.get(`/sessions/${sessionId}/start`)).status, 404);
+      await other.get('/dashboard');
+      assert.equal((await other.post(`/sessions/${sessionId}/start`, {})).status, 404);
+    }
+    assert.equal(await storedTokenHash(sessionId), before, 'no token was taken');
+    const visitor = new PageClient(api.url);
+    const anonymous = await visitor.get(`/sessions/${sessionId}/start`);
+    assert.equal(anonymous.status, 303);
+    assert.match(anonymous.location ?? '', /^\/login\?next=/, 'a visitor signs in first');
+  });
+
+  it('a session that can no longer record has nothing to start: no button, and a post is refused (409)', async () => {
+    const { sessionId, testerToken } = await startSession(api, business, jobId);
+    const done = await api.request('POST', `/api/sessions/${sessionId}/complete`, {
+      body: {},
+      token: business,
+    });
+    assert.equal(done.status, 200, done.text);
+    const tester = signedIn(testerToken);
+    const page = await tester.get(`/sessions/${sessionId}/start`);
+    assert.match(page.html, /there is nothing left to start/);
+    assert.ok(!page.html.includes(`action="/sessions/${sessionId}/start"`));
+    const refused = await tester.post(`/sessions/${sessionId}/start`, {});
+    assert.equal(refused.status, 409);
+    assert.match(refused.html, /Session must be active or paused to start it/);
+    assert.equal(handoffOf(refused.html), undefined);
+  });
+});
