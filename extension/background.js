@@ -70,7 +70,13 @@ function flush() {
   for (const [kind, outbox] of outboxes) if (outbox.seal()) uploaderOf.get(kind)?.kick();
 }
 
-const commands = sessionCommands({ store, outboxes: [...outboxes.values()], uploaders, flush });
+const commands = sessionCommands({
+  store,
+  outboxes: [...outboxes.values()],
+  uploaders,
+  flush,
+  lastDelivery: () => screen.settled(),
+});
 const tasks = taskCommands({ store });
 const media = mediaCapture({ store, record: (kind, item) => record(kind, item) });
 const screenOutbox = /** @type {Outbox} */ (outboxes.get('screen'));

@@ -95,10 +95,11 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
     return masked;
   }
 
-  function send() {
+  /** @param {boolean} [last] recording stops: sent even empty, so the worker knows nothing more comes */
+  function send(last = false) {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    if (!buffer.length) return;
+    if (!buffer.length && !last) return;
     const events = buffer;
     buffer = [];
     try {
@@ -164,9 +165,10 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
   }
 
   function stopRecording() {
+    const recorded = stop !== undefined;
     stop?.();
     stop = undefined;
-    send();
+    send(recorded);
   }
 
   /** Records while the session records and this page is of the prototype's origin. */
@@ -193,7 +195,7 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
     follow(state.recording, state.screen);
   });
   // What was recorded of a page the tester leaves goes with it.
-  addEventListener('pagehide', send);
+  addEventListener('pagehide', () => send());
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') send();
     // The tab the tester comes back to is the one recorded: it starts with a full snapshot.

@@ -25,6 +25,8 @@ const MAX_CHUNK_EVENTS = 50_000;
 const INLINE_MEDIA = /data:(?:image|audio|video)\/[^"'\s)\\]*/gi;
 /** How long after a pause the recorded tab's last delivery (what it held when paused) is still taken. */
 const PAUSE_GRACE_MS = 10_000;
+/** How long Complete waits for that last delivery before it sends what it has. */
+const LAST_DELIVERY_WAIT_MS = 3_000;
 /** Typed values kept for masking in the session's pages, in memory only (`chrome.storage.session`). */
 const TYPED_KEY = 'screen:typed';
 
@@ -46,6 +48,8 @@ export function screenRecording({ store, outbox, kick }) {
   let syncing = Promise.resolve();
   /** @type {Promise<unknown>} merges of the typed values, one after another */
   let typedChain = Promise.resolve();
+  /** Settles once the paused tab's last delivery is in the outbox (or there is none to wait for). */
+  let lastDelivery = { arrived: Promise.resolve(), settle: () => {} };
 
   /** The prototype's origin while the session records the screen there; null otherwise. */
   const recordedOrigin = () => {
@@ -60,7 +64,16 @@ export function screenRecording({ store, outbox, kick }) {
     if (origin === registeredFor) return;
     // Also after a restart of this worker, whose registration outlives it.
     await chrome.scripting.unregisterContentScripts({ ids: [SCRIPT_ID] }).catch(() => {});
-    if (registeredFor) closed = { origin: registeredFor, tab: recordedTab, at: Date.now() };
+    if (registeredFor) {
+      closed = { origin: registeredFor, tab: recordedTab, at: Date.now() };
+      /** @type {() => void} */
+      let settle = () => {};
+      const arrived = /** @type {Promise<void>} */ (
+        new Promise((resolve) => (settle = () => resolve(undefined)))
+      );
+      lastDelivery =
+        recordedTab === undefined ? { arrived: Promise.resolve(), settle() {} } : { arrived, settle };
+    }
     recordedTab = undefined;
     registeredFor = origin;
     await chrome.storage.local.set({ screen: origin ? { origin } : null });
@@ -78,13 +91,52 @@ export function screenRecording({ store, outbox, kick }) {
     }
   }
 
+  /**
+   * One delivery of the recorded tab (or, `late`, of the tab paused a moment ago) as a chunk.
+   * @param {number} tabId @param {unknown} events @param {unknown} visible @param {boolean} late
+   * @returns {Promise<{ snapshot?: boolean }>}
+   */
+  async function take(tabId, events, visible, late) {
+    if (!Array.isArray(events) || !events.length) return {};
+    const snapshot = /** @type {unknown[]} */ (events).some(
+      (event) =>
+        typeof event === 'object' &&
+        event !== null &&
+        /** @type {{ type?: unknown }} */ (event).type === FULL_SNAPSHOT,
+    );
+    // A tab in the background (a clock ticking, a feed) never takes the recording from the one in view.
+    if (snapshot && !late && (recordedTab === undefined || visible === true)) recordedTab = tabId;
+    if (tabId !== recordedTab && !late) return recordedTab === undefined && visible ? { snapshot: true } : {};
+    const json = JSON.stringify(events).replace(INLINE_MEDIA, 'data:,');
+    const recording = json.length > MAX_CHUNK_JSON_CHARS ? '' : await compress(json);
+    if (
+      !recording ||
+      events.length > MAX_CHUNK_EVENTS ||
+      recording.length > Math.ceil(MAX_CHUNK_BYTES / 3) * 4
+    ) {
+      await store.update({
+        message: 'A part of the screen recording was too large to send and was left out.',
+      });
+      // What follows needs a full snapshot of its own to be replayed.
+      return { snapshot: true };
+    }
+    const seq = store.state.nextChunk;
+    await store.update({ nextChunk: seq + 1 });
+    // A chunk is a batch of its own: a few of the largest would pass the API's body limit.
+    if (outbox.add({ chunk: seq, recording }) || outbox.seal()) kick();
+    return {};
+  }
+
+  /** Registrations run one after another. */
+  function syncInOrder() {
+    syncing = syncing
+      .then(sync)
+      .catch((error) => console.error('screen recorder registration failed', error));
+    return syncing;
+  }
+
   return {
-    sync() {
-      syncing = syncing
-        .then(sync)
-        .catch((error) => console.error('screen recorder registration failed', error));
-      return syncing;
-    },
+    sync: syncInOrder,
 
     /**
      * Events from a page's recorder. Taken only while the screen is recorded, from a page of the
@@ -100,35 +152,25 @@ export function screenRecording({ store, outbox, kick }) {
         store.state.phase === 'paused' && tabId === closed.tab && Date.now() - closed.at < PAUSE_GRACE_MS;
       const origin = recordedOrigin() ?? (late ? closed.origin : null);
       if (!origin || tabId === undefined || !sender.url || new URL(sender.url).origin !== origin) return {};
-      if (!Array.isArray(events) || !events.length) return {};
-      const snapshot = /** @type {unknown[]} */ (events).some(
-        (event) =>
-          typeof event === 'object' &&
-          event !== null &&
-          /** @type {{ type?: unknown }} */ (event).type === FULL_SNAPSHOT,
-      );
-      // A tab in the background (a clock ticking, a feed) never takes the recording from the one in view.
-      if (snapshot && !late && (recordedTab === undefined || visible === true)) recordedTab = tabId;
-      if (tabId !== recordedTab && !late)
-        return recordedTab === undefined && visible ? { snapshot: true } : {};
-      const json = JSON.stringify(events).replace(INLINE_MEDIA, 'data:,');
-      const recording = json.length > MAX_CHUNK_JSON_CHARS ? '' : await compress(json);
-      if (
-        !recording ||
-        events.length > MAX_CHUNK_EVENTS ||
-        recording.length > Math.ceil(MAX_CHUNK_BYTES / 3) * 4
-      ) {
-        await store.update({
-          message: 'A part of the screen recording was too large to send and was left out.',
-        });
-        // What follows needs a full snapshot of its own to be replayed.
-        return { snapshot: true };
+      if (late) {
+        // The paused tab's last delivery (empty when it held nothing): Complete may go on once it is in.
+        const taken = await take(tabId, events, visible, late);
+        lastDelivery.settle();
+        return taken;
       }
-      const seq = store.state.nextChunk;
-      await store.update({ nextChunk: seq + 1 });
-      // A chunk is a batch of its own: a few of the largest would pass the API's body limit.
-      if (outbox.add({ chunk: seq, recording }) || outbox.seal()) kick();
-      return {};
+      return take(tabId, events, visible, late);
+    },
+
+    /**
+     * Waits (a few seconds at most) for what the recorded tab held when recording stopped: Complete
+     * sends it before it asks the API to complete the session, which then takes no more.
+     */
+    async settled() {
+      await syncInOrder();
+      await Promise.race([
+        lastDelivery.arrived,
+        new Promise((resolve) => setTimeout(resolve, LAST_DELIVERY_WAIT_MS)),
+      ]);
     },
 
     /**

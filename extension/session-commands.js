@@ -16,9 +16,11 @@ import { initialState } from './session-state.js';
 const TEST_TOKEN = /^[0-9a-f]{48}$/;
 
 /**
- * @param {{ store: SessionStore, outboxes: Outbox[], uploaders: Uploader[], flush: () => void }} deps
+ * @param {{ store: SessionStore, outboxes: Outbox[], uploaders: Uploader[], flush: () => void,
+ *   lastDelivery: () => Promise<void> }} deps `lastDelivery`: waits for what the pages held when
+ *   capture stopped (the screen recorder's last events)
  */
-export function sessionCommands({ store, outboxes, uploaders, flush }) {
+export function sessionCommands({ store, outboxes, uploaders, flush, lastDelivery }) {
   const unsent = () => outboxes.reduce((sum, outbox) => sum + outbox.unsent, 0);
 
   /** @param {import('./api-client.js').Answer} answer @param {Partial<import('./session-state.js').SessionState>} onRetry */
@@ -126,6 +128,7 @@ export function sessionCommands({ store, outboxes, uploaders, flush }) {
       const settings = requireSettings(store);
       const before = store.state.phase;
       await store.update({ phase: 'paused' });
+      await lastDelivery(); // the API takes nothing after completion
       flush();
       const drained = (await Promise.all(uploaders.map((uploader) => uploader.drain()))).every(Boolean);
       if (!drained) {

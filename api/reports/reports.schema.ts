@@ -58,7 +58,7 @@ const screenshot = z.object({
     ),
   pageUrl: z.string().nullable().describe('the address pictured (origin and path)'),
   outlined: z.boolean().describe("whether the finding's element was found and outlined in red"),
-  capturedAt: z.string(),
+  capturedAt: z.iso.datetime().describe('when the picture was made'),
 });
 
 const finding = z.object({

@@ -1,6 +1,6 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { NoteDecisionInput } from '../../lib/domain.ts';
+import { FINDING_SEVERITIES, type NoteDecisionInput } from '../../lib/domain.ts';
 import type { SessionNotesTable } from '../schema-sessions.ts';
 
 export type NoteRow = Selectable<SessionNotesTable>;
@@ -135,4 +135,43 @@ export async function insertNotes(tx: Tx, notes: readonly NewNote[]): Promise<vo
       .insertInto('session_notes')
       .values([...notes])
       .execute();
+}
+
+/**
+ * A study's confirmed findings whose moment the screen recording holds (their session has chunks),
+ * most severe first, then in the order they happened: the study page's players. Patterns are left
+ * out (they have no single moment). Row-level security decides what the caller sees.
+ */
+export function recordedFindingsOfStudy(tx: Tx, studyId: string, limit: number) {
+  return tx
+    .selectFrom('session_notes as n')
+    .innerJoin('sessions as s', 's.id', 'n.session_id')
+    .select([
+      'n.id',
+      'n.session_id',
+      'n.content',
+      'n.severity',
+      'n.wcag_criterion',
+      'n.wcag_level',
+      'n.noted_at',
+      'n.created_at',
+    ])
+    .where('s.study_id', '=', studyId)
+    .where('n.author_kind', '=', 'agent')
+    .where('n.pattern', '=', false)
+    .where('n.confirmed', '=', true)
+    .where((eb) => eb.or([eb('n.decision', 'is', null), eb('n.decision', '=', 'confirmed')]))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('session_recording_chunks as c')
+          .select('c.id')
+          .whereRef('c.session_id', '=', 'n.session_id'),
+      ),
+    )
+    .orderBy(sql`array_position(${[...FINDING_SEVERITIES]}::text[], n.severity::text)`)
+    .orderBy(sql`coalesce(n.noted_at, n.created_at)`)
+    .orderBy('n.id')
+    .limit(limit)
+    .execute();
 }

@@ -140,6 +140,25 @@ describe('Browser extension: the screen recording', function () {
     for (const request of sent) assert.ok(!request.body.includes(EMAIL) && !request.body.includes(PASSWORD));
   });
 
+  it('Complete sends what the page held when it was pressed, then completes the session', async () => {
+    const { session, popup, page } = await suite.startRecording();
+    await eventually(async () => ((await storedChunks(session.sessionId)).length ? true : undefined));
+    // Recorded a moment before Complete: still in the page's buffer (it delivers every 5 s) when pressed.
+    await page.evaluate(() => {
+      const note = document.createElement('p');
+      note.textContent = 'The last words before Complete';
+      document.body.append(note);
+    });
+    await popup.getByRole('button', { name: 'Complete' }).click();
+    await popupShows(popup, '#phase', /^completed/, 30_000);
+    const chunks = await storedChunks(session.sessionId);
+    assert.ok(
+      chunks.some((chunk) => chunk.json.includes('The last words before Complete')),
+      'the last seconds were sent before the session completed',
+    );
+    assert.equal(await popup.textContent('#message'), '', 'and nothing was refused after it');
+  });
+
   it('records nothing while the session is paused, and starts again with a full snapshot', async () => {
     const { session, popup, page } = await suite.startRecording();
     await eventually(async () => ((await storedChunks(session.sessionId)).length ? true : undefined));

@@ -432,6 +432,29 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
       assert.equal((await form.get(path)).status, 200);
       assert.equal((await client.get(path)).status, 404, 'no unconfirmed finding reaches the business');
     }
+    // The study page frames the most severe confirmed findings of its recorded sessions, never a pending one.
+    const studyPage = await client.get(`/dashboard/jobs/${jobId}`);
+    assert.match(studyPage.headers.get('content-security-policy')!, /frame-src 'self'/);
+    const framed = [...studyPage.html.matchAll(/src="\/sessions\/([0-9a-f-]+)\/moments\/([0-9a-f-]+)"/g)];
+    assert.ok(framed.length >= 1 && framed.length <= 10, `${framed.length} players on the study page`);
+    const framedNotes = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('session_notes')
+        .select(['id', 'confirmed', 'session_id'])
+        .where(
+          'id',
+          'in',
+          framed.map((match) => match[2]!),
+        )
+        .execute(),
+    );
+    assert.equal(framedNotes.length, framed.length);
+    assert.ok(
+      framedNotes.every((note) => note.confirmed),
+      'only confirmed findings',
+    );
+    assert.ok(!framedNotes.some((note) => note.session_id === pending.sessionId), 'none of a pending review');
+    assert.match(studyPage.html, /<h2 id="moments-title">Findings to watch<\/h2>/);
     const player = await client.get(playerPath);
     assert.equal(player.status, 200);
     assert.match(player.headers.get('content-security-policy')!, /frame-ancestors 'self'/);
@@ -488,7 +511,7 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
       await browser.close();
     }
 
-    // The project's own audit of the player page: grade A, nothing critical or serious.
+    // The project's own audit of the player page and the pages that frame it: grade A, nothing critical or serious.
     const pool = new BrowserPool({
       executablePath: testConfig().audits.chromiumPath,
       size: 1,
@@ -500,15 +523,17 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
         { viewport: { width: 1280, height: 800 }, timeoutMs: 60_000 },
         async (page, egress) => {
           await page.context().addCookies([{ name: 'session', value: business, url: harness.api.url }]);
-          const audit = await auditPage(page, harness.api.url + playerPath, {
-            categories: AUDIT_CATEGORIES,
-            egress,
-            navigationTimeoutMs: 20_000,
-            walkDeadline: Date.now() + 30_000,
-          });
-          const serious = audit.issues.filter((issue) => ['critical', 'serious'].includes(issue.severity));
-          assert.equal(audit.grade, 'A', JSON.stringify(audit.issues));
-          assert.deepEqual(serious, []);
+          for (const path of [playerPath, `/dashboard/jobs/${jobId}`, `/reports/${job.reportId}`]) {
+            const audit = await auditPage(page, harness.api.url + path, {
+              categories: AUDIT_CATEGORIES,
+              egress,
+              navigationTimeoutMs: 20_000,
+              walkDeadline: Date.now() + 30_000,
+            });
+            const serious = audit.issues.filter((issue) => ['critical', 'serious'].includes(issue.severity));
+            assert.equal(audit.grade, 'A', `${path}: ${JSON.stringify(audit.issues)}`);
+            assert.deepEqual(serious, [], path);
+          }
         },
       );
     } finally {

@@ -5,6 +5,7 @@ import { latestStudyAgentJob, type AgentJobRow } from '../../../db/repositories/
 import { listPendingOutreach, type OutreachRow } from '../../../db/repositories/outreach-messages.ts';
 import { findProposal, listProposals, type ProposalRow } from '../../../db/repositories/proposals.ts';
 import { findSession } from '../../../db/repositories/sessions.ts';
+import { recordedFindingsOfStudy } from '../../../db/repositories/session-notes.ts';
 import { findStudy, type StudyRow } from '../../../db/repositories/studies.ts';
 import {
   outreachTextOf,
@@ -29,6 +30,8 @@ export const commentField = (id: string) => `comment-${id}`;
 
 /** One page shows at most this many of each list; the API pages through the rest. */
 const STUDY_PAGE_LIST_LIMIT = 100;
+/** Players on the study page: the most severe findings; each session's report has the rest. */
+export const STUDY_PAGE_PLAYERS = 10;
 
 export interface StudyPageData {
   readonly study: StudyRow;
@@ -40,6 +43,8 @@ export interface StudyPageData {
   readonly studyReport: AgentJobRow['status'] | null;
   /** Per-task results so far (GET /api/jobs/:id/results). */
   readonly results: Awaited<ReturnType<typeof resultsOfStudy>>;
+  /** Confirmed findings whose moment was recorded, most severe first (at most STUDY_PAGE_PLAYERS). */
+  readonly moments: Awaited<ReturnType<typeof recordedFindingsOfStudy>>;
 }
 
 /**
@@ -61,6 +66,7 @@ async function loadStudyPage(
     const outreach = await listPendingOutreach(tx, { studyId, ...page });
     const sessions = await sessionsOfStudy(tx, studyId, STUDY_PAGE_LIST_LIMIT);
     const studyReport = (await latestStudyAgentJob(tx, studyId, 'agent4'))?.status ?? null;
+    const moments = await recordedFindingsOfStudy(tx, studyId, STUDY_PAGE_PLAYERS);
     return {
       record,
       study: record.study,
@@ -69,6 +75,7 @@ async function loadStudyPage(
       outreach: outreach.rows,
       sessions,
       studyReport,
+      moments,
     };
   });
   if (!page) return undefined;

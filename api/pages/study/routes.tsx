@@ -77,7 +77,11 @@ export function mountStudyPages(pages: PageRouter, deps: CommandContext): void {
         {...shown}
       />,
       status,
-      { formOrigins: paymentsEnabled ? [deps.payments.checkoutOrigin] : [] },
+      // Its findings' replays are framed pages of this site.
+      {
+        formOrigins: paymentsEnabled ? [deps.payments.checkoutOrigin] : [],
+        framesSelf: data.moments.length > 0,
+      },
     );
 
   pages.signedIn('GET', studyPath(':id'), async (request) => {

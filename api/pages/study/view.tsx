@@ -2,6 +2,7 @@ import type { OutreachRow } from '../../../db/repositories/outreach-messages.ts'
 import type { ProposalRow } from '../../../db/repositories/proposals.ts';
 import {
   DASHBOARD_PATH,
+  momentPath,
   outreachActionPath,
   proposalActionPath,
   reportPath,
@@ -11,7 +12,7 @@ import {
 } from '../paths.ts';
 import { ErrorSummary, RadioGroup, TextArea, TextField, type FieldErrors } from '../shared/form-fields.tsx';
 import { CsrfField, day, Layout, type Viewer } from '../shared/layout.tsx';
-import { studyReportWaiting } from '../shared/report-text.ts';
+import { criterionText, SEVERITY_TEXT, studyReportWaiting } from '../shared/report-text.ts';
 import { TaskResultCharts } from '../shared/task-results.tsx';
 import {
   bodyField,
@@ -302,6 +303,56 @@ function Sessions({ data }: { data: StudyPageData }) {
   );
 }
 
+/**
+ * The most severe confirmed findings of the recorded sessions, each with the replay of its moment
+ * (pages/moments, framed): what the study is bought for, seen without opening each report.
+ */
+function FindingMoments({ data }: { data: StudyPageData }) {
+  if (!data.moments.length)
+    return (
+      <p>
+        No confirmed finding of a recorded session yet. Findings appear here once a tester confirms them, with
+        a replay of their moment when the study records the screen.
+      </p>
+    );
+  return (
+    <>
+      <p>
+        The most severe confirmed findings of the sessions recorded, each with a replay from 5 seconds before
+        its moment to 5 seconds after. Each session's report has all of its findings.
+      </p>
+      {data.moments.map((moment, index) => {
+        const at = moment.noted_at ?? moment.created_at;
+        const title = `Finding ${index + 1}, session ${shortId(moment.session_id)}`;
+        return (
+          <article key={moment.id} class="panel" aria-labelledby={`moment-${moment.id}`}>
+            <h3 id={`moment-${moment.id}`}>{title}</h3>
+            <p>{moment.content}</p>
+            <dl class="facts">
+              <dt>Severity</dt>
+              <dd>{moment.severity ? SEVERITY_TEXT[moment.severity] : 'Not rated'}</dd>
+              <dt>WCAG criterion</dt>
+              <dd>{criterionText(moment.wcag_criterion, moment.wcag_level)}</dd>
+              <dt>When</dt>
+              <dd>
+                <time
+                  dateTime={at.toISOString()}
+                >{`${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`}</time>
+              </dd>
+            </dl>
+            <iframe
+              class="moment-player"
+              src={momentPath(moment.session_id, moment.id)}
+              title={`Replay of the moment of ${title.toLowerCase()}`}
+              loading="lazy"
+            />
+          </article>
+        );
+      })}
+    </>
+  );
+}
+
 /** `/dashboard/jobs/:id`: a study's recruitment, its proposals and its outreach queue, for its business. */
 export function StudyPage({
   csrf,
@@ -387,6 +438,10 @@ export function StudyPage({
         {viewer.role === 'business' ? (
           <RatingForms csrf={csrf} data={data} values={values} errors={errors} />
         ) : null}
+      </section>
+      <section aria-labelledby="moments-title">
+        <h2 id="moments-title">Findings to watch</h2>
+        <FindingMoments data={data} />
       </section>
       <section aria-labelledby="task-results-title">
         <h2 id="task-results-title">Task results</h2>
