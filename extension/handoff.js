@@ -1,8 +1,8 @@
 // @ts-check
 // Runs on the service's session start pages only (`/sessions/<id>/start` of the origin the extension
 // was built for; the manifest names no other site). It marks the page as having the recorder, which
-// hides the page's install help, and when the page carries a session (after its "Start the session"
-// button) hands the session id and test token to the background worker, which checks the sender's
+// hides the page's install help; on the page an accepted offer leads to, it presses "Start the
+// session" itself; and when the page carries a session (the button's answer) it hands the session id and test token to the background worker, which checks the sender's
 // origin itself, starts the session and opens the prototype. The outcome is written into the page's
 // status line. A classic script (content scripts are not modules).
 (() => {
@@ -11,7 +11,13 @@
   const status = document.getElementById('recorder-status');
   const sessionId = handoff?.dataset.sessionId;
   const testToken = handoff?.dataset.testToken;
-  if (!sessionId || !testToken) return;
+  if (!sessionId || !testToken) {
+    // Reached by accepting an offer (`?start=1`): that was the tester's one action, so the
+    // recorder presses the page's "Start the session" itself.
+    const form = document.getElementById('start-form');
+    if (form instanceof HTMLFormElement && form.hasAttribute('data-autostart')) form.requestSubmit();
+    return;
+  }
   /** @param {string} text */
   const say = (text) => {
     if (status) status.textContent = text;

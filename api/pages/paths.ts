@@ -56,6 +56,11 @@ export const studyReportPath = (studyId: string) => `${studyPath(studyId)}/repor
 
 // session-start/: where accepting an offer leads; its button hands the session to the extension.
 export const sessionStartPath = (sessionId: string) => `/sessions/${sessionId}/start`;
+/**
+ * The start page as accepting an offer leads to it: where the recorder is installed, it presses the
+ * page's button itself (the tester's acceptance was the one action).
+ */
+export const sessionStartAfterAcceptPath = (sessionId: string) => `${sessionStartPath(sessionId)}?start=1`;
 
 // review/: the session's tester confirms its findings.
 export const reviewPath = (sessionId: string) => `/sessions/${sessionId}/review`;

@@ -75,7 +75,7 @@ async function queueTestTokenMessage(tx: Tx, message: TokenMessage, now: Date): 
 
 /** The session start page (api/pages/session-start) as a link for the tester's chat. */
 const startUrlOf = (deps: CommandContext, sessionId: string) =>
-  `${deps.config.http.baseUrl}/sessions/${sessionId}/start`;
+  `${deps.config.http.baseUrl}/sessions/${sessionId}/start?start=1`;
 
 /** Hands the queued message to its workflow; the request does not wait for the channel. */
 function startDelivery(deps: CommandContext, notificationId: string): Promise<void> {

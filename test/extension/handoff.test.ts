@@ -49,20 +49,30 @@ const sidePanels = (suite: ExtensionSuite) =>
   });
 
 /**
- * The tester, signed in on the service, opens the session's start page (as accepting an offer
- * leads there) and presses its button with the keyboard.
+ * The tester, signed in on the service, opens the session's start page and presses its button with
+ * the keyboard; or (`afterAccept`) arrives there as accepting an offer leads (`?start=1`), where the
+ * recorder presses it itself.
  */
-async function pressStart(suite: ExtensionSuite): Promise<{ sessionId: string; page: Page }> {
+async function pressStart(
+  suite: ExtensionSuite,
+  { afterAccept = false } = {},
+): Promise<{ sessionId: string; page: Page }> {
   const { sessionId, testerToken } = await startSession(suite.api, suite.study.business, suite.study.jobId);
   const { context } = suite.browser;
   await context.addCookies([{ name: 'session', value: testerToken, url: suite.proxy.url }]);
   const page = await context.newPage();
-  await page.goto(`${suite.proxy.url}/sessions/${sessionId}/start`);
-  // The recorder's content script marks the page: its install help is hidden.
-  await page.locator('html[data-recorder="installed"]').waitFor({ state: 'attached' });
-  assert.equal(await page.locator('#install-title').isVisible(), false, 'no install help with the recorder');
-  await tabTo(page, '#start-session');
-  await page.keyboard.press('Enter');
+  await page.goto(`${suite.proxy.url}/sessions/${sessionId}/start${afterAccept ? '?start=1' : ''}`);
+  if (!afterAccept) {
+    // The recorder's content script marks the page: its install help is hidden.
+    await page.locator('html[data-recorder="installed"]').waitFor({ state: 'attached' });
+    assert.equal(
+      await page.locator('#install-title').isVisible(),
+      false,
+      'no install help with the recorder',
+    );
+    await tabTo(page, '#start-session');
+    await page.keyboard.press('Enter');
+  }
   await page
     .locator('#recorder-handoff')
     .waitFor({ state: 'attached', timeout: 10_000 })
@@ -76,8 +86,8 @@ describe('Browser extension: a session handed over by its start page', function 
   describe('when the tester gave the extension the prototype site before', () => {
     const suite = extensionSuite();
 
-    it('one button starts the session, opens the prototype and the tasks, and only the prototype is recorded', async () => {
-      const { sessionId, page } = await pressStart(suite);
+    it('accepting the offer was the one action: the session starts, the prototype and the tasks open, only the prototype is recorded', async () => {
+      const { sessionId, page } = await pressStart(suite, { afterAccept: true });
       await page
         .locator('#recorder-status', { hasText: 'opened the prototype' })
         .waitFor()

@@ -81,12 +81,13 @@ describe("the tester's offers (/offers): every offer sent to them, accepted or d
     assert.ok(row.session_id, 'the session was created');
     assert.equal(
       accepted.location,
-      `/sessions/${row.session_id}/start`,
-      "it leads to the session's start page",
+      `/sessions/${row.session_id}/start?start=1`,
+      "it leads to the session's start page, which the recorder presses itself",
     );
     const start = await tester.get(accepted.location);
     assert.equal(start.status, 200);
     assert.match(start.html, /Start your session/);
+    assert.match(start.html, /<form id="start-form" method="post" action="[^"]+" data-autostart(="")?>/);
     const page = await tester.get('/offers');
     assert.match(page.html, /You accepted it on/);
     assert.ok(

@@ -59,6 +59,10 @@ describe('the session start page (/sessions/:id/start)', function () {
     assert.match(page.html, /Install the session recorder first/);
     assert.ok(page.html.includes(`action="/sessions/${sessionId}/start"`));
     assert.equal(handoffOf(page.html), undefined, 'no token before the button');
+    assert.ok(
+      !page.html.includes('data-autostart'),
+      'only after accepting an offer does the recorder press it',
+    );
     assert.equal(page.headers.get('cache-control'), 'no-store');
   });
 

@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../../../lib/errors.ts';
 import type { RawEndpoint } from '../../http/openapi.ts';
 import type { RequestState } from '../../http/state.ts';
 import { answerOffer } from '../../../commands/offers/answer-offer.ts';
-import { offerAnswerPath, offerLinkPath, OFFERS_PATH, sessionStartPath } from '../paths.ts';
+import { offerAnswerPath, offerLinkPath, OFFERS_PATH, sessionStartAfterAcceptPath } from '../paths.ts';
 import { requireRole, type PageRouter } from '../shared/page-routes.ts';
 import { renderPage, seeOther } from '../shared/render.ts';
 import { answerForm, linkQuery, offerParams, ownOffers, signedAnswer } from './data.ts';
@@ -81,7 +81,7 @@ export function mountOfferListPages(pages: PageRouter, deps: CommandContext): vo
       seeOther(
         request.ctx,
         reply.outcome === 'accepted' && reply.sessionId
-          ? sessionStartPath(reply.sessionId)
+          ? sessionStartAfterAcceptPath(reply.sessionId)
           : `${OFFERS_PATH}?done=${reply.outcome}`,
       );
     },

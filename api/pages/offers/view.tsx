@@ -1,6 +1,6 @@
 import type { TesterOffer } from '../../../db/repositories/offers.ts';
 import { OFFER_OUTCOME_TEXT, type OfferAnswer, type OfferOutcome } from '../../../lib/offers.ts';
-import { DASHBOARD_PATH, offerAnswerPath, offerLinkPath, sessionStartPath } from '../paths.ts';
+import { DASHBOARD_PATH, offerAnswerPath, offerLinkPath, sessionStartAfterAcceptPath } from '../paths.ts';
 import { CsrfField, day, dayAndTime, Layout, type Viewer } from '../shared/layout.tsx';
 
 /** Open and still before its end: the clock decides even before the offer's expiry timer fires. */
@@ -140,8 +140,8 @@ export function OfferLinkAnsweredPage({
       <p role="status">{OFFER_OUTCOME_TEXT[outcome]}</p>
       {sessionId ? (
         <p>
-          <a href={sessionStartPath(sessionId)}>Start your session</a>: after signing in, one button hands it
-          to the session recorder in this browser.
+          <a href={sessionStartAfterAcceptPath(sessionId)}>Start your session</a>: after signing in, one
+          button hands it to the session recorder in this browser.
         </p>
       ) : null}
     </Layout>

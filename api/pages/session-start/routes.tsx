@@ -16,9 +16,16 @@ export function mountSessionStartPages(pages: PageRouter, deps: CommandContext):
   pages.signedIn('GET', sessionStartPath(':id'), async (request) => {
     requireRole(request, 'tester');
     const session = await sessionToStartOf(deps.db, request);
+    // Reached by accepting an offer: the recorder, where installed, presses the button itself.
+    const autostart = request.ctx.query.start === '1';
     renderPage(
       request.ctx,
-      <SessionStartPage csrf={request.csrf} viewer={request.viewer} session={session} />,
+      <SessionStartPage
+        csrf={request.csrf}
+        viewer={request.viewer}
+        session={session}
+        autostart={autostart}
+      />,
     );
   });
 

@@ -16,6 +16,8 @@ export interface SessionStartPageProps {
   readonly session: SessionToStart;
   readonly handoff?: Handoff | undefined;
   readonly notice?: string | undefined;
+  /** The page was reached by accepting an offer: the recorder presses its button (`data-autostart`). */
+  readonly autostart?: boolean;
 }
 
 /**
@@ -81,7 +83,14 @@ function PasteFallback({ session, handoff }: { session: SessionToStart; handoff:
  * The session start page (`/sessions/:id/start`), where accepting an offer leads: one button hands
  * the session to the recorder, which opens the prototype and the tasks (docs/pages.md).
  */
-export function SessionStartPage({ csrf, viewer, session, handoff, notice }: SessionStartPageProps) {
+export function SessionStartPage({
+  csrf,
+  viewer,
+  session,
+  handoff,
+  notice,
+  autostart,
+}: SessionStartPageProps) {
   return (
     <Layout title={`Start your session: ${session.studyTitle}`} viewer={viewer} csrf={csrf} notice={notice}>
       {handoff ? (
@@ -105,7 +114,12 @@ export function SessionStartPage({ csrf, viewer, session, handoff, notice }: Ses
       </p>
       <InstallHelp />
       {startable(session) ? (
-        <form method="post" action={sessionStartPath(session.id)}>
+        <form
+          id="start-form"
+          method="post"
+          action={sessionStartPath(session.id)}
+          {...(autostart && !handoff ? { 'data-autostart': '' } : {})}
+        >
           <CsrfField token={csrf} />
           <p>
             The button hands the session to the recorder, which asks the browser for access to the prototype's
