@@ -1,41 +1,12 @@
 import assert from 'node:assert/strict';
-import type { BrowserContext, Page } from 'playwright-core';
-import { tabTo } from '../pages/keyboard.ts';
-import { startSession, waitFor } from '../sessions/fixtures.ts';
+import { startSession } from '../sessions/fixtures.ts';
 import { clicked, eventRows, popupShows, waitForEvents } from './support/session.ts';
+import { openedTab, startFromItsPage, storedSettings } from './support/start-page.ts';
 import { extensionSuite, type ExtensionSuite } from './support/suite.ts';
 
 // A session started without copying (issue 32, point 4): the session start page hands the session to
 // the built extension, which trusts only the service origin it was built for (here the test's API,
 // through the recording proxy), asks for the prototype's site only, and records there only.
-
-/** A tab the extension opens, once its address matches. */
-async function openedTab(context: BrowserContext, url: (address: string) => boolean): Promise<Page> {
-  let found: Page | undefined;
-  await waitFor(() =>
-    Promise.resolve((found = context.pages().find((page) => url(page.url()))) !== undefined),
-  ).catch(() =>
-    assert.fail(
-      `no tab opened; open: ${context
-        .pages()
-        .map((page) => page.url())
-        .join(', ')}`,
-    ),
-  );
-  return found!;
-}
-
-/** The session as the extension keeps it (`chrome.storage.local`, `settings`). */
-async function storedSettings(suite: ExtensionSuite) {
-  const stored = await suite.browser.worker.evaluate(() =>
-    (
-      globalThis as unknown as {
-        chrome: { storage: { local: { get(key: string): Promise<Record<string, unknown>> } } };
-      }
-    ).chrome.storage.local.get('settings'),
-  );
-  return stored.settings as { apiBase: string; sessionId: string; testToken: string };
-}
 
 /** The documents open in the extension's side panel, as the browser lists them. */
 const sidePanels = (suite: ExtensionSuite) =>
@@ -48,38 +19,6 @@ const sidePanels = (suite: ExtensionSuite) =>
     return contexts.map((context) => new URL(context.documentUrl).pathname.slice(1));
   });
 
-/**
- * The tester, signed in on the service, opens the session's start page and presses its button with
- * the keyboard; or (`afterAccept`) arrives there as accepting an offer leads (`?start=1`), where the
- * recorder presses it itself.
- */
-async function pressStart(
-  suite: ExtensionSuite,
-  { afterAccept = false } = {},
-): Promise<{ sessionId: string; page: Page }> {
-  const { sessionId, testerToken } = await startSession(suite.api, suite.study.business, suite.study.jobId);
-  const { context } = suite.browser;
-  await context.addCookies([{ name: 'session', value: testerToken, url: suite.proxy.url }]);
-  const page = await context.newPage();
-  await page.goto(`${suite.proxy.url}/sessions/${sessionId}/start${afterAccept ? '?start=1' : ''}`);
-  if (!afterAccept) {
-    // The recorder's content script marks the page: its install help is hidden.
-    await page.locator('html[data-recorder="installed"]').waitFor({ state: 'attached' });
-    assert.equal(
-      await page.locator('#install-title').isVisible(),
-      false,
-      'no install help with the recorder',
-    );
-    await tabTo(page, '#start-session');
-    await page.keyboard.press('Enter');
-  }
-  await page
-    .locator('#recorder-handoff')
-    .waitFor({ state: 'attached', timeout: 10_000 })
-    .catch(async () => assert.fail(`the start page did not hand over: ${await page.content()}`));
-  return { sessionId, page };
-}
-
 describe('Browser extension: a session handed over by its start page', function () {
   this.timeout(120_000);
 
@@ -87,7 +26,7 @@ describe('Browser extension: a session handed over by its start page', function 
     const suite = extensionSuite();
 
     it('accepting the offer was the one action: the session starts, the prototype and the tasks open, only the prototype is recorded', async () => {
-      const { sessionId, page } = await pressStart(suite, { afterAccept: true });
+      const { sessionId, page } = await startFromItsPage(suite, { afterAccept: true });
       await page
         .locator('#recorder-status', { hasText: 'opened the prototype' })
         .waitFor()
@@ -118,7 +57,7 @@ describe('Browser extension: a session handed over by its start page', function 
       assert.ok(!rows.some((row) => row.target_selector === 'h1'), 'nothing of the start page');
 
       // Another session's page cannot take the recorder over while this one records (its unsent items would go).
-      const other = await pressStart(suite);
+      const other = await startFromItsPage(suite);
       await other.page.locator('#recorder-status', { hasText: 'still recording another session' }).waitFor();
       await popupShows(popup, '#phase', 'recording');
       assert.equal((await storedSettings(suite)).sessionId, sessionId);
@@ -161,7 +100,7 @@ describe('Browser extension: a session handed over by its start page', function 
     const suite = extensionSuite(undefined, { siteAccess: false });
 
     it('asks for the site in a tab of its own, records nothing there before, and opens the prototype once allowed', async () => {
-      const { sessionId, page } = await pressStart(suite);
+      const { sessionId, page } = await startFromItsPage(suite);
       await page.locator('#recorder-status', { hasText: 'let it see' }).waitFor();
       const access = await openedTab(suite.browser.context, (url) => url.endsWith('/access.html'));
       await access.locator('#origin', { hasText: suite.site.url }).waitFor();

@@ -13,11 +13,12 @@ import { startForwardProxy, type ForwardProxy } from './support/forward-proxy.ts
 import { allowDevice } from './support/media.ts';
 import { privateBytesIn } from './support/private-bytes.ts';
 import { MODEL_LOAD_MS, popupShows } from './support/session.ts';
+import { openedTab, startFromItsPage } from './support/start-page.ts';
 import { extensionSuite } from './support/suite.ts';
 
 // Issue 32, point 5: a whole session with the camera, the microphone and the screen recording on,
-// every request the browser sends kept by a proxy in front of all of it: no picture, no sound, no
-// typed character in any of them.
+// started from its start page as an accepted offer leads there, every request the browser sends kept
+// by a proxy in front of all of it: no picture, no sound, no typed character in any of them.
 
 // Not the fixture page's own address (its link carries jane.secret@example.com): what the tester types.
 const EMAIL = 'robin.private@example.org';
@@ -108,7 +109,13 @@ describe('Browser extension: nothing private leaves the machine', function () {
     });
 
   it('a session with the camera, the microphone and the screen recording sends no picture, no sound and nothing typed', async () => {
-    const { session, popup, page } = await suite.startRecording();
+    // Started as an accepted offer leads: the start page hands the session over, the prototype opens.
+    const { sessionId } = await startFromItsPage(suite, { afterAccept: true });
+    const session = { sessionId };
+    const page = await openedTab(suite.browser.context, (url) => url.startsWith(suite.site.url));
+    await page.waitForLoadState();
+    const popup = await suite.browser.openPopup();
+    await popupShows(popup, '#phase', 'recording');
     await allowDevice(popup, 'camera');
     await allowDevice(popup, 'microphone');
     await popupShows(popup, '#camera', /^on: expression scores only/, MODEL_LOAD_MS);
@@ -132,6 +139,12 @@ describe('Browser extension: nothing private leaves the machine', function () {
     const requests = proxy!.requests;
     // The extension reaches the API through the suite's recording proxy, its API base.
     const toApi = requests.filter((request) => request.url.startsWith(suite.proxy.url));
+    assert.ok(
+      toApi.some(
+        (request) => request.method === 'POST' && request.url.endsWith(`/sessions/${sessionId}/start`),
+      ),
+      "the start page's button was pressed through the proxy too",
+    );
     for (const path of ['/snapshots', '/voice', '/events'])
       assert.ok(
         toApi.some((request) => new URL(request.url).pathname.endsWith(path)),
@@ -150,7 +163,9 @@ describe('Browser extension: nothing private leaves the machine', function () {
     // read: they are refused, so nothing passes through them; the extension and pages ask for none.
     const tunnels = requests.filter((request) => request.method === 'CONNECT').map((request) => request.url);
     assert.deepEqual(
-      tunnels.filter((host) => !/^[a-z0-9.-]+\.(google\.com|googleapis\.com|gstatic\.com):443$/.test(host)),
+      tunnels.filter(
+        (host) => !/^[a-z0-9.-]+\.(google\.com|googleapis\.com|gstatic\.com|gvt1\.com):443$/.test(host),
+      ),
       [],
       "a tunnel to anything but the browser's own services",
     );
