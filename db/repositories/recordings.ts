@@ -35,6 +35,11 @@ export async function insertRecordingChunks(
 ): Promise<ChunksWritten> {
   const refused = new Map<number, ChunkRefusal>();
   await holdRecording(tx, sessionId);
+  // One chunk write of a session at a time: two batches in flight would each count the bytes stored
+  // without the other's and could pass the session's limit together.
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`session-recording-chunks:${sessionId}`}, 0))`.execute(
+    tx,
+  );
   // Who may record, and when, as for every other signal.
   const check = await recordingCheck(tx, sessionId);
   if (check.kind !== 'recorded') return { outcome: check, refused };

@@ -8,7 +8,7 @@ import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
-import { adminToken } from '../sessions/fixtures.ts';
+import { adminToken, waitFor } from '../sessions/fixtures.ts';
 import { recordingSession, setSessionStatus, type RecordingSession } from './fixtures.ts';
 
 // Screen recordings as DOM replays (issue 32): chunks of rrweb events through the test token's
@@ -231,6 +231,36 @@ describe('screen recordings (DOM replay chunks)', () => {
       (await storedChunks(s.sessionId)).map((row) => row.seq),
       [0],
     );
+  });
+
+  it('two batches in flight at once never pass the limit together', async () => {
+    const s = await screenSession();
+    const bulky = (at: number) => [
+      { type: 5, timestamp: at, data: { tag: 'x', payload: randomBytes(700_000).toString('base64') } },
+    ];
+    // Both requests wait on the recording's lock, held here, then go on together once it commits.
+    const { both } = await testDatabase()
+      .transaction()
+      .execute(async (tx) => {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`session-recording:${s.sessionId}`}, 0))`.execute(
+          tx,
+        );
+        const both = Promise.all([
+          post(s, [chunkItem(0, bulky(T0))]),
+          post(s, [chunkItem(1, bulky(T0 + 1_000))]),
+        ]);
+        await waitFor(async () => {
+          const { rows } = await sql<{ waiting: number }>`
+            select count(*)::int as waiting from pg_locks where locktype = 'advisory' and not granted`.execute(
+            testDatabase(),
+          );
+          return rows[0]!.waiting >= 2;
+        });
+        return { both }; // not awaited here: they finish only once this commits
+      });
+    const rejected = (await both).map((answer) => (answer.body.data as { rejected: number }).rejected);
+    assert.deepEqual(rejected.sort(), [0, 1], 'one is stored, the other finds the recording full');
+    assert.equal((await storedChunks(s.sessionId)).length, 1);
   });
 
   it('records only while the session runs', async () => {
