@@ -472,8 +472,8 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
       page.on('response', (response) => {
         if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
       });
-      // The replayed document inside the player never ends its own load; the player is ready before.
-      await page.goto(harness.api.url + playerPath, { waitUntil: 'domcontentloaded' });
+      // The page finishes loading (the replayed document inside it is closed once rebuilt).
+      await page.goto(harness.api.url + playerPath, { waitUntil: 'load', timeout: 15_000 });
       await page.waitForSelector('html[data-player="ready"]');
       const replayed = () =>
         page.evaluate<string>(

@@ -28,6 +28,11 @@
     UNSAFE_replayCanvas: false,
     skipInactive: false,
   });
+  // rrweb rebuilds a full snapshot into a document it opens (document.open) and leaves open, so the
+  // replayed page, and with it this page, would never finish loading: each rebuilt document is
+  // closed. Later changes are made on its nodes, which a closed document still takes.
+  const closeReplayedDocument = () => replayer.iframe.contentDocument?.close();
+  replayer.on('fullsnapshot-rebuilded', closeReplayedDocument);
   replayer.iframe.setAttribute('title', 'The replayed page');
   replayer.iframe.setAttribute('tabindex', '-1');
   replayer.wrapper.inert = true;
@@ -99,5 +104,6 @@
   window.addEventListener('resize', fit);
   fit();
   seek(moment);
+  closeReplayedDocument();
   document.documentElement.dataset.player = 'ready';
 })();
