@@ -2,32 +2,34 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * Seconds each test folder took in a two-shard run on the reference machine (2 cores; the figures
- * in docs/testing.md), where the shards slow each other down; the real-time files are left out.
+ * Seconds each test folder took in a two-shard run on the reference machine (2 cores; the clean
+ * clone's run of c0322fb in docs/testing.md, from its `.data/test-times.json`), where the shards
+ * slow each other down; the real-time files are left out.
  * Only their proportions matter: they balance the shards. A folder missing here counts
  * `UNKNOWN_FILE_SECONDS` a spec file.
  */
 const FOLDER_SECONDS: Readonly<Record<string, number>> = {
-  audits: 321,
-  sessions: 207,
-  pages: 127,
-  extension: 119,
-  failure: 97,
-  api: 70,
-  payments: 58,
-  scripts: 55,
-  workflows: 35,
-  auth: 34,
-  outreach: 29,
-  ai: 17,
-  db: 15,
-  community: 11,
-  gamification: 7,
-  admin: 7,
-  'facial-engine': 6,
-  testers: 5,
-  ingestion: 3,
-  matching: 2,
+  audits: 176,
+  sessions: 130,
+  extension: 115,
+  failure: 59,
+  pages: 53,
+  recordings: 40,
+  payments: 37,
+  scripts: 27,
+  api: 20,
+  workflows: 12,
+  auth: 12,
+  outreach: 10,
+  ai: 10,
+  community: 7,
+  db: 7,
+  gamification: 4,
+  admin: 2,
+  ingestion: 2,
+  testers: 1,
+  'facial-engine': 1,
+  matching: 1,
   commands: 1,
   lib: 1,
   config: 1,
