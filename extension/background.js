@@ -83,6 +83,7 @@ const screenOutbox = /** @type {Outbox} */ (outboxes.get('screen'));
 const screen = screenRecording({ store, outbox: screenOutbox, kick: () => uploaderOf.get('screen')?.kick() });
 const access = prototypeAccess({ store });
 store.onChange = () => {
+  screen.stateChanged(); // before any delivery of the page it stops can arrive
   void media.sync();
   void access.sync().then(() => screen.sync());
 };

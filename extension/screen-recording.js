@@ -58,22 +58,34 @@ export function screenRecording({ store, outbox, kick }) {
     return originOf(prototypeUrl);
   };
 
+  /** @type {string | null} the registration `closed` was taken from: each stop is noted once */
+  let stoppedFrom = null;
+
+  /**
+   * Notes, the moment recording stops, which tab was recorded: its last delivery (what it held)
+   * may arrive before the registration is undone, and is taken as the paused tab's.
+   */
+  function noteStop() {
+    if (!registeredFor || recordedOrigin() === registeredFor || stoppedFrom === registeredFor) return;
+    stoppedFrom = registeredFor;
+    closed = { origin: registeredFor, tab: recordedTab, at: Date.now() };
+    /** @type {() => void} */
+    let settle = () => {};
+    const arrived = /** @type {Promise<void>} */ (
+      new Promise((resolve) => (settle = () => resolve(undefined)))
+    );
+    lastDelivery =
+      recordedTab === undefined ? { arrived: Promise.resolve(), settle() {} } : { arrived, settle };
+  }
+
   /** Brings the recorder's registration (and the `screen` key pages read) in line with the state. */
   async function sync() {
     const origin = recordedOrigin();
     if (origin === registeredFor) return;
+    noteStop();
     // Also after a restart of this worker, whose registration outlives it.
     await chrome.scripting.unregisterContentScripts({ ids: [SCRIPT_ID] }).catch(() => {});
-    if (registeredFor) {
-      closed = { origin: registeredFor, tab: recordedTab, at: Date.now() };
-      /** @type {() => void} */
-      let settle = () => {};
-      const arrived = /** @type {Promise<void>} */ (
-        new Promise((resolve) => (settle = () => resolve(undefined)))
-      );
-      lastDelivery =
-        recordedTab === undefined ? { arrived: Promise.resolve(), settle() {} } : { arrived, settle };
-    }
+    stoppedFrom = null;
     recordedTab = undefined;
     registeredFor = origin;
     await chrome.storage.local.set({ screen: origin ? { origin } : null });
@@ -137,6 +149,8 @@ export function screenRecording({ store, outbox, kick }) {
 
   return {
     sync: syncInOrder,
+    /** Called at once on every change of the state, before anything else is awaited. */
+    stateChanged: noteStop,
 
     /**
      * Events from a page's recorder. Taken only while the screen is recorded, from a page of the

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { ScreenshotGap, ScreenshotSource } from '../../lib/domain.ts';
-import { eventsForMoment, inflateChunks } from '../../lib/recording/moment-events.ts';
+import { readMoment } from '../../lib/recording/moment-reader.ts';
 
 // Pictures of a report's findings (0042), made by the audit worker through the system door and
 // read by those who may watch the session.
@@ -129,15 +129,10 @@ export async function momentEvents(
       { beforeSeq, limit: MAX_MOMENT_CHUNKS },
     );
     if (chunks === 'too_many' || chunks.length === 0) return null;
-    let events: unknown[];
-    try {
-      events = await inflateChunks(chunks);
-    } catch {
-      return null; // a chunk the API measured but that no longer reads: nothing to replay
-    }
-    const moment = eventsForMoment(events, at.getTime(), until.getTime());
+    const moment = await readMoment(chunks, at.getTime(), until.getTime());
     if (moment.kind === 'events') return moment.events;
-    if (moment.kind === 'too_many') return null;
+    // A chunk the API measured but that no longer reads, or too much to replay: nothing to show.
+    if (moment.kind !== 'no_snapshot') return null;
     beforeSeq = chunks[0]!.seq;
   }
   return null;

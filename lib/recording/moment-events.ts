@@ -1,6 +1,3 @@
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
-
 // The events a replay of one moment needs: from the last full snapshot of the page at or before
 // the moment (with the Meta event that comes before it: the page's address and viewport) up to
 // the moment. Chunks are read from the last one holding a full snapshot that began before the
@@ -25,17 +22,6 @@ function isTimedEvent(value: unknown): value is TimedEvent {
     typeof (value as TimedEvent).type === 'number' &&
     typeof (value as TimedEvent).timestamp === 'number'
   );
-}
-
-const gunzipAsync = promisify(gunzip);
-
-/**
- * Stored chunks' events, in order (each chunk a gzip-compressed JSON array the API checked),
- * inflated off the event loop: the API reads them for the replay pages while it serves others.
- */
-export async function inflateChunks(chunks: readonly { readonly data: Buffer }[]): Promise<unknown[]> {
-  const inflated = await Promise.all(chunks.map((chunk) => gunzipAsync(chunk.data)));
-  return inflated.flatMap((json) => JSON.parse(json.toString('utf8')) as unknown[]);
 }
 
 export type MomentEvents =

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { eventsForMoment, inflateChunks, MAX_MOMENT_EVENTS } from '../../lib/recording/moment-events.ts';
+import { eventsForMoment, MAX_MOMENT_EVENTS } from '../../lib/recording/moment-events.ts';
+import { readMoment } from '../../lib/recording/moment-reader.ts';
 
 const META = 4;
 const FULL = 2;
@@ -59,10 +60,20 @@ describe("a moment's events, cut from a recording", () => {
     assert.equal(eventsForMoment(busy, MAX_MOMENT_EVENTS - 1).kind, 'events');
   });
 
-  it('reads stored chunks in order', async () => {
+  it('reads stored chunks in order on a thread of its own, and says when one no longer reads', async () => {
     const chunks = [recording.slice(0, 3), recording.slice(3)].map((list) => ({
       data: gzipSync(JSON.stringify(list)),
     }));
-    assert.deepEqual(await inflateChunks(chunks), recording);
+    assert.deepEqual(await readMoment(chunks, 65_000, 65_000), eventsForMoment(recording, 65_000));
+    assert.deepEqual(await readMoment(chunks, 30_000, 65_000), eventsForMoment(recording, 30_000, 65_000));
+    // Several at once are answered each with its own.
+    const [early, late] = await Promise.all([
+      readMoment(chunks, 999, 999),
+      readMoment(chunks, 60_000, 60_000),
+    ]);
+    assert.deepEqual(early, { kind: 'no_snapshot' });
+    assert.deepEqual(late, eventsForMoment(recording, 60_000));
+    const broken = [chunks[0]!, { data: Buffer.from('not gzip') }];
+    assert.deepEqual(await readMoment(broken, 65_000, 65_000), { kind: 'unreadable' });
   });
 });
