@@ -82,13 +82,17 @@ const media = mediaCapture({ store, record: (kind, item) => record(kind, item) }
 const screenOutbox = /** @type {Outbox} */ (outboxes.get('screen'));
 const screen = screenRecording({ store, outbox: screenOutbox, kick: () => uploaderOf.get('screen')?.kick() });
 const access = prototypeAccess({ store });
+/** The capture scripts (events, then the screen recorder) in line with the state and the site's access. */
+const syncCapture = () => access.sync().then(() => screen.sync());
+// Before the change is stored: the stored change is what stops the page's recorder, whose last
+// delivery then comes at once.
+store.beforeChange = () => screen.stateChanged();
 store.onChange = () => {
-  screen.stateChanged(); // before any delivery of the page it stops can arrive
   void media.sync();
-  void access.sync().then(() => screen.sync());
+  void syncCapture();
 };
 // The tester gave (or took back) the prototype's site: in access.html, the popup or the browser's settings.
-const accessChanged = () => void ready.then(() => access.sync()).then(() => screen.sync());
+const accessChanged = () => void ready.then(syncCapture);
 chrome.permissions.onAdded.addListener(accessChanged);
 chrome.permissions.onRemoved.addListener(accessChanged);
 
@@ -115,7 +119,14 @@ function record(kind, item) {
 }
 
 /** Commands run one after another, so two quick clicks in the popup never interleave. */
+/** @type {Promise<unknown>} */
 let commandChain = Promise.resolve();
+/** @template T @param {() => Promise<T>} command @returns {Promise<T>} */
+function inChain(command) {
+  const done = commandChain.then(command);
+  commandChain = done.catch(() => {});
+  return done;
+}
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (sender.id !== chrome.runtime.id || !message || typeof message !== 'object') return;
@@ -139,15 +150,10 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     return true; // answers asynchronously
   }
   if (type === 'handoff' && sender.tab) {
-    // Through the command chain, like the popup's Start.
-    const start = (/** @type {unknown} */ settings) => {
-      const done = commandChain.then(() => commands.start(settings));
-      commandChain = done.catch(() => {});
-      return done;
-    };
-    const syncAccess = () => access.sync().then(() => screen.sync());
+    // Its start runs in the command chain, like the popup's Start.
+    const start = (/** @type {unknown} */ settings) => commands.start(settings);
     ready
-      .then(() => takeHandoff({ store, start, syncAccess }, sender, message))
+      .then(() => takeHandoff({ store, start, syncAccess: syncCapture, run: inChain }, sender, message))
       .then(sendResponse, (error) =>
         sendResponse({ ok: false, text: `The recorder could not start the session: ${String(error)}` }),
       );
@@ -180,16 +186,14 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
       else if (command === 'resume') await commands.resume();
       else if (command === 'complete') await commands.complete();
       else if (command === 'consent') await commands.consent(consent);
-      else if (command === 'access') await access.sync().then(() => screen.sync());
+      else if (command === 'access') await syncCapture();
       else if (command === 'startTask') await tasks.startTask(task);
       else if (command === 'endTask') await tasks.endTask(task);
       else if (command === 'resumeTask') await tasks.resumeTask();
       else if (command === 'answerTask') await tasks.answerTask(task);
       else throw new Error(`Unknown command ${String(command)}`);
     };
-    const done = commandChain.then(run);
-    commandChain = done.catch(() => {});
-    done.then(
+    inChain(run).then(
       () => sendResponse({ ok: true }),
       (error) => sendResponse({ ok: false, error: error instanceof Error ? error.message : String(error) }),
     );

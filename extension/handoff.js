@@ -15,7 +15,10 @@
     // Reached by accepting an offer (`?start=1`): that was the tester's one action, so the
     // recorder presses the page's "Start the session" itself.
     const form = document.getElementById('start-form');
-    if (form instanceof HTMLFormElement && form.hasAttribute('data-autostart')) form.requestSubmit();
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-autostart')) return;
+    // Once: going Back to this page, or reloading it, does not press the button again.
+    history.replaceState(history.state, '', location.pathname);
+    form.requestSubmit();
     return;
   }
   /** @param {string} text */

@@ -40,24 +40,18 @@ export function prototypeAccess({ store }) {
   let registeredFor = null;
   let syncing = Promise.resolve();
 
-  /** The origin to capture now: the session records, and the browser gave access to it. */
-  async function capturedOrigin() {
-    const origin = originOf(store.state.prototypeUrl);
-    if (store.state.phase !== 'recording' || !origin) return null;
-    return (await hasAccess(origin)) ? origin : null;
-  }
-
   async function sync() {
     const origin = originOf(store.state.prototypeUrl);
     const granted = origin ? await hasAccess(origin) : false;
     if (store.state.access !== granted) await store.update({ access: granted });
-    const captured = await capturedOrigin();
+    // The origin to capture now: the session records, and the browser gave access to it.
+    const captured = store.state.phase === 'recording' && granted ? origin : null;
     if (captured === registeredFor) return;
     // Also after a restart of this worker, whose registrations outlive it.
     await chrome.scripting
       .unregisterContentScripts({ ids: SCRIPTS.map((script) => script.id) })
       .catch(() => {});
-    registeredFor = captured;
+    registeredFor = null;
     if (!captured) return;
     const matches = [originPattern(captured)];
     await chrome.scripting.registerContentScripts(
@@ -70,6 +64,7 @@ export function prototypeAccess({ store }) {
         persistAcrossSessions: false,
       })),
     );
+    registeredFor = captured; // only once registered: a failure is tried again at the next change
     // Pages of the prototype already open are captured from now on.
     for (const tab of await chrome.tabs.query({ url: matches })) {
       if (tab.id === undefined) continue;

@@ -149,7 +149,7 @@ export function screenRecording({ store, outbox, kick }) {
 
   return {
     sync: syncInOrder,
-    /** Called at once on every change of the state, before anything else is awaited. */
+    /** Called with every change of the state before it is stored (the page's recorder reads it). */
     stateChanged: noteStop,
 
     /**

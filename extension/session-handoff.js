@@ -11,11 +11,13 @@ import { SERVICE_ORIGIN } from './service-origin.js';
 /** @typedef {import('./session-state.js').SessionStore} SessionStore */
 
 /**
- * @param {{ store: SessionStore, start: (settings: unknown) => Promise<void>, syncAccess: () => Promise<void> }} deps
+ * @param {{ store: SessionStore, start: (settings: unknown) => Promise<void>, syncAccess: () => Promise<void>,
+ *   run: <T>(command: () => Promise<T>) => Promise<T> }} deps `run`: in the popup's command chain, so
+ *   that no other Start comes between the check and the start
  * @param {chrome.runtime.MessageSender} sender @param {unknown} message
  * @returns {Promise<{ ok: boolean, text: string }>} what the start page says
  */
-export async function takeHandoff({ store, start, syncAccess }, sender, message) {
+export async function takeHandoff({ store, start, syncAccess, run }, sender, message) {
   const { sessionId, testToken } = /** @type {{ sessionId?: unknown, testToken?: unknown }} */ (message);
   const page = sender.url ? new URL(sender.url) : null;
   if (
@@ -25,14 +27,27 @@ export async function takeHandoff({ store, start, syncAccess }, sender, message)
     page.pathname !== `/sessions/${encodeURIComponent(sessionId)}/start`
   )
     return { ok: false, text: 'The recorder takes sessions only from the service it was set up for.' };
-  const busy = store.state.phase === 'recording' || store.state.phase === 'paused';
-  if (busy && (store.settings?.sessionId !== sessionId || store.settings.apiBase !== SERVICE_ORIGIN))
+  const started = await run(async () => {
+    const busy = store.state.phase === 'recording' || store.state.phase === 'paused';
+    const settings = store.settings;
+    if (busy && settings?.sessionId === sessionId && settings.apiBase === SERVICE_ORIGIN) {
+      // The same session again (the page reloaded, pressed again): it goes on with the new token,
+      // which replaced the one it holds; nothing else changes and no tab opens again.
+      await store.saveSettings({ ...settings, testToken: String(testToken) });
+      return 'same';
+    }
     // Starting another session would drop what the current one has not sent yet.
+    if (busy) return 'busy';
+    await start({ apiBase: SERVICE_ORIGIN, sessionId, testToken });
+    return 'started';
+  });
+  if (started === 'same')
+    return { ok: true, text: 'The recorder already records this session: it goes on with the new token.' };
+  if (started === 'busy')
     return {
       ok: false,
       text: 'The recorder is still recording another session: complete it from the toolbar button first, then press the button again.',
     };
-  await start({ apiBase: SERVICE_ORIGIN, sessionId, testToken });
   const { phase, message: refusal, prototypeUrl } = store.state;
   if (phase !== 'recording')
     return { ok: false, text: `The recorder could not start the session: ${refusal ?? 'no answer'}.` };

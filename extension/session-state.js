@@ -71,6 +71,8 @@ export class SessionStore {
     this.state = initialState();
     /** Called after every change (the camera follows the state). @type {() => void} */
     this.onChange = () => {};
+    /** Called with every change before it is stored (what the stored change sets off). @type {() => void} */
+    this.beforeChange = () => {};
   }
 
   async load() {
@@ -94,6 +96,7 @@ export class SessionStore {
   /** Applies a change and stores it; `recording` follows the phase. @param {Partial<SessionState>} change */
   async update(change) {
     this.state = { ...this.state, ...change };
+    this.beforeChange();
     await chrome.storage.local.set({ state: this.state, recording: this.state.phase === 'recording' });
     this.onChange();
   }

@@ -74,6 +74,9 @@ export class Uploader {
       if (!settings) return;
       const answer = await postBatch(settings, this.outbox.endpoint, batch.items);
       if (answer.outcome === 'stop') {
+        // Sent with a token replaced meanwhile (the start page handed over a fresh one): again, with it.
+        const now = this.hooks.settings();
+        if (now && now.testToken !== settings.testToken && now.sessionId === settings.sessionId) continue;
         this.hooks.stopped(answer);
         return;
       }

@@ -147,7 +147,7 @@ console.log(`
   API              ${apiUrl}
   Health           ${apiUrl}/api/health
   API docs         ${apiUrl}/api/docs
-  Sign in          ${apiUrl}/login
+  Sign in          ${config.http.baseUrl}/login (BASE_URL: the address links and the extension use)
   Temporal         ${temporal.address} (${temporal.origin})
   Temporal Web UI  ${temporal.uiUrl ?? 'not known: set TEMPORAL_UI_URL to the Web UI of that server'}
   Facial engine    ${facialEngine}${config.facialEngine.url ? ' (FACIAL_ENGINE_URL, not started here)' : ' (started here)'}

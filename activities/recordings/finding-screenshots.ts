@@ -68,7 +68,7 @@ export function createFindingScreenshotActivities(deps: FindingScreenshotDepende
     sessionId: string,
     finding: FindingToPicture,
   ): Promise<FindingScreenshotRecord | null> {
-    const events = await asSystem(db, (tx) => momentEvents(tx, sessionId, finding.moment));
+    const events = await momentEvents((query) => asSystem(db, query), sessionId, finding.moment);
     if (!events) return null;
     const request = { events, at: finding.moment.getTime(), selector: finding.selector };
     try {

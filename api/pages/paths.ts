@@ -55,12 +55,7 @@ export const reportScreenshotsPath = (reportId: string) => `/reports/${reportId}
 export const studyReportPath = (studyId: string) => `${studyPath(studyId)}/report`;
 
 // session-start/: where accepting an offer leads; its button hands the session to the extension.
-export const sessionStartPath = (sessionId: string) => `/sessions/${sessionId}/start`;
-/**
- * The start page as accepting an offer leads to it: where the recorder is installed, it presses the
- * page's button itself (the tester's acceptance was the one action).
- */
-export const sessionStartAfterAcceptPath = (sessionId: string) => `${sessionStartPath(sessionId)}?start=1`;
+export { sessionStartAfterAcceptPath, sessionStartPath } from '../../lib/session-start.ts';
 
 // review/: the session's tester confirms its findings.
 export const reviewPath = (sessionId: string) => `/sessions/${sessionId}/review`;

@@ -11,6 +11,7 @@ import { startNotificationDelivery } from '../../clients/temporal.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
 import { mintTestToken } from '../../lib/test-token.ts';
+import { sessionStartAfterAcceptPath } from '../../lib/session-start.ts';
 import { serviceTaskQueue, type CommandContext } from '../context.ts';
 
 export interface IssuedTestToken {
@@ -45,8 +46,8 @@ interface TokenMessage {
   readonly testerId: string;
   readonly token: string;
   readonly expiresAt: Date;
-  /** The session's start page (`/sessions/:id/start`), whose button hands the session to the extension. */
-  readonly startUrl: string;
+  /** The service's origin (`BASE_URL`): the message links the session's start page there. */
+  readonly baseUrl: string;
 }
 
 /**
@@ -65,17 +66,16 @@ async function queueTestTokenMessage(tx: Tx, message: TokenMessage, now: Date): 
       recipient: chatId,
       userId: message.testerId,
       kind: TEST_TOKEN_KIND,
-      body: testTokenMessageBody(message.expiresAt, message.startUrl),
+      body: testTokenMessageBody(
+        message.expiresAt,
+        message.baseUrl + sessionStartAfterAcceptPath(message.sessionId),
+      ),
       secret: message.token,
       payload: { sessionId: message.sessionId, expiresAt: message.expiresAt.toISOString() },
     },
     now,
   );
 }
-
-/** The session start page (api/pages/session-start) as a link for the tester's chat. */
-const startUrlOf = (deps: CommandContext, sessionId: string) =>
-  `${deps.config.http.baseUrl}/sessions/${sessionId}/start?start=1`;
 
 /** Hands the queued message to its workflow; the request does not wait for the channel. */
 function startDelivery(deps: CommandContext, notificationId: string): Promise<void> {
@@ -101,7 +101,7 @@ export async function deliverTestToken(
       testerId: session.tester_id,
       token,
       expiresAt,
-      startUrl: startUrlOf(deps, sessionId),
+      baseUrl: deps.config.http.baseUrl,
     };
     return queueTestTokenMessage(tx, message, now);
   });
@@ -128,7 +128,7 @@ export async function reissueTestToken(deps: CommandContext, sessionId: string):
       testerId: session.tester_id,
       token,
       expiresAt,
-      startUrl: startUrlOf(deps, sessionId),
+      baseUrl: deps.config.http.baseUrl,
     };
     return { token, expiresAt, notificationId: await queueTestTokenMessage(tx, message, now) };
   });

@@ -108,28 +108,31 @@ const MAX_MOMENT_CHUNKS = 40;
  */
 const RECORDING_GAP_MS = 10_000;
 
+/** Runs a query in a transaction of its own, through the caller's door (row-level security applies). */
+export type InTransaction = <T>(query: (tx: Tx) => Promise<T>) => Promise<T>;
+
 /**
  * The events replaying the session's recording from the last full snapshot at or before `at`
  * through `until` (default: `at`); null when no recording covers the moment, a chunk cannot be
  * read, or the replay would be too long. A chunk that began before the moment may hold its full
- * snapshot after it: then the chunks from the snapshot before.
+ * snapshot after it: then the chunks from the snapshot before. The chunks are fetched in short
+ * transactions and read after them (on the moment reader's thread), so no connection waits on it.
  */
 export async function momentEvents(
-  tx: Tx,
+  inTransaction: InTransaction,
   sessionId: string,
   at: Date,
   until: Date = at,
 ): Promise<readonly unknown[] | null> {
   let beforeSeq: number | null = null;
   for (let tries = 0; tries < 2; tries++) {
-    const chunks = await chunksForMoment(
-      tx,
-      sessionId,
-      { at, until },
-      { beforeSeq, limit: MAX_MOMENT_CHUNKS },
+    const chunks = await inTransaction((tx) =>
+      chunksForMoment(tx, sessionId, { at, until }, { beforeSeq, limit: MAX_MOMENT_CHUNKS }),
     );
     if (chunks === 'too_many' || chunks.length === 0) return null;
-    const moment = await readMoment(chunks, at.getTime(), until.getTime());
+    // A reader that failed (its thread stopped) is no replay, as a chunk that no longer reads.
+    const moment = await readMoment(chunks, at.getTime(), until.getTime()).catch(() => null);
+    if (!moment) return null;
     if (moment.kind === 'events') return moment.events;
     // A chunk the API measured but that no longer reads, or too much to replay: nothing to show.
     if (moment.kind !== 'no_snapshot') return null;

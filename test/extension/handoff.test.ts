@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { tabTo } from '../pages/keyboard.ts';
 import { startSession } from '../sessions/fixtures.ts';
 import { clicked, eventRows, popupShows, waitForEvents } from './support/session.ts';
 import { openedTab, startFromItsPage, storedSettings } from './support/start-page.ts';
@@ -55,6 +56,20 @@ describe('Browser extension: a session handed over by its start page', function 
         `only the prototype's pages: ${rows.map((row) => row.target_selector).join(', ')}`,
       );
       assert.ok(!rows.some((row) => row.target_selector === 'h1'), 'nothing of the start page');
+
+      // The same page's button pressed again takes a fresh token: the recorder goes on with it.
+      await tabTo(page, '#start-session');
+      await page.keyboard.press('Enter');
+      await page.locator('#recorder-status', { hasText: 'already records this session' }).waitFor();
+      const fresh = await page.getAttribute('#recorder-handoff', 'data-test-token');
+      assert.equal((await storedSettings(suite)).testToken, fresh);
+      await prototype.click('#password');
+      await waitForEvents(sessionId, clicked('#password'));
+      await popupShows(popup, '#phase', 'recording');
+      assert.equal(
+        suite.browser.context.pages().filter((open) => open.url().startsWith(suite.site.url)).length,
+        1,
+      );
 
       // Another session's page cannot take the recorder over while this one records (its unsent items would go).
       const other = await startFromItsPage(suite);

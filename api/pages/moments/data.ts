@@ -24,27 +24,32 @@ export interface MomentReplay {
  * security lets the person see them: the note (no unconfirmed AI finding reaches the organization)
  * and the recording (`app.can_watch_session`); undefined when the finding is not theirs to see.
  */
-export function loadMomentReplay(
+export async function loadMomentReplay(
   db: Db,
   principal: SessionPrincipal,
   sessionId: string,
   noteId: string,
 ): Promise<MomentReplay | undefined> {
-  return asUser(db, principal.claims, async (tx) => {
-    const note = await tx
+  const note = await asUser(db, principal.claims, (tx) =>
+    tx
       .selectFrom('session_notes')
       .select(['content', 'noted_at', 'created_at'])
       .where('id', '=', noteId)
       .where('session_id', '=', sessionId)
-      .executeTakeFirst();
-    if (!note) return undefined;
-    const at = (note.noted_at ?? note.created_at).getTime();
-    const to = at + REPLAY_MARGIN_MS;
-    // From the page as it was at the moment (its last snapshot before), read on to the window's end.
-    const events = await momentEvents(tx, sessionId, new Date(at), new Date(to));
-    const start = (events?.[0] as { timestamp?: number } | undefined)?.timestamp ?? at;
-    // The window opens at most 5 s before, on a whole number of the slider's steps before the moment.
-    const before = Math.floor(Math.min(REPLAY_MARGIN_MS, at - start) / SLIDER_STEP_MS) * SLIDER_STEP_MS;
-    return { finding: note.content, events, at, from: at - before, to };
-  });
+      .executeTakeFirst(),
+  );
+  if (!note) return undefined;
+  const at = (note.noted_at ?? note.created_at).getTime();
+  const to = at + REPLAY_MARGIN_MS;
+  // From the page as it was at the moment (its last snapshot before), read on to the window's end.
+  const events = await momentEvents(
+    (query) => asUser(db, principal.claims, query),
+    sessionId,
+    new Date(at),
+    new Date(to),
+  );
+  const start = (events?.[0] as { timestamp?: number } | undefined)?.timestamp ?? at;
+  // The window opens at most 5 s before, on a whole number of the slider's steps before the moment.
+  const before = Math.floor(Math.min(REPLAY_MARGIN_MS, at - start) / SLIDER_STEP_MS) * SLIDER_STEP_MS;
+  return { finding: note.content, events, at, from: at - before, to };
 }

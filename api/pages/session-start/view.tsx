@@ -4,7 +4,7 @@ import { startable, type SessionToStart } from './data.ts';
 
 /** What the page hands the extension after the button: the recorder's content script reads it. */
 export interface Handoff {
-  /** The service's address, for pasting by hand (the extension takes the page's own origin). */
+  /** The service's address, for pasting by hand (the extension uses the origin it was built for). */
   readonly serviceOrigin: string;
   readonly testToken: string;
   readonly expiresAt: Date;
