@@ -2,10 +2,10 @@ import { takeTestTokenForExtension } from '../../../commands/sessions/test-token
 import type { CommandContext } from '../../../commands/context.ts';
 import { ApiError } from '../../../lib/errors.ts';
 import { sessionStartPath } from '../paths.ts';
-import { requireRole, type PageRouter } from '../shared/page-routes.ts';
+import { requireRole, type PageRouter, type SignedInRequest } from '../shared/page-routes.ts';
 import { renderPage } from '../shared/render.ts';
-import { sessionToStartOf } from './data.ts';
-import { SessionStartPage } from './view.tsx';
+import { sessionToStartOf, type SessionToStart } from './data.ts';
+import { SessionStartPage, type SessionStartPageProps } from './view.tsx';
 
 /**
  * The session start page: the tester's own session, with a button that takes a fresh test token and
@@ -13,52 +13,37 @@ import { SessionStartPage } from './view.tsx';
  * service origin it was built for). The token is on that answer only (pages are `no-store`).
  */
 export function mountSessionStartPages(pages: PageRouter, deps: CommandContext): void {
+  /** The page for the signed-in tester, with what this answer adds (a hand-over, a notice). */
+  const show = (
+    request: SignedInRequest,
+    session: SessionToStart,
+    shown: Pick<SessionStartPageProps, 'handoff' | 'notice' | 'autostart'>,
+    status = 200,
+  ) =>
+    renderPage(
+      request.ctx,
+      <SessionStartPage csrf={request.csrf} viewer={request.viewer} session={session} {...shown} />,
+      status,
+    );
+
   pages.signedIn('GET', sessionStartPath(':id'), async (request) => {
     requireRole(request, 'tester');
     const session = await sessionToStartOf(deps.db, request);
     // Reached by accepting an offer: the recorder, where installed, presses the button itself.
-    const autostart = request.ctx.query.start === '1';
-    renderPage(
-      request.ctx,
-      <SessionStartPage
-        csrf={request.csrf}
-        viewer={request.viewer}
-        session={session}
-        autostart={autostart}
-      />,
-    );
+    show(request, session, { autostart: request.ctx.query.start === '1' });
   });
 
   pages.signedIn('POST', sessionStartPath(':id'), async (request) => {
     requireRole(request, 'tester');
     const session = await sessionToStartOf(deps.db, request);
     try {
-      const { token, expiresAt } = await takeTestTokenForExtension(
-        deps,
-        request.principal.claims.sub,
-        session.id,
-      );
-      const handoff = {
-        serviceOrigin: new URL(deps.config.http.baseUrl).origin,
-        testToken: token,
-        expiresAt,
-      };
-      renderPage(
-        request.ctx,
-        <SessionStartPage csrf={request.csrf} viewer={request.viewer} session={session} handoff={handoff} />,
-      );
+      const tester = request.principal.claims.sub;
+      const { token, expiresAt } = await takeTestTokenForExtension(deps, tester, session.id);
+      const serviceOrigin = new URL(deps.config.http.baseUrl).origin;
+      show(request, session, { handoff: { serviceOrigin, testToken: token, expiresAt } });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 409) throw error;
-      renderPage(
-        request.ctx,
-        <SessionStartPage
-          csrf={request.csrf}
-          viewer={request.viewer}
-          session={session}
-          notice={error.message}
-        />,
-        409,
-      );
+      show(request, session, { notice: error.message }, 409);
     }
   });
 }
