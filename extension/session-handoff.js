@@ -6,6 +6,7 @@
 // ask, in answer to a click).
 
 import { hasAccess, originOf } from './prototype-access.js';
+import { checkSettings } from './session-commands.js';
 import { SERVICE_ORIGIN } from './service-origin.js';
 
 /** @typedef {import('./session-state.js').SessionStore} SessionStore */
@@ -33,7 +34,7 @@ export async function takeHandoff({ store, start, syncAccess, run }, sender, mes
     if (busy && settings?.sessionId === sessionId && settings.apiBase === SERVICE_ORIGIN) {
       // The same session again (the page reloaded, pressed again): it goes on with the new token,
       // which replaced the one it holds; nothing else changes and no tab opens again.
-      await store.saveSettings({ ...settings, testToken: String(testToken) });
+      await store.saveSettings(checkSettings({ ...settings, testToken }));
       return 'same';
     }
     // Starting another session would drop what the current one has not sent yet.
