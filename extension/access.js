@@ -27,6 +27,8 @@ else {
 // Before any await in the click: the side panel opens only in answer to it.
 const tab = await chrome.tabs.getCurrent();
 
+// As `autofocus` asks; the browser applies that only once the tab is painted.
+button.focus();
 button.addEventListener('click', () => {
   if (!origin || !prototypeUrl || tab?.id === undefined) return;
   const tabId = tab.id;

@@ -77,4 +77,7 @@ async function ask() {
 }
 
 element('ask').addEventListener('click', () => void ask());
+// As `autofocus` asks; the browser applies that only once the tab is painted, which a tab opened
+// behind another may not be yet.
+element('ask').focus();
 element('close').addEventListener('click', () => void closeTab());

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { asSystem } from '../../../db/doors.ts';
 import { testDatabase } from '../../support/database.ts';
+import { waitFor } from '../../sessions/fixtures.ts';
 import type { ApiProxy } from './api-proxy.ts';
 import type { FakeCamera } from './browser.ts';
 import { extensionSuite, type ExtensionSuite } from './suite.ts';
@@ -109,7 +110,10 @@ export async function answerPrompt(
 /** The permission tab's button, which has the focus when the tab opens; Enter asks the browser. */
 async function askTheBrowser(tab: Page, label: string): Promise<void> {
   await tab.getByRole('button', { name: label }).waitFor();
-  assert.equal(await tab.evaluate(() => document.activeElement?.textContent), label);
+  // Focused when the tab opens, so Enter presses it.
+  await waitFor(async () => (await tab.evaluate(() => document.activeElement?.textContent)) === label).catch(
+    () => assert.fail(`"${label}" is not focused when the tab opens`),
+  );
   await tab.keyboard.press('Enter');
 }
 
