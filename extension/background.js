@@ -92,7 +92,10 @@ store.onChange = () => {
   void syncCapture();
 };
 // The tester gave (or took back) the prototype's site: in access.html, the popup or the browser's settings.
-const accessChanged = () => void ready.then(syncCapture);
+const accessChanged = () => {
+  access.recheck();
+  void ready.then(syncCapture);
+};
 chrome.permissions.onAdded.addListener(accessChanged);
 chrome.permissions.onRemoved.addListener(accessChanged);
 
@@ -186,8 +189,10 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
       else if (command === 'resume') await commands.resume();
       else if (command === 'complete') await commands.complete();
       else if (command === 'consent') await commands.consent(consent);
-      else if (command === 'access') await syncCapture();
-      else if (command === 'startTask') await tasks.startTask(task);
+      else if (command === 'access') {
+        access.recheck(); // the page that asked knows before the browser's event comes
+        await syncCapture();
+      } else if (command === 'startTask') await tasks.startTask(task);
       else if (command === 'endTask') await tasks.endTask(task);
       else if (command === 'resumeTask') await tasks.resumeTask();
       else if (command === 'answerTask') await tasks.answerTask(task);

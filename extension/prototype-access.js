@@ -39,13 +39,21 @@ export function prototypeAccess({ store }) {
   /** @type {string | null} the origin the capture scripts are registered for */
   let registeredFor = null;
   let syncing = Promise.resolve();
+  /** @type {{ origin: string | null, granted: boolean } | null} the browser's answer, asked once per origin */
+  let known = null;
+
+  /** Whether the browser gave the origin: asked again only for another origin or after `recheck`. */
+  async function granted(/** @type {string | null} */ origin) {
+    if (known?.origin !== origin) known = { origin, granted: origin ? await hasAccess(origin) : false };
+    return known.granted;
+  }
 
   async function sync() {
     const origin = originOf(store.state.prototypeUrl);
-    const granted = origin ? await hasAccess(origin) : false;
-    if (store.state.access !== granted) await store.update({ access: granted });
+    const given = await granted(origin);
+    if (store.state.access !== given) await store.update({ access: given });
     // The origin to capture now: the session records, and the browser gave access to it.
-    const captured = store.state.phase === 'recording' && granted ? origin : null;
+    const captured = store.state.phase === 'recording' && given ? origin : null;
     if (captured === registeredFor) return;
     // Also after a restart of this worker, whose registrations outlive it.
     await chrome.scripting
@@ -76,6 +84,10 @@ export function prototypeAccess({ store }) {
   }
 
   return {
+    /** The browser's permissions changed (given, taken back): asked again at the next sync. */
+    recheck() {
+      known = null;
+    },
     /** Brings the registrations in line with the state and the browser's permissions. */
     sync() {
       syncing = syncing.then(sync).catch((error) => console.error('capture registration failed', error));

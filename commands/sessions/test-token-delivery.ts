@@ -46,16 +46,19 @@ interface TokenMessage {
   readonly testerId: string;
   readonly token: string;
   readonly expiresAt: Date;
-  /** The service's origin (`BASE_URL`): the message links the session's start page there. */
-  readonly baseUrl: string;
 }
 
 /**
- * Queues the token's message to the tester's chat (tester_profiles.messaging_chat_id) in the
- * caller's system transaction, giving up any undelivered older token of the session. Null when no
+ * Queues the token's message to the tester's chat (tester_profiles.messaging_chat_id), linking the
+ * session's start page at the service's address, in the caller's system transaction, giving up any undelivered older token of the session. Null when no
  * chat is linked.
  */
-async function queueTestTokenMessage(tx: Tx, message: TokenMessage, now: Date): Promise<string | null> {
+async function queueTestTokenMessage(
+  deps: CommandContext,
+  tx: Tx,
+  message: TokenMessage,
+  now: Date,
+): Promise<string | null> {
   await supersedeNotifications(tx, TEST_TOKEN_KIND, message.sessionId);
   const chatId = await messagingChatOf(tx, message.testerId);
   if (!chatId) return null;
@@ -68,7 +71,7 @@ async function queueTestTokenMessage(tx: Tx, message: TokenMessage, now: Date): 
       kind: TEST_TOKEN_KIND,
       body: testTokenMessageBody(
         message.expiresAt,
-        message.baseUrl + sessionStartAfterAcceptPath(message.sessionId),
+        deps.config.http.baseUrl + sessionStartAfterAcceptPath(message.sessionId),
       ),
       secret: message.token,
       payload: { sessionId: message.sessionId, expiresAt: message.expiresAt.toISOString() },
@@ -96,14 +99,7 @@ export async function deliverTestToken(
     const session = await sessionHoldingTestToken(tx, sessionId, sha256Hex(token));
     if (!session?.test_token_expires_at) return null;
     const expiresAt = session.test_token_expires_at;
-    const message = {
-      sessionId,
-      testerId: session.tester_id,
-      token,
-      expiresAt,
-      baseUrl: deps.config.http.baseUrl,
-    };
-    return queueTestTokenMessage(tx, message, now);
+    return queueTestTokenMessage(deps, tx, { sessionId, testerId: session.tester_id, token, expiresAt }, now);
   });
   if (notificationId) await startDelivery(deps, notificationId);
   return notificationId !== null;
@@ -123,14 +119,8 @@ export async function reissueTestToken(deps: CommandContext, sessionId: string):
     }
     if (session.tester_status === 'suspended') throw conflict("The session's tester is suspended");
     const { token, expiresAt } = await issueTestToken(tx, sessionId, now);
-    const message = {
-      sessionId,
-      testerId: session.tester_id,
-      token,
-      expiresAt,
-      baseUrl: deps.config.http.baseUrl,
-    };
-    return { token, expiresAt, notificationId: await queueTestTokenMessage(tx, message, now) };
+    const message = { sessionId, testerId: session.tester_id, token, expiresAt };
+    return { token, expiresAt, notificationId: await queueTestTokenMessage(deps, tx, message, now) };
   });
   if (issued.notificationId) await startDelivery(deps, issued.notificationId);
   return {
