@@ -109,6 +109,13 @@ describe('the session start page (/sessions/:id/start)', function () {
     const anonymous = await visitor.get(`/sessions/${sessionId}/start`);
     assert.equal(anonymous.status, 303);
     assert.match(anonymous.location ?? '', /^\/login\?next=/, 'a visitor signs in first');
+    // The test token reaches its four session endpoints only: it cannot take another token here.
+    const issued = await api.request('POST', `/api/sessions/${sessionId}/test-token`, { token: business });
+    const testToken = (issued.body.data as { testToken: string }).testToken;
+    const withToken = await visitor.get(`/sessions/${sessionId}/start`, { 'X-Test-Token': testToken });
+    assert.notEqual(withToken.status, 200);
+    assert.ok(!withToken.html.includes('action="/sessions/'), 'no start form for a test token');
+    assert.equal(await storedTokenHash(sessionId), sha256Hex(testToken), 'and no token was taken');
   });
 
   it('a session that can no longer record has nothing to start: no button, and a post is refused (409)', async () => {
