@@ -6,15 +6,15 @@
 // also checks the origin itself, and stops whenever the session is not recording (a pause).
 //
 // Privacy (extension/README.md, "Screen recording"): every field's value is masked (passwords
-// included), and so is any text of the page that holds what the tester typed in this page (a
-// prototype that echoes the email into a summary), text inside an element marked private
+// included), and so is what the tester typed wherever the page shows it, in text or in an
+// attribute (a prototype that echoes the email into a summary), text inside an element marked private
 // (`data-private`, class `rr-mask`) and text the tester edits in place (`contenteditable`). Elements
 // with `data-private-block` or class `rr-block` are replaced by an empty box of their size. No
 // canvas, font, or image is recorded: an image is replayed from its address.
 //
 // Bundled by `npm run build:extension` into one classic script (content scripts are not modules).
 
-import { EventType, record } from 'rrweb';
+import { EventType, IncrementalSource, record } from 'rrweb';
 
 /** Events go to the background at least this often. */
 const SEND_EVERY_MS = 5_000;
@@ -22,6 +22,8 @@ const SEND_EVERY_MS = 5_000;
 const CHECKOUT_EVERY_MS = 60_000;
 /** Text of these elements is masked whole. */
 const PRIVATE_TEXT = '[data-private], .rr-mask, [contenteditable]:not([contenteditable="false"])';
+/** A typed value, as a pattern that matches it literally. */
+const escapeRegExp = (/** @type {string} */ text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Every input type (and the other fields): a value is masked whatever the field. */
 const MASKED_FIELDS = Object.fromEntries(
   [
@@ -81,18 +83,60 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
     true,
   );
 
-  /** Masks, in a text of the page, what the tester typed; all of it inside a private element. */
-  function maskText(/** @type {string} */ text, /** @type {HTMLElement | null} */ element) {
-    if (element?.closest(PRIVATE_TEXT)) return text.replace(/\S/g, '*');
+  /**
+   * Masks, in a text of the page, what the tester typed: each value whole, and each of its words of
+   * four letters or more (a summary that shows the surname alone), in any letter case (a heading
+   * that shows the name in capitals).
+   */
+  function maskTyped(/** @type {string} */ text) {
     let masked = text;
     for (const value of [...typed.values(), ...earlier]) {
-      const needle = value.trim();
-      if (!needle) continue;
+      const whole = value.trim();
+      if (!whole) continue;
       // A single character is masked only where it is the whole text (a live echo's first keystroke).
-      if (needle.length === 1 ? masked.trim() === needle : masked.includes(needle))
-        masked = masked.split(needle).join('*'.repeat(needle.length));
+      if (whole.length === 1) {
+        if (masked.trim().toLowerCase() === whole.toLowerCase()) masked = masked.replace(/\S/g, '*');
+        continue;
+      }
+      const words = whole.split(/\s+/).filter((word) => word.length >= 4);
+      for (const needle of [whole, ...words])
+        masked = masked.replace(new RegExp(escapeRegExp(needle), 'giu'), (found) => '*'.repeat(found.length));
     }
     return masked;
+  }
+
+  /** Text of an element: whole inside a private element, else what the tester typed. */
+  function maskText(/** @type {string} */ text, /** @type {HTMLElement | null} */ element) {
+    if (element?.closest(PRIVATE_TEXT)) return text.replace(/\S/g, '*');
+    return maskTyped(text);
+  }
+
+  /**
+   * rrweb masks text and fields, not other attributes: a prototype that puts what was typed into a
+   * `title`, an `aria-label`, a `data-` attribute or a link's query would send it. Every attribute
+   * value of a snapshot or a change is masked as text is.
+   */
+  function maskAttributes(/** @type {import('rrweb').eventWithTime} */ event) {
+    if (!typed.size && !earlier.size) return;
+    if (event.type === EventType.FullSnapshot) maskNode(event.data.node);
+    else if (
+      event.type === EventType.IncrementalSnapshot &&
+      event.data.source === IncrementalSource.Mutation
+    ) {
+      for (const added of event.data.adds) maskNode(added.node);
+      for (const changed of event.data.attributes) maskValues(changed.attributes);
+    }
+  }
+
+  function maskNode(/** @type {unknown} */ node) {
+    const serialized = /** @type {{ attributes?: Record<string, unknown>, childNodes?: unknown[] }} */ (node);
+    if (serialized.attributes) maskValues(serialized.attributes);
+    for (const child of serialized.childNodes ?? []) maskNode(child);
+  }
+
+  function maskValues(/** @type {Record<string, unknown>} */ attributes) {
+    for (const [name, value] of Object.entries(attributes))
+      if (typeof value === 'string' && value) attributes[name] = maskTyped(value);
   }
 
   /** @param {boolean} [last] recording stops: sent even empty, so the worker knows nothing more comes */
@@ -145,6 +189,7 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
       emit(event) {
         // A page's address without its query or fragment, as the other signals send it.
         if (event.type === EventType.Meta) event.data.href = location.origin + location.pathname;
+        maskAttributes(event);
         buffer.push(event);
         timer ??= setTimeout(send, SEND_EVERY_MS);
       },

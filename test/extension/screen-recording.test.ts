@@ -78,8 +78,17 @@ describe('Browser extension: the screen recording', function () {
       const echo = document.createElement('p');
       echo.id = 'echo';
       document.body.append(echo);
+      // The same, in capitals and in attributes (a tooltip, a link's query), which rrweb leaves as they are.
+      const shout = document.createElement('h2');
+      const link = document.createElement('a');
+      link.textContent = 'Edit the receipt';
+      document.body.append(shout, link);
       document.querySelector('#email')!.addEventListener('input', (event) => {
-        echo.textContent = `Receipt to ${(event.target as HTMLInputElement).value}`;
+        const { value } = event.target as HTMLInputElement;
+        echo.textContent = `Receipt to ${value}`;
+        shout.textContent = `For ${value.toUpperCase()}`;
+        echo.title = value;
+        link.href = `/shop/edit?email=${value}`;
       });
     });
     await page.click('#email');
@@ -120,8 +129,10 @@ describe('Browser extension: the screen recording', function () {
     assert.match(everything, /Receipt to \*{10}/, 'the echo of the email is recorded, masked');
     assert.match(everything, /Receipt sent to \*{10}/, 'and masked on the next page too');
     // The page's own text may name "jane.secret" (its link does); what the tester typed never leaves.
-    for (const secret of [EMAIL, PASSWORD, 'hunter2', NOTES, 'private notes', 'not-recorded'])
-      assert.ok(!everything.includes(secret), `"${secret}" left the browser`);
+    assert.match(everything, /For \*{10}/, 'in capitals too');
+    const secrets = [EMAIL, EMAIL.toUpperCase(), PASSWORD, 'hunter2', NOTES, 'private notes', 'not-recorded'];
+    for (const secret of secrets) assert.ok(!everything.includes(secret), `"${secret}" left the browser`);
+    assert.match(everything, /email=\*{10}/, "the link's query is masked, the rest of it kept");
     const origins = new Set(hrefsOf(chunks).map((href) => new URL(href!).origin));
     assert.deepEqual([...origins], [suite.site.url]);
     // Page addresses without their query or fragment (a form sent with GET puts typing there).
