@@ -32,6 +32,8 @@ const environmentSchema = z
     SMTP_URL: z.url().optional(),
     EMAIL_FROM: z.string().min(3).default('Usability service <no-reply@localhost>'),
     OUTBOX_DIR: z.string().min(1).default('.data/outbox'),
+    // Where `npm run build:extension` leaves the recorder's package, which the start page offers.
+    RECORDER_PACKAGE_DIR: z.string().min(1).default('dist'),
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
     AUDIT_TASK_QUEUE: z.string().min(1).default('usability-audits'),
     AUDIT_POOL_SIZE: z.coerce.number().int().min(1).max(16).default(2),
@@ -147,6 +149,8 @@ export interface Config {
     readonly baseUrl: string;
     /** How many proxies in front of the API to trust for the client address (X-Forwarded-For). */
     readonly trustProxy: number;
+    /** The folder holding the recorder's package and its facts (lib/recorder-package.ts). */
+    readonly recorderPackageDir: string;
   };
   readonly logLevel: Environment['LOG_LEVEL'];
   /** `url` migrates and seeds (the owner of the schema); `serviceUrl` is what the API and worker log in with. */
@@ -212,6 +216,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       port: env.PORT,
       baseUrl,
       trustProxy: env.TRUST_PROXY,
+      recorderPackageDir: env.RECORDER_PACKAGE_DIR,
     },
     logLevel: env.LOG_LEVEL,
     database: {

@@ -5,7 +5,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig } from '../config/index.ts';
+import { RECORDER_DOWNLOAD_PATH, RECORDER_PACKAGE_FILE } from '../lib/recorder-package.ts';
 import { prepareDatabase } from './lib/database.ts';
+import { BUILT_EXTENSION_DIR, buildExtension, serviceOriginOf } from './lib/extension-build.ts';
 import { Lifecycle } from './lib/lifecycle.ts';
 import { stopProcess } from './lib/processes.ts';
 import { startDevServer, temporalReachable } from './lib/temporal-dev-server.ts';
@@ -96,6 +98,20 @@ async function startFacialEngine(): Promise<string> {
   return url;
 }
 
+/**
+ * The recorder's package for this service's BASE_URL, which the session start page offers (a few
+ * seconds). A failed build leaves the page's other way to install it, and the service starts anyway.
+ */
+async function buildRecorderPackage(): Promise<void> {
+  const zip = join(config.http.recorderPackageDir, RECORDER_PACKAGE_FILE);
+  try {
+    await buildExtension(BUILT_EXTENSION_DIR, zip, serviceOriginOf(config.http.baseUrl));
+    console.log(`[start] the session recorder built for ${serviceOriginOf(config.http.baseUrl)}: ${zip}`);
+  } catch (error) {
+    console.error(`[start] the session recorder was not built: ${(error as Error).message}`);
+  }
+}
+
 /** Temporal, the database, then API and worker; each registers how it stops as soon as it runs. */
 async function startEverything(): Promise<{
   temporal: ProvidedTemporal;
@@ -108,6 +124,7 @@ async function startEverything(): Promise<{
   const { created, applied } = await prepareDatabase(config.database);
   console.log(`[start] database ${created ? 'created' : 'ready'}; ${applied.length} migration(s) applied`);
 
+  await buildRecorderPackage();
   const facialEngine = config.facialEngine.url ?? (await startFacialEngine());
   const env = {
     ...process.env,
@@ -148,6 +165,7 @@ console.log(`
   Health           ${apiUrl}/api/health
   API docs         ${apiUrl}/api/docs
   Sign in          ${config.http.baseUrl}/login (BASE_URL: the address links and the extension use)
+  Recorder         ${config.http.baseUrl}${RECORDER_DOWNLOAD_PATH} (the start page links it)
   Temporal         ${temporal.address} (${temporal.origin})
   Temporal Web UI  ${temporal.uiUrl ?? 'not known: set TEMPORAL_UI_URL to the Web UI of that server'}
   Facial engine    ${facialEngine}${config.facialEngine.url ? ' (FACIAL_ENGINE_URL, not started here)' : ' (started here)'}

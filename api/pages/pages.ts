@@ -10,6 +10,7 @@ import { PLAYER_SCRIPT_PATH, RRWEB_SCRIPT_PATH, STYLESHEET_PATH } from './paths.
 import { mountProfilePages } from './profile/routes.tsx';
 import { mountQuizEditorPages } from './quiz-editor/routes.tsx';
 import { mountQuizPages } from './quiz/routes.tsx';
+import { mountRecorderDownload } from './recorder-download/routes.ts';
 import { mountRecoveryPages } from './recovery/routes.tsx';
 import { mountRegisterPages } from './register/routes.tsx';
 import { mountReportPages } from './reports/routes.tsx';
@@ -50,6 +51,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountDashboardPage(pages, deps.auth.db);
   mountReviewPages(pages, deps.commands);
   mountSessionStartPages(pages, deps.commands);
+  mountRecorderDownload(pages, deps.commands.config);
   // Before the study page, whose `/dashboard/jobs/:id` would take `new` for an unknown study.
   mountNewStudyPages(pages, deps.commands);
   mountStudyPages(pages, deps.commands);

@@ -57,6 +57,9 @@ export const studyReportPath = (studyId: string) => `${studyPath(studyId)}/repor
 // session-start/: where accepting an offer leads; its button hands the session to the extension.
 export { sessionStartAfterAcceptPath, sessionStartPath } from '../../lib/session-start.ts';
 
+// recorder-download/: the recorder's package, built for this service, which the start page links.
+export { RECORDER_DOWNLOAD_PATH } from '../../lib/recorder-package.ts';
+
 // review/: the session's tester confirms its findings.
 export const reviewPath = (sessionId: string) => `/sessions/${sessionId}/review`;
 

