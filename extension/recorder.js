@@ -66,6 +66,8 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
   const typed = new Map();
   /** Values the tester left in fields earlier in this page. @type {Set<string>} */
   const earlier = new Set();
+  /** @type {{ characters: Set<string>, longer: RegExp | undefined } | undefined} */
+  let typedPattern;
 
   // Captured first (on the document, before the page's own handlers): the value is known before
   // the page shows it anywhere.
@@ -79,6 +81,7 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
       if (previous && !field.value.startsWith(previous) && !previous.startsWith(field.value))
         earlier.add(previous);
       typed.set(field, field.value);
+      typedPattern = undefined;
     },
     true,
   );
@@ -89,20 +92,34 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
    * that shows the name in capitals).
    */
   function maskTyped(/** @type {string} */ text) {
-    let masked = text;
+    typedPattern ??= patternOfTyped();
+    // A single character is masked only where it is the whole text (a live echo's first keystroke).
+    if (typedPattern.characters.has(text.trim().toLowerCase())) return text.replace(/\S/g, '*');
+    if (!typedPattern.longer) return text;
+    return text.replace(typedPattern.longer, (found) => '*'.repeat(found.length));
+  }
+
+  /**
+   * One pattern for every value typed so far, longest first (a page changes text many times a
+   * second; the values change only as the tester types).
+   */
+  function patternOfTyped() {
+    /** @type {Set<string>} */
+    const characters = new Set();
+    /** @type {Set<string>} */
+    const needles = new Set();
     for (const value of [...typed.values(), ...earlier]) {
       const whole = value.trim();
-      if (!whole) continue;
-      // A single character is masked only where it is the whole text (a live echo's first keystroke).
-      if (whole.length === 1) {
-        if (masked.trim().toLowerCase() === whole.toLowerCase()) masked = masked.replace(/\S/g, '*');
-        continue;
-      }
-      const words = whole.split(/\s+/).filter((word) => word.length >= 4);
-      for (const needle of [whole, ...words])
-        masked = masked.replace(new RegExp(escapeRegExp(needle), 'giu'), (found) => '*'.repeat(found.length));
+      if (whole.length === 1) characters.add(whole.toLowerCase());
+      if (whole.length < 2) continue;
+      needles.add(whole);
+      for (const word of whole.split(/\s+/)) if (word.length >= 4) needles.add(word);
     }
-    return masked;
+    const alternatives = [...needles].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    return {
+      characters,
+      longer: alternatives.length ? new RegExp(alternatives.join('|'), 'giu') : undefined,
+    };
   }
 
   /** Text of an element: whole inside a private element, else what the tester typed. */
@@ -176,6 +193,7 @@ const UNTYPED = new Set(['radio', 'checkbox', 'submit', 'button', 'reset', 'imag
         const known = /** @type {{ typed?: unknown } | undefined} */ (answer)?.typed;
         if (Array.isArray(known))
           for (const value of known) if (typeof value === 'string') earlier.add(value);
+        typedPattern = undefined;
         starting = false;
         if (wanted) beginRecording();
       },

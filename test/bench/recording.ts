@@ -63,7 +63,14 @@ const CHROME_STUB = (origin: string) => `
       local: { get: async () => ({ recording: true, screen: { origin: ${JSON.stringify(origin)} } }) },
       onChanged: { addListener() {} },
     },
-    runtime: { sendMessage: async (message) => { window.recorded.push(message.events); return {}; } },
+    runtime: {
+      sendMessage: async (message) => {
+        // What the tester typed in earlier pages: masked wherever this page shows it, which costs too.
+        if (message.type === 'screen-typed') return { typed: ['jane.doe@example.com', 'Jane Doe'] };
+        window.recorded.push(message.events);
+        return {};
+      },
+    },
   };`;
 
 /** rrweb as its README starts it (inputs masked), for comparison with the shipped recorder's masking. */
