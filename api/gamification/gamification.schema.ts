@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+const source = z.enum(['records', 'caller', 'none']);
+
 const breakdown = z.object({
   sessionCompleted: z.number().int(),
   businessRating: z.number().int(),
@@ -28,4 +30,16 @@ export const evaluationResult = z.object({
   badgesAwarded: z.array(badgeRecord).describe('empty when none'),
   nextLevelThreshold: z.number().int(),
   pointsToNextLevel: z.number().int(),
+  signalSources: z
+    .object({
+      sessionCompleted: source,
+      businessRating: source,
+      thinkAloudScore: source,
+      completedOnTime: source,
+      previousStreakCount: source,
+    })
+    .optional()
+    .describe(
+      "where each signal counted came from: the service's records where it knows them (they win over the caller's), else the caller, else none (no points); absent from results recorded before it was added",
+    ),
 });

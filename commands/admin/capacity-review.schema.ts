@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { CAPACITY_REVIEW_STATUSES } from '../../lib/domain.ts';
 import { paginationQuery } from '../../lib/validation/pagination.ts';
 import { int4, storableText } from '../../lib/validation/storable.ts';
+import { referencedId } from '../../lib/validation/referenced-id.ts';
 
 export const listCapacityReviewsQuery = paginationQuery.extend({
   status: z.enum(CAPACITY_REVIEW_STATUSES, 'Must be one of pending, approved, rejected').optional(),
-  jobId: z.uuid({ error: 'Must be a study id (UUID)' }).optional().describe("one study's reviews"),
+  jobId: referencedId('a study id').optional().describe("one study's reviews"),
 });
 
 export const decideCapacityReviewBody = z.object({

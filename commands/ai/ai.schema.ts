@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { SIGNAL_KINDS } from '../../lib/domain.ts';
 import { isoTimestamp } from '../../lib/validation/storable.ts';
+import { referencedId } from '../../lib/validation/referenced-id.ts';
 
 export const analysisRequestBody = z.object({
-  sessionId: z.uuid('Must be a session id'),
+  sessionId: referencedId('a session id'),
   includeSignals: z
     .array(z.enum(SIGNAL_KINDS, 'Must be events, facial or voice'))
     .min(1, 'At least one kind of signal is required')

@@ -62,45 +62,38 @@ function completedOnTime(session: EvaluatedSession): boolean {
   return (session.duration_seconds ?? Infinity) <= session.max_duration_minutes * 60;
 }
 
-/** A signal the records answer must agree with them: 422 naming it otherwise. */
-function agreeing<T>(field: string, given: T | undefined, recorded: T, meaning: string): T {
-  if (given !== undefined && given !== recorded) throw invalid(`signals.${field}: ${meaning}`);
-  return recorded;
-}
+/** Where each signal an evaluation counted came from (the answer's `signalSources`). */
+export type SignalSource = 'records' | 'caller' | 'none';
+type SignalSources = Record<keyof SessionSignals, SignalSource>;
 
-/** The session's signals: the records where the service knows them, the caller's otherwise. */
+/**
+ * The session's signals: the records where the service knows them, whatever the caller says (the
+ * records win; the answer says which came from where), the caller's otherwise.
+ */
 async function signalsOf(
   tx: Tx,
   session: EvaluatedSession,
   input: EvaluationRequest,
-): Promise<SessionSignals> {
+): Promise<{ signals: SessionSignals; sources: SignalSources }> {
   const given = input.signals;
-  const onTime = completedOnTime(session);
+  const rated = session.business_rating !== null;
   const streak = streakOf(await finishedSessionStatusesBefore(tx, session.tester_id, session.started_at));
   return {
-    sessionCompleted: agreeing(
-      'sessionCompleted',
-      given.sessionCompleted,
-      true,
-      'The session is confirmed (completed)',
-    ),
-    businessRating:
-      session.business_rating === null
-        ? given.businessRating
-        : agreeing(
-            'businessRating',
-            given.businessRating ?? undefined,
-            session.business_rating,
-            `The organization rated this session ${session.business_rating}`,
-          ),
-    thinkAloudScore: given.thinkAloudScore ?? null,
-    completedOnTime: agreeing('completedOnTime', given.completedOnTime, onTime, `The records say ${onTime}`),
-    previousStreakCount: agreeing(
-      'previousStreakCount',
-      given.previousStreakCount,
-      streak,
-      `The records count ${streak}`,
-    ),
+    signals: {
+      // Only a confirmed session is evaluated: it was completed.
+      sessionCompleted: true,
+      businessRating: session.business_rating ?? given.businessRating,
+      thinkAloudScore: given.thinkAloudScore ?? null,
+      completedOnTime: completedOnTime(session),
+      previousStreakCount: streak,
+    },
+    sources: {
+      sessionCompleted: 'records',
+      businessRating: rated ? 'records' : given.businessRating === null ? 'none' : 'caller',
+      thinkAloudScore: given.thinkAloudScore === undefined ? 'none' : 'caller',
+      completedOnTime: 'records',
+      previousStreakCount: 'records',
+    },
   };
 }
 
@@ -133,7 +126,8 @@ export async function evaluateSession(
       throw conflict(`Session must be confirmed to evaluate (it is ${session.status})`);
     }
     const at = deps.now();
-    const breakdown = pointsBreakdown(await signalsOf(tx, session, input));
+    const { signals, sources } = await signalsOf(tx, session, input);
+    const breakdown = pointsBreakdown(signals);
     const pointsAwarded = pointsOf(breakdown);
     const before = await totalPoints(tx, session.tester_id);
     const after = before + pointsAwarded;
@@ -158,6 +152,7 @@ export async function evaluateSession(
       })),
       nextLevelThreshold: nextLevelThreshold(after),
       pointsToNextLevel: nextLevelThreshold(after) - after,
+      signalSources: sources,
     });
     await recordEvaluation(tx, {
       sessionId: session.id,

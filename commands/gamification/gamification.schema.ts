@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { float8, int4 } from '../../lib/validation/storable.ts';
+import { referencedId } from '../../lib/validation/referenced-id.ts';
 
 export const evaluateBody = z.object({
-  sessionId: z.uuid({ error: 'Must be a session id (UUID)' }),
-  testerId: z.uuid({ error: 'Must be a tester id (UUID)' }),
+  sessionId: referencedId('a session id'),
+  testerId: referencedId('a tester id'),
   signals: z.object({
     sessionCompleted: z.boolean('Must be true or false'),
     businessRating: int4().min(1, 'Must be 1 to 5').max(5, 'Must be 1 to 5'),

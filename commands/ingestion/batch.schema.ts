@@ -1,5 +1,6 @@
 import { z, type ZodType } from 'zod';
 import { eventItem, facialItem, snapshotRouteItem, voiceItem } from './items.schema.ts';
+import { referencedId } from '../../lib/validation/referenced-id.ts';
 
 /** DESIGN.md, "Limits not shown": at most 1,000 items per batch (more is 413). */
 export const MAX_BATCH_ITEMS = 1000;
@@ -29,8 +30,9 @@ function batchOf(kind: BatchKind) {
 }
 
 /** `POST /api/data/events|facial|voice`: the spec's `{sessionId, batch}`. */
-export const dataBatchBody = (kind: BatchKind) => z.object({ sessionId: z.uuid(), batch: batchOf(kind) });
+export const dataBatchBody = (kind: BatchKind) =>
+  z.object({ sessionId: referencedId('a session id'), batch: batchOf(kind) });
 
 /** The test-token twins name the session in the path; a `sessionId` in the body must agree with it. */
 export const sessionBatchBody = (kind: BatchKind) =>
-  z.object({ sessionId: z.uuid().optional(), batch: batchOf(kind) });
+  z.object({ sessionId: referencedId('a session id').optional(), batch: batchOf(kind) });

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { paginationQuery } from '../../lib/validation/pagination.ts';
 import { storableText } from '../../lib/validation/storable.ts';
+import { referencedId } from '../../lib/validation/referenced-id.ts';
 
 export const outreachQueueQuery = paginationQuery.extend({
-  jobId: z.uuid({ error: 'Must be a study id (UUID)' }).optional(),
+  jobId: referencedId('a study id').optional(),
 });
 
 export const editOutreachBody = z.object({

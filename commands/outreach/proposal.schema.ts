@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { PROPOSAL_STATUSES } from '../../lib/domain.ts';
 import { paginationQuery } from '../../lib/validation/pagination.ts';
 import { storableText } from '../../lib/validation/storable.ts';
+import { referencedId } from '../../lib/validation/referenced-id.ts';
 
 export const listProposalsQuery = paginationQuery.extend({
-  jobId: z.uuid({ error: 'Must be a study id (UUID)' }),
+  jobId: referencedId('a study id'),
   status: z.enum(PROPOSAL_STATUSES).optional(),
 });
 

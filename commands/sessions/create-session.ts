@@ -111,7 +111,8 @@ async function ensureWorkflowOfExisting(
 /** Businesses cannot read tester profiles (RLS), so eligibility is asked through the system door. */
 async function requireEligibleTester(db: Db, testerId: string): Promise<void> {
   const standing = await asSystem(db, (tx) => testerStanding(tx, testerId));
-  if (!standing || standing.role !== 'tester') throw invalid('testerId: No tester with this id');
+  // An id that names no tester is not found, as any unknown id (docs/decisions/api-conventions.md).
+  if (!standing || standing.role !== 'tester') throw notFound('Tester');
   if (standing.profile_status !== 'active') {
     throw invalid(`testerId: The tester is not eligible (profile ${standing.profile_status ?? 'missing'})`);
   }

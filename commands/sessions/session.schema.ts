@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EASE_MAX, EASE_MIN, NOTE_DECISIONS, TASK_PROGRESS_STATES } from '../../lib/domain.ts';
 import { int4, isoTimestamp, storableString } from '../../lib/validation/storable.ts';
+import { referencedId } from '../../lib/validation/referenced-id.ts';
 
 const TEXT_MAX = 5000;
 
@@ -12,8 +13,8 @@ const optionalText = (max: number) =>
   storableString().trim().max(max, `Must be at most ${max} characters`).optional();
 
 export const createSessionBody = z.object({
-  jobId: z.uuid('Must be a study id'),
-  testerId: z.uuid('Must be a tester id'),
+  jobId: referencedId('a study id'),
+  testerId: referencedId('a tester id'),
   variant: storableString().trim().min(1, 'Must not be empty').max(50).optional(),
 });
 
@@ -77,7 +78,7 @@ export const updateNotesBody = z.object({
   notes: z
     .array(
       z.object({
-        noteId: z.uuid('Must be a note id').optional(),
+        noteId: referencedId('a note id').optional(),
         content: storableString()
           .trim()
           .min(1, 'Must not be empty')
@@ -96,7 +97,7 @@ export const confirmSessionBody = z.object({
   notes: z
     .array(
       z.object({
-        noteId: z.uuid('Must be a note id'),
+        noteId: referencedId('a note id'),
         decision: z.enum(NOTE_DECISIONS, 'Must be confirmed or rejected'),
         annotation: optionalText(TEXT_MAX),
       }),

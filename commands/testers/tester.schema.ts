@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ACCESS_NEEDS, ASSISTIVE_TECHNOLOGIES, DEVICES } from '../../lib/domain.ts';
 import { countryCode, languageTag } from '../../lib/validation/locale-fields.ts';
 import { int4, storableText } from '../../lib/validation/storable.ts';
+import { referencedId } from '../../lib/validation/referenced-id.ts';
 
 /** Testers are at least 13 (the youngest age a study may target). */
 export const YOUNGEST_TESTER_AGE = 13;
@@ -36,7 +37,7 @@ export const updateTesterProfileBody = z
 export type TesterProfileInput = z.output<typeof updateTesterProfileBody>;
 
 export const quizAttemptBody = z.object({
-  quizId: z.uuid({ error: 'Must be the id of the quiz you answer (UUID)' }),
+  quizId: referencedId('the id of the quiz you answer'),
   answers: z
     .array(z.object({ questionId: storableText(100).min(1), optionId: storableText(100).min(1) }))
     .min(1, 'At least one answer is required')

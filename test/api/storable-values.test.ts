@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { z, type ZodType } from 'zod';
 import { ITEM_SCHEMA } from '../../commands/ingestion/batch.schema.ts';
+import { NO_ROW_ID } from '../../lib/validation/referenced-id.ts';
 import type { NumberStorage } from '../../lib/validation/storable.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 
@@ -127,6 +128,25 @@ describe('every value a request schema accepts can be stored (lib/validation/sto
   after(() => api?.stop());
 
   const ofType = (type: string) => leaves.filter((leaf) => defOf(leaf.schema).type === type);
+  /** A referenced id takes any string and stores none: one not of the service's form names no row. */
+  const isReferencedId = (leaf: Leaf) =>
+    (z.globalRegistry.get(leaf.schema) as { 'x-referenced-id'?: boolean } | undefined)?.[
+      'x-referenced-id'
+    ] === true;
+  const stored = (type: string) => ofType(type).filter((leaf) => !isReferencedId(leaf));
+
+  it('takes any string as a referenced id and hands the command one of the service form', () => {
+    const ids = ofType('string').filter(isReferencedId);
+    assert.ok(ids.length >= 10, `${ids.length} referenced ids`);
+    const createSession = api.api.routes.find(
+      (route) => route.method === 'POST' && route.path === '/api/sessions',
+    );
+    const jobId = (createSession!.body as z.ZodObject<{ jobId: ZodType<string, string> }>).shape.jobId;
+    for (const sent of ['', 'a\u0000b', '\ud800', 'study-7', '42'])
+      assert.equal(jobId.parse(sent), NO_ROW_ID, JSON.stringify(sent));
+    const id = '5F0C7A3E-1B2D-4C5E-8F90-A1B2C3D4E5F6';
+    assert.equal(jobId.parse(id), id.toLowerCase());
+  });
 
   it('finds the route table', () => {
     assert.ok(ofType('string').length > 100, `${ofType('string').length} strings`);
@@ -134,7 +154,7 @@ describe('every value a request schema accepts can be stored (lib/validation/sto
   });
 
   it('refuses NUL in every string (text and jsonb cannot hold it)', () => {
-    const accepting = ofType('string').filter(
+    const accepting = stored('string').filter(
       (leaf) => leaf.schema.safeParse(probeWith(leaf.schema, '\u0000')).success,
     );
     assert.deepEqual(
@@ -144,7 +164,7 @@ describe('every value a request schema accepts can be stored (lib/validation/sto
   });
 
   it('refuses a lone UTF-16 surrogate in every string (it would be stored as U+FFFD)', () => {
-    const accepting = ofType('string').filter(
+    const accepting = stored('string').filter(
       (leaf) =>
         leaf.schema.safeParse(probeWith(leaf.schema, '\ud800')).success ||
         leaf.schema.safeParse(probeWith(leaf.schema, '\udc00')).success,

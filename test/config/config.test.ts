@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       port: 3000,
       baseUrl: 'http://localhost:3000',
       trustProxy: 0,
+      recorderPackageDir: 'dist',
     });
     assert.equal(config.logLevel, 'info');
     assert.deepEqual(config.database, {

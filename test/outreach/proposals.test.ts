@@ -91,13 +91,15 @@ describe('GET /api/outreach/proposals', function () {
     assert.equal(hidden.body.error, 'Study not found');
   });
 
-  it('jobId is required and must be a study id; status must be one of the three (422 naming the field)', async () => {
+  it('jobId is required and names a study whatever its form; status must be one of the three (422 naming the field)', async () => {
     const missing = await list('status=pending', business);
     assert.equal(missing.status, 422);
     assert.match(missing.body.error as string, /^jobId: /);
-    const malformed = await list('jobId=42', business);
-    assert.equal(malformed.status, 422);
-    assert.match(malformed.body.error as string, /^jobId: Must be a study id/);
+    for (const unknown of ['42', 'study-7', '']) {
+      const named = await list(`jobId=${unknown}`, business);
+      assert.equal(named.status, 404, unknown);
+      assert.equal(named.body.error, 'Study not found');
+    }
     const status = await list(`jobId=${jobId}&status=declined`, business);
     assert.equal(status.status, 422);
     assert.match(status.body.error as string, /^status: /);
