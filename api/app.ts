@@ -38,6 +38,7 @@ import { INGESTION_BODY_LIMIT_BYTES, isIngestionPath } from './ingestion/body-li
 import { ingestionRoutes } from './ingestion/ingestion.routes.ts';
 import { internalRoutes } from './internal/queues.routes.ts';
 import { cors } from './http/cors.ts';
+import { constraintColumnsIn } from './http/constraint-violations.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
 import { organizationPlans } from './http/organization-plans.ts';
@@ -186,7 +187,7 @@ export function createApi(deps: AppDependencies): Api {
       if (stopping) ctx.set('Connection', 'close');
     })
     .use(requestContext(logger))
-    .use(errorHandler({ wanted: wantsPage, render: errorPageRenderer(csrf) }))
+    .use(errorHandler({ wanted: wantsPage, render: errorPageRenderer(csrf) }, constraintColumnsIn(deps.db)))
     .use(
       cors({
         baseUrl: config.http.baseUrl,

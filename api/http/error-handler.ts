@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { ApiError } from '../../lib/errors.ts';
+import { refusedValueMessage, type ConstraintColumns } from './constraint-violations.ts';
 import { failure } from './envelope.ts';
 import type { RequestState } from './state.ts';
 import { RETRY_AFTER_SECONDS, unreachableDependency } from '../../clients/unavailable.ts';
@@ -24,13 +25,22 @@ export interface ErrorPages {
   readonly render: (ctx: Context, status: number, message: string) => void;
 }
 
-export function errorHandler(pages?: ErrorPages): Middleware<RequestState> {
+export function errorHandler(
+  pages?: ErrorPages,
+  constraintColumns?: ConstraintColumns,
+): Middleware<RequestState> {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
-      const { status, message, headers } = describe(error);
+      const refused = await refusedValueMessage(error, constraintColumns);
+      const { status, message, headers } = refused
+        ? { status: 422, message: refused, headers: {} }
+        : describe(error);
       if (status === 500) ctx.state.log.error({ err: error }, 'request failed');
+      // Validation should have refused it: a rule is missing (api/http/constraint-violations.ts).
+      else if (refused)
+        ctx.state.log.warn({ err: error }, 'the database refused a value validation let through');
       else if (status > 500) ctx.state.log.warn({ err: error }, 'request could not be served');
       else ctx.state.log.debug({ status, message }, 'request refused');
       for (const [name, value] of Object.entries(headers)) ctx.set(name, value);

@@ -128,8 +128,10 @@ const compensation = z.object({
     .string()
     .refine((code) => ISO_4217.has(code), 'Must be an ISO 4217 currency code (e.g. EUR)')
     .meta({ enum: [...ISO_4217].sort() }),
+  // numeric(12, 2): an amount that would round to 0.00 is refused rather than stored as nothing.
   amount: decimal(12, 2)
     .positive('Must be above 0')
+    .min(0.01, 'Must be at least 0.01')
     .max(100_000)
     .refine((amount) => Math.abs(Math.round(amount * 100) - amount * 100) < 1e-6, 'At most 2 decimal places'),
   type: z.literal('flat', { error: requiredOr('Must be flat') }),
