@@ -101,7 +101,7 @@ export function createApi(deps: AppDependencies): Api {
   const email = deps.email ?? createEmailSender(config.email);
   const apiTokens = new ApiTokenVerifier(db, now);
   const revokedLogins = new RevokedLogins(db, now);
-  const auth = { db, config, now, email, apiTokens, revokedLogins };
+  const auth = { db, config, now, email, temporal, apiTokens, revokedLogins };
 
   const payments = paymentProviderFor(config.payments, config.http.baseUrl);
   // What every command runs over, for the routes and the pages alike.

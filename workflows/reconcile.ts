@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { PrivacyActivities } from '../activities/privacy/privacy-activities.ts';
 import type { ReconcileActivities, ReconcileBatch } from '../activities/studies/reconcile-activities.ts';
 
@@ -9,11 +9,12 @@ export const RECONCILE_BATCH = 100;
 /** A bound on one run's work; the rest waits for the next run. */
 const MAX_BATCHES = 50;
 
-const { reconcileStudyWorkflows, reconcileSessionWorkflows } = proxyActivities<ReconcileActivities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumInterval: '1 minute', maximumAttempts: 5 },
-});
+const { reconcileStudyWorkflows, reconcileSessionWorkflows, reconcileMessageDeliveries } =
+  proxyActivities<ReconcileActivities>({
+    startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: '1 minute',
+    retry: { maximumInterval: '1 minute', maximumAttempts: 5 },
+  });
 
 const { eraseExpiredRecordings } = proxyActivities<PrivacyActivities>({
   startToCloseTimeout: '5 minutes',
@@ -27,6 +28,8 @@ export interface ReconcileSummary {
   readonly sessionsStarted: number;
   /** Screen recordings erased because their retention ran out. */
   readonly recordingsErased: number;
+  /** Messages the API queued whose delivery it had not started, started now. */
+  readonly messagesStarted?: number;
 }
 
 /**
@@ -35,11 +38,16 @@ export interface ReconcileSummary {
  * (no time limit, no signals). Every few minutes this starts the workflow of each live study and
  * session that is a couple of minutes old and has none, from its recorded state. Studies first,
  * so a repaired session's confirmation finds its study running (signal-with-start would start
- * it anyway). Then the screen recordings past their retention are erased.
+ * it anyway). Then the messages the API queued without starting their delivery are started, and
+ * the screen recordings past their retention are erased.
  */
 export async function lifecycleReconcileWorkflow(): Promise<ReconcileSummary> {
   const studies = await drain(reconcileStudyWorkflows);
   const sessions = await drain(reconcileSessionWorkflows);
+  // One batch a run: the rows are not marked, so a second batch would find the same ones.
+  const messages = patched('reconcile-messages')
+    ? await reconcileMessageDeliveries({ limit: RECONCILE_BATCH })
+    : undefined;
   let recordingsErased = 0;
   for (let round = 0; round < MAX_BATCHES; round += 1) {
     const erased = await eraseExpiredRecordings({ limit: RECONCILE_BATCH });
@@ -52,6 +60,7 @@ export async function lifecycleReconcileWorkflow(): Promise<ReconcileSummary> {
     sessionsChecked: sessions.checked,
     sessionsStarted: sessions.started,
     recordingsErased,
+    ...(messages ? { messagesStarted: messages.started } : {}),
   };
 }
 

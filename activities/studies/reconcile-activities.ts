@@ -11,13 +11,22 @@ import {
 } from '../../db/repositories/lifecycle.ts';
 import { sessionWorkflowId } from '../../workflows/messages/session.ts';
 import { studyWorkflowId } from '../../workflows/messages/study.ts';
-import { ensureSessionWorkflow, ensureStudyWorkflow } from '../../clients/temporal.ts';
+import {
+  ensureSessionWorkflow,
+  ensureStudyWorkflow,
+  startNotificationDelivery,
+} from '../../clients/temporal.ts';
+import { untriedMessages } from '../../db/repositories/notification-outbox.ts';
+import { TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
 
 /**
  * A row younger than this is left alone: its request may still be starting the workflow. Older,
  * a missing workflow means the start after the commit failed.
  */
 export const RECONCILE_AFTER_MS = 2 * 60_000;
+
+/** What the API queues and then starts the delivery of after its commit. */
+const API_QUEUED_KINDS: readonly string[] = [TEST_TOKEN_KIND, 'magic_link', 'password_reset'];
 
 export interface ReconcileDependencies {
   readonly db: Db;
@@ -81,6 +90,22 @@ export function createReconcileActivities({ db }: ReconcileDependencies) {
         start: ensureStudyWorkflow,
         markSeen: markStudyWorkflowsSeen,
       }),
+
+    /**
+     * Messages the API queued (a recovery link, a test token) whose delivery has not started: their
+     * delivery is started (`USE_EXISTING`: one already running is left alone). Not marked: a row
+     * stays until its delivery tries it, so a worker that was down is caught up the next run.
+     */
+    async reconcileMessageDeliveries({ limit }: { limit: number }): Promise<ReconcileBatch> {
+      const ids = await asSystem(db, (tx) => untriedMessages(tx, API_QUEUED_KINDS, cutoff(), limit));
+      const { client, info, log } = Context.current();
+      for (const id of ids) {
+        await startNotificationDelivery(client, info.taskQueue, id);
+        Context.current().heartbeat();
+      }
+      if (ids.length) log.warn('Started the delivery of messages queued without one', { count: ids.length });
+      return { checked: ids.length, started: ids.length };
+    },
 
     reconcileSessionWorkflows: ({ limit }: { limit: number }): Promise<ReconcileBatch> =>
       reconcile({

@@ -14,7 +14,10 @@ import { consumeOneTimeToken, issueOneTimeToken } from '../../commands/auth/one-
 import { hashPassword } from './password-hash.ts';
 import { checkPassword } from './password-login.ts';
 import type { Principal } from '../../commands/principal.ts';
-import { sendRecoveryMail, type RecoveryKind } from './recovery-mail.ts';
+import { recoveryMail, type RecoveryKind } from './recovery-mail.ts';
+import { queueNotification } from '../../db/repositories/notification-outbox.ts';
+import { startNotificationDelivery } from '../../clients/temporal.ts';
+import { serviceTaskQueue } from '../../commands/context.ts';
 import { revokeFamilyOf } from './refresh-tokens.ts';
 import { clearSessionCookies, openSession, type SessionView } from './session-issuer.ts';
 import type { SessionClaims } from './session-jwt.ts';
@@ -60,12 +63,25 @@ export async function requestRecoveryLink(
   email: string,
   kind: RecoveryKind,
 ): Promise<void> {
-  const issued = await asSystem(deps.db, async (tx) => {
+  const notificationId = await asSystem(deps.db, async (tx) => {
     const account = await findAccountByEmail(tx, email);
     if (!account || account.status === 'suspended') return undefined;
-    return { account, token: await issueOneTimeToken(tx, account.id, kind, deps.now()) };
+    const now = deps.now();
+    const token = await issueOneTimeToken(tx, account.id, kind, now);
+    const mail = recoveryMail(deps.config.http.baseUrl, account, kind);
+    // Queued with the token, in its transaction: the mail is sent (and retried) by the outbox.
+    return queueNotification(
+      tx,
+      { channel: 'email', recipient: account.email, userId: account.id, kind, ...mail, secret: token },
+      now,
+    );
   });
-  if (issued) sendRecoveryMail(deps, log, issued.account, kind, issued.token);
+  // Not awaited: the answer must not take longer for emails that have accounts, or its timing
+  // would reveal them. A start that fails leaves the row to the lifecycle reconciler.
+  if (notificationId)
+    startNotificationDelivery(deps.temporal, serviceTaskQueue(deps), notificationId).catch((error: unknown) =>
+      log.warn({ err: error, kind }, 'recovery mail queued; its delivery starts later'),
+    );
 }
 
 export async function logInWithMagicLink(

@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import type { EmailSender } from '../../clients/email.ts';
 import type { Config } from '../../config/index.ts';
 import type { Db } from '../../db/connection.ts';
@@ -10,6 +11,8 @@ export interface AuthDependencies {
   readonly config: Config;
   readonly now: () => Date;
   readonly email: EmailSender;
+  /** Starts the outbox's delivery of recovery mails. */
+  readonly temporal: Client;
   readonly apiTokens: ApiTokenVerifier;
   readonly revokedLogins: RevokedLogins;
   /** fetch for the OAuth providers' endpoints (replaceable only to observe calls). */

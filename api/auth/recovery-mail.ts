@@ -1,6 +1,5 @@
-import type { Logger } from 'pino';
+import { SECRET_PLACEHOLDER } from '../../lib/outbox-messages.ts';
 import type { AccountView } from './accounts.ts';
-import type { AuthDependencies } from './dependencies.ts';
 
 export type RecoveryKind = 'magic_link' | 'password_reset';
 
@@ -16,37 +15,26 @@ const CONTENT: Readonly<
   },
 };
 
-/** The page of the web app that takes the token and posts it to the API. */
-export function recoveryLink(baseUrl: string, kind: RecoveryKind, token: string): string {
-  return `${baseUrl}${CONTENT[kind].page}?token=${encodeURIComponent(token)}`;
-}
-
 /**
- * Sends without making the caller wait: the HTTP answer must not take longer for emails that
- * have accounts, or its timing would reveal them. A failed send is logged; the user asks again.
+ * The recovery mail as the outbox keeps it: the link's token stands as SECRET_PLACEHOLDER, filled
+ * in when the mail is sent and dropped from the row after (the token is base64url: no encoding).
  */
-export function sendRecoveryMail(
-  deps: AuthDependencies,
-  log: Logger,
+export function recoveryMail(
+  baseUrl: string,
   account: AccountView,
   kind: RecoveryKind,
-  token: string,
-): void {
+): { subject: string; body: string } {
   const content = CONTENT[kind];
-  const link = recoveryLink(deps.config.http.baseUrl, kind, token);
-  deps.email
-    .send({
-      to: account.email,
-      subject: content.subject,
-      text: [
-        `Hello${account.displayName ? ` ${account.displayName}` : ''},`,
-        '',
-        `Use this link within ${content.minutes} minutes to ${content.action}. It works once.`,
-        '',
-        link,
-        '',
-        'If you did not ask for it, ignore this email.',
-      ].join('\n'),
-    })
-    .catch((error: unknown) => log.error({ err: error, kind }, 'recovery email not sent'));
+  return {
+    subject: content.subject,
+    body: [
+      `Hello${account.displayName ? ` ${account.displayName}` : ''},`,
+      '',
+      `Use this link within ${content.minutes} minutes to ${content.action}. It works once.`,
+      '',
+      `${baseUrl}${content.page}?token=${SECRET_PLACEHOLDER}`,
+      '',
+      'If you did not ask for it, ignore this email.',
+    ].join('\n'),
+  };
 }

@@ -12,6 +12,9 @@ const issuedTestTokenResponse = z.object({
   messagingQueued: z
     .boolean()
     .describe('true when the token was also queued to the tester through the messaging channel'),
+  emailQueued: z
+    .boolean()
+    .describe('true when the tester has no chat linked and the token was queued to their email instead'),
 });
 
 export function testTokenRoutes(deps: CommandContext): RouteDefinition[] {
@@ -21,7 +24,7 @@ export function testTokenRoutes(deps: CommandContext): RouteDefinition[] {
       path: '/api/sessions/:id/test-token',
       tag: 'Sessions',
       summary:
-        "Issue a fresh test token for an active or paused session (the previous one stops working); answered once and sent to the tester's chat",
+        "Issue a fresh test token for an active or paused session (the previous one stops working); answered once and sent to the tester's chat, or by email when no chat is linked",
       auth: 'user',
       roles: ['business', 'admin'],
       params: sessionIdParams,

@@ -1,7 +1,7 @@
 import { TEST_TOKEN_KIND, testTokenMessageBody } from '../../lib/outbox-messages.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
 import { queueNotification, supersedeNotifications } from '../../db/repositories/notification-outbox.ts';
-import { messagingChatOf } from '../../db/repositories/tester-profiles.ts';
+import { testerContact } from '../../db/repositories/contacts.ts';
 import {
   lockSessionForTestToken,
   sessionHoldingTestToken,
@@ -18,8 +18,10 @@ export interface IssuedTestToken {
   readonly sessionId: string;
   readonly testToken: string;
   readonly expiresAt: Date;
-  /** False when the tester has no chat linked: the caller must hand the token over itself. */
+  /** True when the token was queued to the tester's chat. */
   readonly messagingQueued: boolean;
+  /** True when it was queued by email instead (the tester has no chat linked). */
+  readonly emailQueued: boolean;
 }
 
 /**
@@ -48,27 +50,31 @@ interface TokenMessage {
   readonly expiresAt: Date;
 }
 
+/** The subject of a test token sent by email (a tester without a linked chat). */
+const TEST_TOKEN_SUBJECT = 'Your usability test session is ready';
+
 /**
- * Queues the token's message to the tester's chat (tester_profiles.messaging_chat_id), linking the
- * session's start page at the service's address, in the caller's system transaction, giving up any undelivered older token of the session. Null when no
- * chat is linked.
+ * Queues the token's message to the tester: to their chat (tester_profiles.messaging_chat_id), or
+ * by email when none is linked, linking the session's start page at the service's address, in the
+ * caller's system transaction, giving up any undelivered older token of the session.
  */
 async function queueTestTokenMessage(
   deps: CommandContext,
   tx: Tx,
   message: TokenMessage,
   now: Date,
-): Promise<string | null> {
+): Promise<{ id: string; channel: 'messaging' | 'email' }> {
   await supersedeNotifications(tx, TEST_TOKEN_KIND, message.sessionId);
-  const chatId = await messagingChatOf(tx, message.testerId);
-  if (!chatId) return null;
-  return queueNotification(
+  const contact = await testerContact(tx, message.testerId);
+  const chatId = contact.messaging_chat_id;
+  const id = await queueNotification(
     tx,
     {
-      channel: 'messaging',
-      recipient: chatId,
+      channel: chatId ? 'messaging' : 'email',
+      recipient: chatId ?? contact.email,
       userId: message.testerId,
       kind: TEST_TOKEN_KIND,
+      ...(chatId ? {} : { subject: TEST_TOKEN_SUBJECT }),
       body: testTokenMessageBody(
         message.expiresAt,
         deps.config.http.baseUrl + sessionStartAfterAcceptPath(message.sessionId),
@@ -78,6 +84,7 @@ async function queueTestTokenMessage(
     },
     now,
   );
+  return { id, channel: chatId ? 'messaging' : 'email' };
 }
 
 /** Hands the queued message to its workflow; the request does not wait for the channel. */
@@ -95,14 +102,14 @@ export async function deliverTestToken(
   token: string,
 ): Promise<boolean> {
   const now = deps.now();
-  const notificationId = await asSystem(deps.db, async (tx) => {
+  const queued = await asSystem(deps.db, async (tx) => {
     const session = await sessionHoldingTestToken(tx, sessionId, sha256Hex(token));
     if (!session?.test_token_expires_at) return null;
     const expiresAt = session.test_token_expires_at;
     return queueTestTokenMessage(deps, tx, { sessionId, testerId: session.tester_id, token, expiresAt }, now);
   });
-  if (notificationId) await startDelivery(deps, notificationId);
-  return notificationId !== null;
+  if (queued) await startDelivery(deps, queued.id);
+  return queued !== null;
 }
 
 /**
@@ -120,14 +127,15 @@ export async function reissueTestToken(deps: CommandContext, sessionId: string):
     if (session.tester_status === 'suspended') throw conflict("The session's tester is suspended");
     const { token, expiresAt } = await issueTestToken(tx, sessionId, now);
     const message = { sessionId, testerId: session.tester_id, token, expiresAt };
-    return { token, expiresAt, notificationId: await queueTestTokenMessage(deps, tx, message, now) };
+    return { token, expiresAt, queued: await queueTestTokenMessage(deps, tx, message, now) };
   });
-  if (issued.notificationId) await startDelivery(deps, issued.notificationId);
+  await startDelivery(deps, issued.queued.id);
   return {
     sessionId,
     testToken: issued.token,
     expiresAt: issued.expiresAt,
-    messagingQueued: issued.notificationId !== null,
+    messagingQueued: issued.queued.channel === 'messaging',
+    emailQueued: issued.queued.channel === 'email',
   };
 }
 

@@ -12,6 +12,8 @@ export interface NewNotification {
   readonly recipient: string;
   readonly userId: string | null;
   readonly kind: string;
+  /** Email only. */
+  readonly subject?: string;
   readonly body: string;
   /** Kept in the row's payload until the message leaves the outbox (see SECRET_PLACEHOLDER). */
   readonly secret?: string;
@@ -25,6 +27,7 @@ function outboxRow(message: Omit<NewNotification, 'secret'>, payload: Record<str
     recipient: message.recipient,
     user_id: message.userId,
     kind: message.kind,
+    subject: message.subject?.slice(0, 500) ?? null,
     body: message.body,
     payload: JSON.stringify(payload),
     available_at: now,
@@ -45,7 +48,6 @@ export async function queueNotification(tx: Tx, message: NewNotification, now: D
 export interface OnceNotification extends Omit<NewNotification, 'secret'> {
   /** Unique per message and recipient: a repeat (a retried activity) finds the first row. */
   readonly dedupeKey: string;
-  readonly subject?: string;
   /** `sending`: the caller sends it itself (mail), so it never looks queued for delivery. */
   readonly status?: 'pending' | 'sending';
 }
@@ -57,7 +59,6 @@ export async function queueNotificationOnce(tx: Tx, message: OnceNotification, n
     .insertInto('notification_outbox')
     .values({
       ...outboxRow(message, message.payload ?? {}, now),
-      subject: message.subject?.slice(0, 500) ?? null,
       dedupe_key: dedupeKey,
       status: message.status ?? 'pending',
     })
@@ -146,4 +147,27 @@ export async function notificationIdByDedupeKey(tx: Tx, dedupeKey: string): Prom
     .where('dedupe_key', '=', dedupeKey.slice(0, 255))
     .executeTakeFirst();
   return row?.id;
+}
+
+/**
+ * Messages queued before `before` that no delivery has tried yet, of the kinds the API queues and
+ * then starts the delivery of after its commit (a start that failed leaves them waiting).
+ */
+export async function untriedMessages(
+  tx: Tx,
+  kinds: readonly string[],
+  before: Date,
+  limit: number,
+): Promise<string[]> {
+  const rows = await tx
+    .selectFrom('notification_outbox')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('attempts', '=', 0)
+    .where('kind', 'in', kinds)
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
 }

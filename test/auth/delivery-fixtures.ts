@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import type { EmailSender } from '../../clients/email.ts';
 import type { MessagingSender } from '../../clients/messaging.ts';
 import { TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
 import { asSystem } from '../../db/doors.ts';
@@ -17,12 +18,13 @@ export const tokenOf = (text: string) => TOKEN_IN_TEXT.exec(text)?.[1];
 /** A chat id no other test uses. */
 export const newChatId = () => String(100_000 + Math.floor(Math.random() * 1_000_000_000));
 
-/** A service worker on a task queue of its own, with the messaging channel the test chooses. */
+/** A service worker on a task queue of its own, with the messaging channel (and mail) the test chooses. */
 export async function startWorker(
   taskQueue: string,
   messaging: MessagingSender,
+  email?: EmailSender,
 ): Promise<() => Promise<void>> {
-  const worker = await createTestServiceWorker(taskQueue, { messaging });
+  const worker = await createTestServiceWorker(taskQueue, { messaging, ...(email ? { email } : {}) });
   const running = worker.run();
   return async () => {
     worker.shutdown();

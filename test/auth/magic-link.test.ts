@@ -4,14 +4,18 @@ import type { MailCatcher } from '../support/mail-catcher.ts';
 import { asSystem } from '../../db/doors.ts';
 import { testDatabase } from '../support/database.ts';
 import { cookieValue, createPasswordUser, MINUTE, TestClock } from './helpers.ts';
-import { mailedToken, startApiWithMail, stopApiWithMail } from './mailed-links.ts';
+import { mailedToken, startApiWithMail, stopApiWithMail, type ApiWithMail } from './mailed-links.ts';
 
 describe('magic link login (POST /api/auth/magic-link, POST /api/auth/magic-link/verify)', () => {
   const clock = new TestClock();
   let mail: MailCatcher;
   let api: TestApi;
-  before(async () => ({ api, mail } = await startApiWithMail(clock)));
-  after(() => stopApiWithMail({ api, mail }));
+  let withMail: ApiWithMail;
+  before(async () => {
+    withMail = await startApiWithMail(clock);
+    ({ api, mail } = withMail);
+  });
+  after(() => stopApiWithMail(withMail));
 
   const requestLink = (email: string) =>
     mailedToken({ api, mail }, '/api/auth/magic-link', email, {
@@ -28,6 +32,24 @@ describe('magic link login (POST /api/auth/magic-link, POST /api/auth/magic-link
     assert.ok(cookieValue(response.headers, 'refresh_token'));
     const me = await api.request('GET', '/api/auth/me', { token: jwt });
     assert.equal((me.body.data as { id: string }).id, user.id);
+    // The mail went through the durable outbox, which keeps no token once it is sent.
+    const outboxOf = () =>
+      asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('notification_outbox')
+          .select(['kind', 'status', 'payload', 'body'])
+          .where('user_id', '=', user.id)
+          .execute(),
+      );
+    let queued = await outboxOf();
+    for (let waited = 0; queued[0]?.status !== 'sent' && waited < 10_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      queued = await outboxOf();
+    }
+    assert.equal(queued.length, 1);
+    assert.deepEqual([queued[0]!.kind, queued[0]!.status], ['magic_link', 'sent']);
+    assert.equal(queued[0]!.payload.secret, undefined);
+    assert.ok(!queued[0]!.body.includes(token), 'the stored text holds a placeholder, not the token');
   });
 
   it('a magic link works once', async () => {

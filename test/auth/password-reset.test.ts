@@ -2,14 +2,24 @@ import assert from 'node:assert/strict';
 import type { TestApi } from '../support/api.ts';
 import type { MailCatcher } from '../support/mail-catcher.ts';
 import { cookieValue, createPasswordUser, HOUR, TestClock, tokenFromMail } from './helpers.ts';
-import { mailedToken, startApiWithMail, stopApiWithMail, takeMail } from './mailed-links.ts';
+import {
+  mailedToken,
+  startApiWithMail,
+  stopApiWithMail,
+  type ApiWithMail,
+  takeMail,
+} from './mailed-links.ts';
 
 describe('password reset (POST /api/auth/password-reset, POST /api/auth/password-reset/confirm)', () => {
   const clock = new TestClock();
   let mail: MailCatcher;
   let api: TestApi;
-  before(async () => ({ api, mail } = await startApiWithMail(clock)));
-  after(() => stopApiWithMail({ api, mail }));
+  let withMail: ApiWithMail;
+  before(async () => {
+    withMail = await startApiWithMail(clock);
+    ({ api, mail } = withMail);
+  });
+  after(() => stopApiWithMail(withMail));
 
   const requestReset = (email: string) =>
     mailedToken({ api, mail }, '/api/auth/password-reset', email, {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EmailMessage } from '../../clients/email.ts';
 import { createMessagingSender } from '../../clients/messaging.ts';
 import { TEST_TOKEN_KIND, testTokenMessageBody } from '../../lib/outbox-messages.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
@@ -35,6 +36,7 @@ describe('POST /api/sessions/:id/test-token and delivery through the messaging c
   let api: TestApi;
   let business: BusinessFixture;
   let businessJwt: string;
+  const mails: EmailMessage[] = [];
 
   before(async function () {
     this.timeout(90_000);
@@ -42,6 +44,14 @@ describe('POST /api/sessions/:id/test-token and delivery through the messaging c
     stopWorker = await startWorker(
       taskQueue,
       createMessagingSender({ botToken: BOT_TOKEN, apiRoot: bot.url, outboxDir: join(tmpdir(), 'unused') }),
+      {
+        destination: 'test mailbox',
+        send: (message) => {
+          mails.push(message);
+          return Promise.resolve();
+        },
+        close: () => {},
+      },
     );
     api = await startTestApi({ now: clock.now, worker: false, env: { TEMPORAL_TASK_QUEUE: taskQueue } });
     business = await createBusiness();
@@ -142,12 +152,28 @@ describe('POST /api/sessions/:id/test-token and delivery through the messaging c
     assert.equal(old.payload.secret, undefined);
   });
 
-  it('a tester without a linked chat still gets a token from the business; nothing is queued', async () => {
-    const { sessionId } = await createSession(await testerWithChat(null));
+  it('a tester without a linked chat gets the token by email, through the outbox, which then forgets it', async () => {
+    const testerId = await testerWithChat(null);
+    const { email } = await asSystem(testDatabase(), (tx) =>
+      tx.selectFrom('users').select('email').where('id', '=', testerId).executeTakeFirstOrThrow(),
+    );
+    const { sessionId } = await createSession(testerId);
+    const first = await waitForOutboxStatus(sessionId, 'sent');
+    assert.equal(first.channel, 'email');
+    assert.equal(first.recipient, email);
+    assert.equal(first.payload.secret, undefined, 'the outbox keeps no token once sent');
     const response = await issue(sessionId);
     assert.equal(response.status, 201);
-    assert.equal((response.body.data as { messagingQueued: boolean }).messagingQueued, false);
-    assert.deepEqual(await outboxRows(sessionId), []);
+    const data = response.body.data as { testToken: string; messagingQueued: boolean; emailQueued: boolean };
+    assert.deepEqual([data.messagingQueued, data.emailQueued], [false, true]);
+    for (let waited = 0; !mails.some((mail) => mail.text.includes(data.testToken)); waited += 100) {
+      assert.ok(waited < 20_000, 'the mail with the fresh token did not arrive');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const mail = mails.find((sent) => sent.text.includes(data.testToken))!;
+    assert.equal(mail.to, email);
+    assert.equal(mail.subject, 'Your usability test session is ready');
+    assert.match(mail.text, new RegExp(`/sessions/${sessionId}/start\\?start=1`), 'it links the start page');
   });
 
   it('a chat that refuses the bot (403) gives the message up at once and drops the token from the outbox', async () => {

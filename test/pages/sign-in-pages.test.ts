@@ -3,23 +3,22 @@ import { randomUUID } from 'node:crypto';
 import { asSystem } from '../../db/doors.ts';
 import { cookieValue, createPasswordUser, tokenFromMail } from '../auth/helpers.ts';
 import { takeMail } from '../auth/mailed-links.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import type { TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
-import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
+import { startApiWithMail, stopApiWithMail, type ApiWithMail } from '../auth/mailed-links.ts';
+import type { MailCatcher } from '../support/mail-catcher.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { countOf, PageClient, textOfId } from './page-client.ts';
 
 describe('sign-in pages (/login, /register, /login/magic-link, /reset-password, /logout, /dashboard)', () => {
   let api: TestApi;
   let mail: MailCatcher;
+  let withMail: ApiWithMail;
   before(async () => {
-    mail = await startMailCatcher();
-    api = await startTestApi({ worker: false, env: { SMTP_URL: mail.url, TRUST_PROXY: '1' } });
+    withMail = await startApiWithMail(undefined, { TRUST_PROXY: '1' });
+    ({ api, mail } = withMail);
   });
-  after(async () => {
-    await api.stop();
-    await mail.stop();
-  });
+  after(() => stopApiWithMail(withMail));
   const browser = () => new PageClient(api.url);
 
   describe('shape', () => {

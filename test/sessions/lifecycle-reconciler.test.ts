@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import type { ScheduleHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { asSystem } from '../../db/doors.ts';
+import { queueNotification } from '../../db/repositories/notification-outbox.ts';
+import { SECRET_PLACEHOLDER } from '../../lib/outbox-messages.ts';
 import { ensureLifecycleSchedule } from '../../workers/lifecycle-schedule.ts';
 import type { lifecycleReconcileWorkflow, ReconcileSummary } from '../../workflows/reconcile.ts';
 import {
@@ -217,6 +220,45 @@ describe('the lifecycle reconciler schedule', () => {
     assert.deepEqual(
       left.map((row) => row.session_id),
       [kept],
+    );
+  });
+
+  it('starts the delivery of a message the API queued but never handed over (a recovery link), and leaves a young one to the API', async () => {
+    const queue = (kind: string, createdAt: Date) =>
+      asSystem(testDatabase(), (tx) =>
+        queueNotification(
+          tx,
+          {
+            channel: 'email',
+            recipient: `reconciled-${randomUUID()}@example.com`,
+            userId: null,
+            kind,
+            subject: 'Your sign-in link',
+            body: `https://usability.example/login/magic-link?token=${SECRET_PLACEHOLDER}`,
+            secret: 'a-one-time-token',
+          },
+          createdAt,
+        ),
+      );
+    const stranded = await queue('magic_link', minutesAgo(5));
+    const young = await queue('password_reset', new Date());
+    const summary = await runSchedule();
+    assert.ok((summary.messagesStarted ?? 0) >= 1, JSON.stringify(summary));
+    const rowOf = (id: string) =>
+      asSystem(testDatabase(), (tx) =>
+        tx.selectFrom('notification_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+      );
+    await waitFor(async () => (await rowOf(stranded)).status === 'sent');
+    assert.equal(
+      (await rowOf(stranded)).payload.secret,
+      undefined,
+      'the token leaves the outbox with the mail',
+    );
+    const left = await rowOf(young);
+    assert.deepEqual(
+      [left.status, left.attempts],
+      ['pending', 0],
+      'within 2 minutes the API may still start it',
     );
   });
 
