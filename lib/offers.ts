@@ -21,6 +21,8 @@ export const OFFER_OUTCOMES = [
   'withdrawn',
   'filled',
   'not_sent',
+  // Its record says open, but its workflow is gone (terminated by an operator): nobody can take it.
+  'closed',
 ] as const;
 export type OfferOutcome = (typeof OFFER_OUTCOMES)[number];
 
@@ -49,6 +51,8 @@ export const OFFER_OUTCOME_TEXT: Readonly<Record<OfferOutcome, string>> = {
   withdrawn: 'This offer was withdrawn: the study no longer takes testers.',
   filled: 'Sorry, the study has all the testers it needs; nothing changed.',
   not_sent: 'This offer is not open.',
+  closed:
+    "This offer is closed and can no longer be answered; nothing changed. Ask the study's team if you still want to take part.",
 };
 
 /** The bot's callback data for an answer: `offer:<answer>:<outreachId>` (within the 64-byte limit). */

@@ -26,6 +26,8 @@ export interface RawEndpoint {
   readonly contentTypes: readonly string[];
   readonly params?: ZodType;
   readonly query?: ZodType;
+  /** Statuses its handler answers besides those of its shape (as a route's `errors`). */
+  readonly errors?: RouteDefinition['errors'];
 }
 
 const CONVENTIONS = [
@@ -119,6 +121,7 @@ function rawOperation(endpoint: RawEndpoint): JsonSchema {
         auth: 'public',
         params: endpoint.params,
         query: endpoint.query,
+        errors: endpoint.errors,
       }),
     },
   };

@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { findOffer } from '../../db/repositories/offers.ts';
@@ -33,6 +34,11 @@ export async function answerOffer(
     const after = await recordedStatus(deps.db, outreachId);
     if (after && after.status !== 'open' && after.status !== null)
       return { outcome: closedOfferOutcome(after.status) };
+    // Gone while its record still says open (terminated by hand): nothing can take the answer.
+    if (error instanceof WorkflowNotFoundError) {
+      deps.logger.warn({ outreachId }, 'an answer reached an open offer whose workflow is gone');
+      return { outcome: 'closed' };
+    }
     throw error;
   }
 }

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { asSystem } from '../../db/doors.ts';
+import { offerAnswerLink } from '../../lib/offer-links.ts';
+import { offerWorkflowId } from '../../workflows/messages/offer.ts';
 import { waitFor } from '../sessions/fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
+import { temporalEnvironment } from '../support/temporal.ts';
 import { createBusiness, createTester } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { countOf, escaped, PageClient } from './page-client.ts';
@@ -34,7 +37,7 @@ describe("the tester's offers (/offers): every offer sent to them, accepted or d
   before(async () => {
     api = await startTestApi({ env: { TRUST_PROXY: '1' } });
     business = await sessionToken((await createBusiness('pro')).claims);
-    ({ proposals } = await studyWithProposals(api, business, 'EC', 2));
+    ({ proposals } = await studyWithProposals(api, business, 'EC', 3));
     for (const proposal of proposals) {
       const approved = await api.request('POST', `/api/outreach/proposals/${proposal.proposalId}/approve`, {
         token: business,
@@ -121,6 +124,28 @@ describe("the tester's offers (/offers): every offer sent to them, accepted or d
     assert.equal(declined.location, '/offers?done=declined');
     assert.equal((await offerOf(proposals[1]!.proposalId))!.offer_status, 'declined');
     assert.match((await owner.get('/offers')).html, /You declined it on/);
+  });
+
+  it('an open offer whose workflow is gone (terminated by hand) answers that it is closed, never 500, and changes nothing', async () => {
+    const offer = offers[2]!;
+    const { client } = await temporalEnvironment();
+    await client.workflow.getHandle(offerWorkflowId(offer.id)).terminate('an operator ended it');
+    const tester = await testerPage(proposals[2]!.testerId);
+    await tester.get('/offers');
+    const answered = await tester.post(`/offers/${offer.id}/answer`, { answer: 'accept' });
+    assert.equal(answered.status, 303);
+    assert.equal(answered.location, '/offers?done=closed');
+    assert.match(
+      (await tester.get(answered.location)).html,
+      /This offer is closed and can no longer be answered/,
+    );
+    // The email's signed link: the page of the answer, as a conflict.
+    const link = new URL(offerAnswerLink(api.url, api.config.auth.jwtSecret, offer.id, 'decline'));
+    const byMail = await new PageClient(api.url).post(`${link.pathname}${link.search}`, {});
+    assert.equal(byMail.status, 409);
+    assert.match(byMail.html, /This offer is closed and can no longer be answered/);
+    const row = (await offerOf(proposals[2]!.proposalId))!;
+    assert.deepEqual([row.offer_status, row.session_id], ['open', null]);
   });
 
   it('signed out, the page sends to sign-in and back', async () => {

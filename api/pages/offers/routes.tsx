@@ -29,11 +29,13 @@ export const OFFER_PAGE_ENDPOINTS: readonly RawEndpoint[] = [
   {
     method: 'POST',
     path: offerLinkPath(':id'),
-    summary: "Confirms the signed answer to an offer (the page's button) and shows what it did",
+    summary:
+      "Confirms the signed answer to an offer (the page's button) and shows what it did; 409 when the offer can no longer be answered",
     tag: TAG,
     contentTypes: ['text/html'],
     params: offerParams,
     query: linkQuery,
+    errors: [409],
   },
 ];
 
@@ -112,6 +114,11 @@ export function mountOfferPages(router: Router<RequestState>, deps: CommandConte
     if (!link) return invalidLink();
     const reply = await answerOffer(deps, link.id, link.answer);
     if (!reply) return invalidLink();
-    renderPage(ctx, <OfferLinkAnsweredPage outcome={reply.outcome} sessionId={reply.sessionId} />);
+    // An offer nobody can take any more is a conflict (409), shown as the page of the answer.
+    renderPage(
+      ctx,
+      <OfferLinkAnsweredPage outcome={reply.outcome} sessionId={reply.sessionId} />,
+      reply.outcome === 'closed' ? 409 : 200,
+    );
   });
 }
