@@ -8,6 +8,10 @@ export const SECRET_PLACEHOLDER = '{{secret}}';
 /** The outbox row kind of a test-token message. */
 export const TEST_TOKEN_KIND = 'test_token';
 
+/** The outbox row kinds of the emailed sign-in and password-reset links. */
+export const RECOVERY_MAIL_KINDS = ['magic_link', 'password_reset'] as const;
+export type RecoveryKind = (typeof RECOVERY_MAIL_KINDS)[number];
+
 /** The body put in the outbox for a test token; the token replaces the placeholder when sent. */
 export function testTokenMessageBody(expiresAt: Date, startUrl: string): string {
   return [

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/doors.ts';
-import { studyContacts } from '../../db/repositories/contacts.ts';
+import { studyContacts, testerDestination } from '../../db/repositories/contacts.ts';
 import { queueNotificationOnce } from '../../db/repositories/notification-outbox.ts';
 
 // Whom a queued message reaches: a tester in their linked chat (else by email), or the people a
@@ -31,13 +31,11 @@ export function queueForTester(
   return queueNotificationOnce(
     tx,
     {
-      channel: tester.chatId ? 'messaging' : 'email',
-      recipient: tester.chatId ?? tester.email,
+      ...testerDestination(tester.chatId, tester.email, message.subject),
       userId: tester.id,
       kind: message.kind,
       body: message.body,
       dedupeKey: message.dedupeKey,
-      ...(tester.chatId ? {} : { subject: message.subject }),
       payload: message.payload ?? {},
     },
     at,

@@ -17,7 +17,7 @@ import {
   startNotificationDelivery,
 } from '../../clients/temporal.ts';
 import { untriedMessages } from '../../db/repositories/notification-outbox.ts';
-import { TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
+import { RECOVERY_MAIL_KINDS, TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
 
 /**
  * A row younger than this is left alone: its request may still be starting the workflow. Older,
@@ -26,7 +26,7 @@ import { TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
 export const RECONCILE_AFTER_MS = 2 * 60_000;
 
 /** What the API queues and then starts the delivery of after its commit. */
-const API_QUEUED_KINDS: readonly string[] = [TEST_TOKEN_KIND, 'magic_link', 'password_reset'];
+const API_QUEUED_KINDS: readonly string[] = [TEST_TOKEN_KIND, ...RECOVERY_MAIL_KINDS];
 
 export interface ReconcileDependencies {
   readonly db: Db;

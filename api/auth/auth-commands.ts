@@ -14,7 +14,8 @@ import { consumeOneTimeToken, issueOneTimeToken } from '../../commands/auth/one-
 import { hashPassword } from './password-hash.ts';
 import { checkPassword } from './password-login.ts';
 import type { Principal } from '../../commands/principal.ts';
-import { recoveryMail, type RecoveryKind } from './recovery-mail.ts';
+import { recoveryMail } from './recovery-mail.ts';
+import type { RecoveryKind } from '../../lib/outbox-messages.ts';
 import { queueNotification } from '../../db/repositories/notification-outbox.ts';
 import { startNotificationDelivery } from '../../clients/temporal.ts';
 import { serviceTaskQueue } from '../../commands/context.ts';

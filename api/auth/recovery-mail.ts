@@ -1,7 +1,5 @@
-import { SECRET_PLACEHOLDER } from '../../lib/outbox-messages.ts';
+import { SECRET_PLACEHOLDER, type RecoveryKind } from '../../lib/outbox-messages.ts';
 import type { AccountView } from './accounts.ts';
-
-export type RecoveryKind = 'magic_link' | 'password_reset';
 
 const CONTENT: Readonly<
   Record<RecoveryKind, { subject: string; page: string; action: string; minutes: number }>

@@ -1,6 +1,6 @@
 import type { CommandContext } from '../context.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
-import { testerContact } from '../../db/repositories/contacts.ts';
+import { testerContact, testerDestination } from '../../db/repositories/contacts.ts';
 import {
   badgeCatalogue,
   finishedSessionStatusesBefore,
@@ -178,15 +178,12 @@ export async function evaluateSession(
 /** Spec: a level-up notifies the tester (their chat, else email), once per evaluation. */
 async function queueLevelUp(tx: Tx, session: EvaluatedSession, level: number, points: number, at: Date) {
   const contact = await testerContact(tx, session.tester_id);
-  const chat = contact.messaging_chat_id;
   return queueNotificationOnce(
     tx,
     {
-      channel: chat ? 'messaging' : 'email',
-      recipient: chat ?? contact.email,
+      ...testerDestination(contact.messaging_chat_id, contact.email, `You reached level ${level}`),
       userId: session.tester_id,
       kind: 'level_up',
-      ...(chat ? {} : { subject: `You reached level ${level}` }),
       body: `Congratulations: with ${points} points you reached level ${level}. Thank you for testing!`,
       dedupeKey: levelUpKey(session.id),
       payload: { sessionId: session.id, level },

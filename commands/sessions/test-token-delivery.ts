@@ -1,7 +1,8 @@
 import { TEST_TOKEN_KIND, testTokenMessageBody } from '../../lib/outbox-messages.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
 import { queueNotification, supersedeNotifications } from '../../db/repositories/notification-outbox.ts';
-import { testerContact } from '../../db/repositories/contacts.ts';
+import { testerContact, testerDestination } from '../../db/repositories/contacts.ts';
+import type { Channel } from '../../lib/domain.ts';
 import {
   lockSessionForTestToken,
   sessionHoldingTestToken,
@@ -63,18 +64,16 @@ async function queueTestTokenMessage(
   tx: Tx,
   message: TokenMessage,
   now: Date,
-): Promise<{ id: string; channel: 'messaging' | 'email' }> {
+): Promise<{ id: string; channel: Channel }> {
   await supersedeNotifications(tx, TEST_TOKEN_KIND, message.sessionId);
   const contact = await testerContact(tx, message.testerId);
-  const chatId = contact.messaging_chat_id;
+  const destination = testerDestination(contact.messaging_chat_id, contact.email, TEST_TOKEN_SUBJECT);
   const id = await queueNotification(
     tx,
     {
-      channel: chatId ? 'messaging' : 'email',
-      recipient: chatId ?? contact.email,
+      ...destination,
       userId: message.testerId,
       kind: TEST_TOKEN_KIND,
-      ...(chatId ? {} : { subject: TEST_TOKEN_SUBJECT }),
       body: testTokenMessageBody(
         message.expiresAt,
         deps.config.http.baseUrl + sessionStartAfterAcceptPath(message.sessionId),
@@ -84,7 +83,7 @@ async function queueTestTokenMessage(
     },
     now,
   );
-  return { id, channel: chatId ? 'messaging' : 'email' };
+  return { id, channel: destination.channel };
 }
 
 /** Hands the queued message to its workflow; the request does not wait for the channel. */

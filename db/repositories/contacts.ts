@@ -1,3 +1,4 @@
+import type { Channel } from '../../lib/domain.ts';
 import type { Tx } from '../doors.ts';
 
 // Whom the service writes to: users' emails (and testers' chats) by their part in a study or
@@ -69,4 +70,15 @@ export function testerContact(
     .select(['users.email', 'tester_profiles.messaging_chat_id'])
     .where('users.id', '=', testerId)
     .executeTakeFirstOrThrow();
+}
+
+/** Where a message to a tester goes: their linked chat, else their email (only mail has a subject). */
+export function testerDestination(
+  chatId: string | null,
+  email: string,
+  subject: string,
+): { channel: Channel; recipient: string; subject?: string } {
+  return chatId
+    ? { channel: 'messaging', recipient: chatId }
+    : { channel: 'email', recipient: email, subject };
 }

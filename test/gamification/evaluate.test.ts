@@ -293,5 +293,15 @@ describe('POST /api/gamification/evaluate: points, levels and badges, once per c
       );
       return notices.length === 1 && notices[0]!.status === 'sent' && notices[0]!.body.includes('level 2');
     });
+    // No chat linked: by email, which alone carries a subject.
+    const notice = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('notification_outbox')
+        .select(['channel', 'subject'])
+        .where('kind', '=', 'level_up')
+        .where('user_id', '=', session.tester.sub)
+        .executeTakeFirstOrThrow(),
+    );
+    assert.deepEqual(notice, { channel: 'email', subject: 'You reached level 2' });
   });
 });
