@@ -1,6 +1,7 @@
 import {
   condition,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -16,6 +17,7 @@ import {
   type PayoutOutcome,
   type PayoutSettlement,
 } from './messages/payout.ts';
+import { startDelivery } from './notification.ts';
 
 /** Attempts one payout workflow makes before it gives up and leaves the payment to an admin. */
 export const MAX_PAYOUT_ATTEMPTS = 5;
@@ -26,7 +28,21 @@ const ACCOUNT_RECHECK_MS = 24 * 60 * 60 * 1000;
 /** After this many rechecks the workflow stops waiting; POST /api/billing/payout starts it again. */
 const MAX_ACCOUNT_RECHECKS = 30;
 
-const { preparePayout, recordPayoutRetry, alertAdminsOfFailedPayout } = proxyActivities<PaymentActivities>({
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Standard payouts arrive within two business days, and their event with them. */
+export const SETTLEMENT_FIRST_CHECK_MS = 3 * DAY_MS;
+export const SETTLEMENT_CHECK_EVERY_MS = DAY_MS;
+/** A bank can take up to ten business days to return a payout; a month covers it twice. */
+export const SETTLEMENT_WAIT_DAYS = 30;
+
+const {
+  preparePayout,
+  recordPayoutRetry,
+  alertAdminsOfFailedPayout,
+  alertAdminsOfUnsettledPayout,
+  checkPayout,
+  notifyTesterOfPayout,
+} = proxyActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['PaymentNotFound'] },
 });
@@ -90,8 +106,9 @@ export async function payoutWorkflow({ paymentId, failedPayoutId }: PayoutInput)
     if (pending) {
       const payoutId = pending;
       pending = undefined;
-      await condition(() => settlements.has(payoutId));
-      if (settlements.get(payoutId) === 'paid') return 'paid';
+      const settled = await settlementOf(paymentId, payoutId, attempt, settlements);
+      if (settled === 'paid') return 'paid';
+      if (settled === 'unsettled') return 'unsettled';
     }
     failures += 1;
     const delayMs = failures < MAX_PAYOUT_ATTEMPTS ? payoutRetryDelayMs(failures) : null;
@@ -101,6 +118,41 @@ export async function payoutWorkflow({ paymentId, failedPayoutId }: PayoutInput)
     await sleep(delayMs);
   }
   return 'gave_up';
+}
+
+/**
+ * How the payout's settlement is awaited: its event, or, when the event is late, the provider's
+ * answer. Asked first SETTLEMENT_FIRST_CHECK_MS after the payout is sent, then every
+ * SETTLEMENT_CHECK_EVERY_MS until SETTLEMENT_WAIT_DAYS have passed; then the admins are told and
+ * the workflow ends `unsettled`, leaving the payment processing for its event to settle.
+ */
+async function settlementOf(
+  paymentId: string,
+  payoutId: string,
+  attempt: number,
+  settlements: ReadonlyMap<string, PayoutSettlement['outcome']>,
+): Promise<PayoutSettlement['outcome'] | 'unsettled'> {
+  const told = () => settlements.has(payoutId);
+  // Workflows that began waiting before checks existed keep waiting as they did.
+  if (!patched('bounded-settlement')) {
+    await condition(told);
+    return settlements.get(payoutId)!;
+  }
+  let waitedMs = 0;
+  while (waitedMs < SETTLEMENT_WAIT_DAYS * DAY_MS) {
+    const waitMs = waitedMs === 0 ? SETTLEMENT_FIRST_CHECK_MS : SETTLEMENT_CHECK_EVERY_MS;
+    if (await condition(told, waitMs)) return settlements.get(payoutId)!;
+    waitedMs += waitMs;
+    const asked = await checkPayout({ paymentId, payoutId, attempt });
+    if (asked === 'paid') {
+      // The event that comes later finds the payment paid and does nothing: the tester is told here.
+      const { notificationId } = await notifyTesterOfPayout({ paymentId });
+      if (notificationId) await startDelivery(notificationId);
+    }
+    if (asked !== 'pending') return asked;
+  }
+  await alertAdminsOfUnsettledPayout({ paymentId, payoutId, days: SETTLEMENT_WAIT_DAYS });
+  return 'unsettled';
 }
 
 /**

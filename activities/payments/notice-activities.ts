@@ -2,7 +2,7 @@ import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import { adminContacts, studyContacts, testerContact } from '../../db/repositories/contacts.ts';
 import { queueNotificationOnce } from '../../db/repositories/notification-outbox.ts';
-import { findPayment } from '../../db/repositories/payments.ts';
+import { findPayment, type PaymentRow } from '../../db/repositories/payments.ts';
 import { studyCommission, studyTitle } from '../../db/repositories/studies.ts';
 import type { EmailSender } from '../../clients/email.ts';
 import { sendEmailOnce } from './emails-once.ts';
@@ -18,8 +18,39 @@ export interface NoticeActivityDependencies {
 /** The outbox kind of the tester's payment confirmation (spec: through the messaging channel). */
 export const PAYMENT_CONFIRMATION_KIND = 'payment_confirmation';
 
+interface AdminAlert {
+  readonly kind: string;
+  /** Made unique per admin by the admin's id. */
+  readonly dedupeKey: string;
+  readonly subject: string;
+  readonly text: string;
+}
+
 /** Mail and messages the money path sends: to businesses, testers and admins. */
 export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDependencies) {
+  /** One alert about a payment to every admin, once each; returns how many were sent now. */
+  const emailAdmins = async (paymentId: string, alert: (payment: PaymentRow) => AdminAlert) => {
+    const { payment, admins } = await asSystem(db, async (tx) => ({
+      payment: await findPayment(tx, paymentId),
+      admins: await adminContacts(tx),
+    }));
+    if (!payment) return 0;
+    const { kind, dedupeKey, subject, text } = alert(payment);
+    let sent = 0;
+    for (const admin of admins) {
+      const delivered = await sendEmailOnce(db, email, {
+        dedupeKey: `${dedupeKey}:${admin.id}`,
+        kind,
+        userId: admin.id,
+        to: admin.email,
+        subject,
+        text,
+      });
+      if (delivered) sent += 1;
+    }
+    return sent;
+  };
+
   return {
     /** The spec's "study commissioned" email, once per study and recipient. */
     async sendStudyCommissionedEmail({ studyId }: { studyId: string }): Promise<number> {
@@ -109,32 +140,39 @@ export function createNoticeActivities({ db, email, baseUrl }: NoticeActivityDep
       attempt: number | null;
       retryAt: string | null;
     }): Promise<number> {
-      const { payment, admins } = await asSystem(db, async (tx) => ({
-        payment: await findPayment(tx, input.paymentId),
-        admins: await adminContacts(tx),
-      }));
-      if (!payment) return 0;
-      const attempt = input.attempt ?? payment.attempts;
-      const next = input.retryAt
-        ? `A retry is queued for ${input.retryAt}.`
-        : `No retry is queued. To try again: POST /api/billing/payout {"jobId": "${payment.study_id}"}.`;
-      let sent = 0;
-      for (const admin of admins) {
-        const delivered = await sendEmailOnce(db, email, {
-          dedupeKey: `payout-failed:${payment.id}:${attempt}:${input.retryAt ? 'retry' : 'final'}:${admin.id}`,
+      return emailAdmins(input.paymentId, (payment) => {
+        const attempt = input.attempt ?? payment.attempts;
+        const next = input.retryAt
+          ? `A retry is queued for ${input.retryAt}.`
+          : `No retry is queued. To try again: POST /api/billing/payout {"jobId": "${payment.study_id}"}.`;
+        return {
           kind: 'payout_failed_alert',
-          userId: admin.id,
-          to: admin.email,
+          dedupeKey: `payout-failed:${payment.id}:${attempt}:${input.retryAt ? 'retry' : 'final'}`,
           subject: `Payout failed for session ${payment.session_id} (attempt ${attempt})`,
           text: [
             `The payout of ${payment.amount} ${payment.currency} for session ${payment.session_id} (payment ${payment.id}) failed.`,
             `Provider payout: ${payment.provider_payout_id ?? 'none'}; failure: ${payment.failure_code ?? 'unknown'}: ${payment.failure_message ?? ''}`,
             next,
           ].join('\n\n'),
-        });
-        if (delivered) sent += 1;
-      }
-      return sent;
+        };
+      });
+    },
+
+    /**
+     * Tells every admin that a payout neither arrived nor failed within the days its workflow
+     * waited: the payment stays processing, and its event still settles it when it comes.
+     */
+    async alertAdminsOfUnsettledPayout(input: { paymentId: string; payoutId: string; days: number }) {
+      return emailAdmins(input.paymentId, (payment) => ({
+        kind: 'payout_unsettled_alert',
+        dedupeKey: `payout-unsettled:${payment.id}:${input.payoutId}`,
+        subject: `Payout not settled after ${input.days} days for session ${payment.session_id}`,
+        text: [
+          `The payout ${input.payoutId} of ${payment.amount} ${payment.currency} for session ${payment.session_id} (payment ${payment.id}) was sent ${input.days} days ago, and the payment provider still reports it neither paid nor failed.`,
+          'The payment stays processing: its payout event still settles it when it comes. Check the payout with the provider.',
+          `To wait for it again: POST /api/billing/payout {"jobId": "${payment.study_id}"}.`,
+        ].join('\n\n'),
+      }));
     },
   };
 }

@@ -16,7 +16,9 @@ import {
   PaymentProviderRefused,
   type MoneyMovement,
   type PaymentProvider,
+  type PayoutState,
 } from '../../clients/payments/provider.ts';
+import { paymentEventEffect, type PaymentEvent } from '../../commands/billing/payment-event-effects.ts';
 import { PAYMENT_NOT_FOUND } from '../../lib/failures.ts';
 
 /** Named so the workflow never retries it: the payment row is gone. */
@@ -32,6 +34,13 @@ export type SendPayoutResult =
   | { readonly outcome: 'refused'; readonly code: string; readonly message: string }
   | { readonly outcome: 'account_not_ready' }
   | { readonly outcome: 'paid' };
+
+/** A payout the provider has settled, as its event type names it; undefined while it is on its way. */
+const settlementOf = (status: PayoutState['status']): 'paid' | 'failed' | undefined => {
+  if (status === 'paid') return 'paid';
+  if (status === 'failed' || status === 'canceled') return 'failed';
+  return undefined;
+};
 
 /** The idempotency key of one step of one attempt: the same attempt always sends the same key. */
 export const payoutKey = (paymentId: string, attempt: number, step: 'transfer' | 'payout') =>
@@ -130,6 +139,48 @@ export function createPayoutActivities({ db, provider }: PayoutActivityDependenc
     }): Promise<{ retryAt: string | null }> {
       const at = await asSystem(db, (tx) => recordRetryQueued(tx, paymentId, delayMs));
       return { retryAt: at?.toISOString() ?? null };
+    },
+
+    /**
+     * Asks the provider where a payout stands when its event is late, and settles the payment from
+     * the answer by the same rules as the event would (commands/billing/payment-event-effects.ts):
+     * a failed payout is never paid, a payment already settled is left alone. `pending` means the
+     * provider has not settled it yet (pending or in transit); the workflow asks again later.
+     */
+    async checkPayout({
+      paymentId,
+      payoutId,
+      attempt,
+    }: {
+      paymentId: string;
+      payoutId: string;
+      attempt: number;
+    }): Promise<'paid' | 'failed' | 'pending'> {
+      const payment = await load(paymentId);
+      const account = await asSystem(db, (tx) => payoutAccountOfTester(tx, payment.tester_id));
+      if (!account) throw ApplicationFailure.nonRetryable(`Payment ${paymentId} has no payout account`);
+      const state = await provider.payoutState({ accountId: account.provider_account_id, payoutId });
+      const settled = settlementOf(state.status);
+      if (!settled) return 'pending';
+      const asked: PaymentEvent = {
+        id: `asked:${payoutId}`,
+        type: `payout.${settled}`,
+        created: Math.floor(Date.now() / 1000),
+        data: {
+          object: {
+            id: payoutId,
+            failure_code: state.failureCode ?? (state.status === 'canceled' ? 'canceled' : null),
+            failure_message: state.failureMessage,
+            metadata: { paymentId, attempt: String(attempt) },
+          },
+        },
+      };
+      await asSystem(db, (tx) => paymentEventEffect(tx, asked, new Date(), true));
+      const after = await load(paymentId);
+      const current = after.provider_payout_id === payoutId;
+      if (current && after.status === 'paid') return 'paid';
+      if (current && after.status === 'failed') return 'failed';
+      return settled;
     },
 
     /** Payments of the tester that waited for a payout account able to receive money. */

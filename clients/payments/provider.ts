@@ -63,6 +63,13 @@ export const movementMetadata = (movement: MoneyMovement): Record<string, string
   attempt: String(movement.attempt),
 });
 
+/** What the provider says of one payout when asked (its statuses, as its payout object names them). */
+export interface PayoutState {
+  readonly status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
+  readonly failureCode: string | null;
+  readonly failureMessage: string | null;
+}
+
 export interface PaymentProvider {
   readonly name: 'stripe' | 'local';
   /** Where its checkout pages are: a page's form that leads there must be allowed to (CSP `form-action`). */
@@ -74,6 +81,8 @@ export interface PaymentProvider {
   transfer(request: MoneyMovement): Promise<{ transferId: string }>;
   /** From the connected account's balance to the tester's bank; settles later by a payout event. */
   payout(request: MoneyMovement): Promise<{ payoutId: string }>;
+  /** Where a payout stands: asked when its event is late (workflows/payout.ts). */
+  payoutState(request: { accountId: string; payoutId: string }): Promise<PayoutState>;
 }
 
 /** The provider could not be reached or answered nonsense: worth retrying later. */

@@ -7,6 +7,7 @@ import {
   type CheckoutRequest,
   type MoneyMovement,
   type PaymentProvider,
+  type PayoutState,
 } from './provider.ts';
 
 /** The SDK client, pointed at STRIPE_API_BASE when one is configured (tests, mocks). */
@@ -120,8 +121,30 @@ export function createStripeProvider(stripe: Stripe): PaymentProvider {
         );
         return { payoutId: payout.id };
       }),
+
+    payoutState: ({ accountId, payoutId }) =>
+      call(async () => {
+        const payout = await stripe.payouts.retrieve(payoutId, {}, { stripeAccount: accountId });
+        return {
+          status: payoutStatus(payout.status),
+          failureCode: payout.failure_code,
+          failureMessage: payout.failure_message,
+        };
+      }),
   };
 }
+
+const PAYOUT_STATUSES: readonly PayoutState['status'][] = [
+  'pending',
+  'in_transit',
+  'paid',
+  'failed',
+  'canceled',
+];
+
+/** A status the provider adds later is read as not settled yet: asked again, never guessed. */
+const payoutStatus = (status: string): PayoutState['status'] =>
+  PAYOUT_STATUSES.find((known) => known === status) ?? 'pending';
 
 /** SDK errors in the service's two kinds: try again later, or the provider said no. */
 async function call<T>(work: () => Promise<T>): Promise<T> {

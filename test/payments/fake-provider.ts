@@ -33,6 +33,15 @@ export interface FakeProvider {
   createdAt(path: string): CreatedObject[];
   /** The next `times` requests to `path` meet the fault (before the idempotency layer). */
   fault(path: string, fault: Fault, times?: number): void;
+  /**
+   * What `GET /v1/payouts/:id` answers for a payout from now on (created `pending`); its event is
+   * the test's to send, or not.
+   */
+  setPayoutStatus(
+    payoutId: string,
+    status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled',
+    failure?: { code: string; message: string },
+  ): void;
   /** Resolves when a `holdAfterCreate` request has created its object and is being held. */
   nextHold(): Promise<CreatedObject>;
   stop(): Promise<void>;
@@ -60,6 +69,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   const answers = new Map<string, { path: string; params: string; body: unknown }>();
   const faults: { path: string; fault: Fault }[] = [];
   const holdWaiters: ((object: CreatedObject) => void)[] = [];
+  const payoutStates = new Map<string, { status: string; failure?: { code: string; message: string } }>();
   const heldSockets = new Set<Socket>();
   let sequence = 0;
   // Ids are unique across servers too, as the provider's are: a test run starts several.
@@ -145,6 +155,30 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     res.end(JSON.stringify(body));
   };
 
+  /** A payout read back on the account it was made on, with the status the test gave it. */
+  function retrieve(res: ServerResponse, path: string, account: string | undefined) {
+    const id = /^\/v1\/payouts\/([^/]+)$/.exec(path)?.[1];
+    const made = id ? created.find((object) => object.id === id && object.account === account) : undefined;
+    const answer = made?.idempotencyKey ? answers.get(made.idempotencyKey) : undefined;
+    requests.push({ path, idempotencyKey: undefined, account, params: {}, replayed: false });
+    if (!id || !answer) {
+      return send(res, 404, {
+        error: {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: `No such payout: '${id}'`,
+        },
+      });
+    }
+    const state = payoutStates.get(id) ?? { status: 'pending' };
+    send(res, 200, {
+      ...(answer.body as object),
+      status: state.status,
+      failure_code: state.failure?.code ?? null,
+      failure_message: state.failure?.message ?? null,
+    });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -152,6 +186,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     const path = (req.url ?? '').split('?')[0]!;
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
     const account = req.headers['stripe-account'] as string | undefined;
+
+    if (req.method === 'GET') return retrieve(res, path, account);
 
     const faultIndex = faults.findIndex((f) => f.path === path);
     const fault = faultIndex >= 0 ? faults.splice(faultIndex, 1)[0]!.fault : undefined;
@@ -216,6 +252,9 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     createdAt: (path) => created.filter((object) => object.path === path),
     fault(path, fault, times = 1) {
       for (let i = 0; i < times; i += 1) faults.push({ path, fault });
+    },
+    setPayoutStatus(payoutId, status, failure) {
+      payoutStates.set(payoutId, failure ? { status, failure } : { status });
     },
     nextHold: () => new Promise((resolve) => holdWaiters.push(resolve)),
     async stop() {

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { payoutWorkflowId } from '../../workflows/messages/payout.ts';
-import { MAX_PAYOUT_ATTEMPTS } from '../../workflows/payout.ts';
+import {
+  MAX_PAYOUT_ATTEMPTS,
+  SETTLEMENT_CHECK_EVERY_MS,
+  SETTLEMENT_FIRST_CHECK_MS,
+  SETTLEMENT_WAIT_DAYS,
+} from '../../workflows/payout.ts';
 import { timeSkippingEnvironment } from '../support/temporal.ts';
 import {
   admin,
@@ -16,7 +21,7 @@ import {
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 // Retries wait hours: the time-skipping server moves the clock instead of the test waiting.
-describe('payout retries after payout.failed (time-skipping server)', function () {
+describe('payout retries and late settlements (time-skipping server)', function () {
   // Workflows and a shared machine: generous deadlines, never fixed waits.
   this.timeout(120_000);
   let env: TestWorkflowEnvironment;
@@ -135,5 +140,103 @@ describe('payout retries after payout.failed (time-skipping server)', function (
       'final alert',
     );
     assert.match(last.text ?? '', /No retry is queued/);
+  });
+
+  describe('a payout whose event never comes', () => {
+    const DAY = 24 * 60 * 60_000;
+    const asked = (payoutId: string) =>
+      h.provider!.requests.filter((request) => request.path === `/v1/payouts/${payoutId}`);
+    const sentWithoutEvent = async () => {
+      const person = await testerWithAccount();
+      const { jobId } = await completedStudy(owner, [person]);
+      await h.request('POST', '/api/billing/payout', { token: owner.token, body: { jobId } });
+      const payment = await attemptSent(jobId, 1);
+      return { person, jobId, payment, payoutId: payment.provider_payout_id! };
+    };
+
+    it('is asked of the provider after three days; paid there, the payment is paid and the tester told', async () => {
+      assert.equal(SETTLEMENT_FIRST_CHECK_MS, 3 * DAY);
+      const { person, jobId, payment, payoutId } = await sentWithoutEvent();
+      h.provider!.setPayoutStatus(payoutId, 'in_transit');
+      await env.sleep(3 * DAY - 60 * 60_000);
+      assert.equal(asked(payoutId).length, 0, 'nothing is asked before three days');
+      h.provider!.setPayoutStatus(payoutId, 'paid');
+      await env.sleep(2 * 60 * 60_000);
+      assert.equal(await h.temporal.client.workflow.getHandle(payoutWorkflowId(payment.id)).result(), 'paid');
+      assert.deepEqual(
+        asked(payoutId).map((request) => request.account),
+        [person.accountId],
+        'asked once, on the account the payout was made on',
+      );
+      const [row] = await paymentsOf(jobId);
+      assert.equal(row?.status, 'paid');
+      assert.match((await h.mail.waitFor(person.email)).subject ?? '', /Payout of .* paid/);
+
+      // The event that comes after changes nothing and tells nobody again.
+      const late = payoutEvent('payout.paid', payoutId, person.accountId);
+      assert.equal((await h.postPaymentEvent(late)).status, 200);
+      assert.equal(
+        h.mail.messages.filter((mail) => JSON.stringify(mail.to).includes(person.email)).length,
+        1,
+      );
+    });
+
+    it('reported failed by the provider fails the payment, alerts the admins and queues the retry', async () => {
+      const watcher = await admin();
+      const { jobId, payoutId } = await sentWithoutEvent();
+      h.provider!.setPayoutStatus(payoutId, 'failed', {
+        code: 'account_closed',
+        message: 'The bank account has been closed',
+      });
+      await env.sleep(3 * DAY + 60 * 60_000);
+      const failed = await eventually(async () => {
+        const [row] = await paymentsOf(jobId);
+        return row?.status === 'failed' && row.next_attempt_at ? row : undefined;
+      }, 'failed with a retry queued');
+      assert.deepEqual([failed.failure_code, failed.attempts], ['account_closed', 1]);
+      await eventually(
+        () =>
+          Promise.resolve(
+            h.mail.messages.find(
+              (mail) =>
+                mail.subject?.includes('(attempt 1)') &&
+                JSON.stringify(mail.to).includes(watcher.email) &&
+                mail.text?.includes('account_closed'),
+            ),
+          ),
+        'failure alert',
+      );
+    });
+
+    it(`is asked again every day while in transit; after ${SETTLEMENT_WAIT_DAYS} days the admins are told and the payment stays processing`, async () => {
+      assert.deepEqual([SETTLEMENT_CHECK_EVERY_MS, SETTLEMENT_WAIT_DAYS], [DAY, 30]);
+      const watcher = await admin();
+      const { person, jobId, payment, payoutId } = await sentWithoutEvent();
+      h.provider!.setPayoutStatus(payoutId, 'in_transit');
+      await env.sleep(5 * DAY + 60 * 60_000);
+      assert.equal(asked(payoutId).length, 3, 'asked on days 3, 4 and 5');
+      await env.sleep(26 * DAY);
+      const handle = h.temporal.client.workflow.getHandle(payoutWorkflowId(payment.id));
+      assert.equal(await handle.result(), 'unsettled');
+      assert.equal(asked(payoutId).length, 28, 'asked on each day from the third to the thirtieth');
+      assert.equal((await paymentsOf(jobId))[0]?.status, 'processing');
+      const alert = await eventually(
+        () =>
+          Promise.resolve(
+            h.mail.messages.find(
+              (mail) =>
+                mail.subject?.startsWith('Payout not settled after 30 days') &&
+                JSON.stringify(mail.to).includes(watcher.email),
+            ),
+          ),
+        'unsettled alert',
+      );
+      assert.match(alert.text ?? '', new RegExp(payoutId));
+
+      // Its event still settles it, with no workflow waiting.
+      const paid = payoutEvent('payout.paid', payoutId, person.accountId);
+      assert.equal((await h.postPaymentEvent(paid)).status, 200);
+      await eventually(async () => (await paymentsOf(jobId))[0]?.status === 'paid', 'paid by its event');
+    });
   });
 });

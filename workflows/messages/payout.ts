@@ -14,7 +14,11 @@ export interface PayoutInput {
   readonly failedPayoutId?: string;
 }
 
-export type PayoutOutcome = 'paid' | 'gave_up' | 'account_not_ready';
+/**
+ * `unsettled`: the payout was sent but neither its event nor the provider settled it within the
+ * days the workflow waits (workflows/payout.ts); the payment stays processing.
+ */
+export type PayoutOutcome = 'paid' | 'gave_up' | 'account_not_ready' | 'unsettled';
 
 export interface PayoutSettlement {
   readonly payoutId: string;
