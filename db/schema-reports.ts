@@ -83,6 +83,8 @@ export interface OutreachMessagesTable {
   offer_expires_at: Timestamp | null;
   answered_at: Timestamp | null;
   session_id: string | null;
+  /** When the lifecycle reconciler last looked for the open offer's workflow (0043). */
+  workflow_checked_at: Timestamp | null;
 }
 
 /** A study's segment: one of its countries, with the study's age range (null when it sets none). */

@@ -9,12 +9,16 @@ export const RECONCILE_BATCH = 100;
 /** A bound on one run's work; the rest waits for the next run. */
 const MAX_BATCHES = 50;
 
-const { reconcileStudyWorkflows, reconcileSessionWorkflows, reconcileMessageDeliveries } =
-  proxyActivities<ReconcileActivities>({
-    startToCloseTimeout: '5 minutes',
-    heartbeatTimeout: '1 minute',
-    retry: { maximumInterval: '1 minute', maximumAttempts: 5 },
-  });
+const {
+  reconcileStudyWorkflows,
+  reconcileSessionWorkflows,
+  reconcileMessageDeliveries,
+  reconcileOpenOffers,
+} = proxyActivities<ReconcileActivities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumInterval: '1 minute', maximumAttempts: 5 },
+});
 
 const { eraseExpiredRecordings } = proxyActivities<PrivacyActivities>({
   startToCloseTimeout: '5 minutes',
@@ -30,6 +34,9 @@ export interface ReconcileSummary {
   readonly recordingsErased: number;
   /** Messages the API queued whose delivery it had not started, started now. */
   readonly messagesStarted?: number;
+  /** Open offers whose workflow was looked for, and those closed because it was gone. */
+  readonly offersChecked?: number;
+  readonly offersClosed?: number;
 }
 
 /**
@@ -39,7 +46,8 @@ export interface ReconcileSummary {
  * session that is a couple of minutes old and has none, from its recorded state. Studies first,
  * so a repaired session's confirmation finds its study running (signal-with-start would start
  * it anyway). Then the messages the API queued without starting their delivery are started, and
- * the screen recordings past their retention are erased.
+ * the open offers whose workflow is gone are closed, and the screen recordings past their
+ * retention are erased.
  */
 export async function lifecycleReconcileWorkflow(): Promise<ReconcileSummary> {
   const studies = await drain(reconcileStudyWorkflows);
@@ -47,6 +55,10 @@ export async function lifecycleReconcileWorkflow(): Promise<ReconcileSummary> {
   // One batch a run: the rows are not marked, so a second batch would find the same ones.
   const messages = patched('reconcile-messages')
     ? await reconcileMessageDeliveries({ limit: RECONCILE_BATCH })
+    : undefined;
+  // One batch a run too: each run takes the open offers looked at longest ago.
+  const offers = patched('reconcile-offers')
+    ? await reconcileOpenOffers({ limit: RECONCILE_BATCH })
     : undefined;
   let recordingsErased = 0;
   for (let round = 0; round < MAX_BATCHES; round += 1) {
@@ -61,6 +73,7 @@ export async function lifecycleReconcileWorkflow(): Promise<ReconcileSummary> {
     sessionsStarted: sessions.started,
     recordingsErased,
     ...(messages ? { messagesStarted: messages.started } : {}),
+    ...(offers ? { offersChecked: offers.checked, offersClosed: offers.started } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { studyContacts } from '../../db/repositories/contacts.ts';
 import { notificationIdByDedupeKey } from '../../db/repositories/notification-outbox.ts';
 import {
   changeOffer,
+  closeOffer,
   lockOffer,
   unsentOffers,
   withdrawUnsentOffers,
@@ -81,22 +82,8 @@ export function createOfferActivities({ db }: OfferActivityDependencies) {
   }
 
   /** Closes an open (or approved, unsent) offer as `status`; false when it had ended otherwise. */
-  async function close(outreachId: string, status: 'expired' | 'withdrawn', at: Date): Promise<boolean> {
-    return asSystem(db, async (tx) => {
-      const offer = await lockOffer(tx, outreachId);
-      if (!offer || offer.status !== 'approved') return false;
-      // Already so (this very call retried after its commit): the place is free all the same.
-      if (offer.offer_status === status) return true;
-      if (offer.offer_status !== null && offer.offer_status !== 'open') return false;
-      await changeOffer(
-        tx,
-        outreachId,
-        { offer_status: status, ...(status === 'expired' ? { answered_at: at } : {}) },
-        at,
-      );
-      return true;
-    });
-  }
+  const close = (outreachId: string, status: 'expired' | 'withdrawn', at: Date): Promise<boolean> =>
+    asSystem(db, (tx) => closeOffer(tx, outreachId, status, at));
 
   async function accept(tx: Tx, offer: OfferRecord, at: Date): Promise<OfferAnswerResult> {
     const withdraw = async (outcome: OfferOutcome) => {

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowNotFoundError, type SignalDefinition } from '@temporalio/common';
 import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
 import {
@@ -9,6 +9,8 @@ import {
   sessionsWithUnseenWorkflow,
   studiesWithUnseenWorkflow,
 } from '../../db/repositories/lifecycle.ts';
+import { offerWorkflowId } from '../../workflows/messages/offer.ts';
+import { offerClosedSignal } from '../../workflows/messages/recruitment.ts';
 import { sessionWorkflowId } from '../../workflows/messages/session.ts';
 import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import {
@@ -17,6 +19,7 @@ import {
   startNotificationDelivery,
 } from '../../clients/temporal.ts';
 import { untriedMessages } from '../../db/repositories/notification-outbox.ts';
+import { closeOffer, openOffersToCheck } from '../../db/repositories/offers.ts';
 import { RECOVERY_MAIL_KINDS, TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
 
 /**
@@ -107,6 +110,31 @@ export function createReconcileActivities({ db }: ReconcileDependencies) {
       return { checked: ids.length, started: ids.length };
     },
 
+    /**
+     * Open offers whose workflow is gone (terminated by hand, or failed): nothing would take their
+     * answer (the tester is told it is closed) or free their place. Each is closed, expired when its
+     * time has passed and withdrawn otherwise, and its study is told its place is free. A running
+     * workflow is left alone, even past the offer's expiry: a worker that was down catches up.
+     */
+    async reconcileOpenOffers({ limit }: { limit: number }): Promise<ReconcileBatch> {
+      const now = new Date();
+      const offers = await asSystem(db, (tx) => openOffersToCheck(tx, cutoff(), limit, now));
+      const { client, log } = Context.current();
+      let closed = 0;
+      for (const offer of offers) {
+        if (!(await running(client, offerWorkflowId(offer.id)))) {
+          const status = offer.offer_expires_at && offer.offer_expires_at <= now ? 'expired' : 'withdrawn';
+          if (await asSystem(db, (tx) => closeOffer(tx, offer.id, status, now))) {
+            await signalIfRunning(client, studyWorkflowId(offer.study_id), offerClosedSignal, offer.id);
+            log.warn('Closed an open offer whose workflow was gone', { outreachId: offer.id, status });
+            closed += 1;
+          }
+        }
+        Context.current().heartbeat();
+      }
+      return { checked: offers.length, started: closed };
+    },
+
     reconcileSessionWorkflows: ({ limit }: { limit: number }): Promise<ReconcileBatch> =>
       reconcile({
         name: 'session',
@@ -126,6 +154,31 @@ async function missing(client: Client, workflowId: string): Promise<boolean> {
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return true;
     throw error;
+  }
+}
+
+/** Whether a workflow is running under the id (not ended, not unknown). */
+async function running(client: Client, workflowId: string): Promise<boolean> {
+  try {
+    const { status } = await client.workflow.getHandle(workflowId).describe();
+    return status.name === 'RUNNING';
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
+}
+
+/** Signals the workflow under the id unless none is running there (a study that has ended). */
+async function signalIfRunning<Args extends unknown[]>(
+  client: Client,
+  workflowId: string,
+  signal: SignalDefinition<Args>,
+  ...args: Args
+): Promise<void> {
+  try {
+    await client.workflow.getHandle(workflowId).signal(signal, ...args);
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
   }
 }
 

@@ -53,6 +53,58 @@ export async function changeOffer(tx: Tx, outreachId: string, change: OfferChang
     .execute();
 }
 
+/**
+ * Ends an offer not yet answered as expired or withdrawn; false when its record holds another end
+ * (an answer came first). Already so (a retry after its commit) counts as done: the place is free.
+ */
+export async function closeOffer(
+  tx: Tx,
+  outreachId: string,
+  status: 'expired' | 'withdrawn',
+  at: Date,
+): Promise<boolean> {
+  const offer = await lockOffer(tx, outreachId);
+  if (!offer || offer.status !== 'approved') return false;
+  if (offer.offer_status === status) return true;
+  if (offer.offer_status !== null && offer.offer_status !== 'open') return false;
+  await changeOffer(
+    tx,
+    outreachId,
+    { offer_status: status, ...(status === 'expired' ? { answered_at: at } : {}) },
+    at,
+  );
+  return true;
+}
+
+/** An open offer as the lifecycle reconciler looks at it. */
+export interface OpenOffer {
+  readonly id: string;
+  readonly study_id: string;
+  readonly offer_expires_at: Date | null;
+}
+
+/**
+ * Open offers sent before `sentBefore`, those looked at longest ago (or never) first, stamped as
+ * looked at now: each run of the reconciler takes the next ones in turn.
+ */
+export async function openOffersToCheck(
+  tx: Tx,
+  sentBefore: Date,
+  limit: number,
+  at: Date,
+): Promise<OpenOffer[]> {
+  const { rows } = await sql<OpenOffer>`
+    update outreach_messages set workflow_checked_at = ${at}
+    where id in (
+      select id from outreach_messages
+      where offer_status = 'open' and sent_at < ${sentBefore}
+      order by coalesce(workflow_checked_at, sent_at)
+      limit ${limit}
+      for update skip locked)
+    returning id, study_id, offer_expires_at`.execute(tx);
+  return rows;
+}
+
 /** The study's approved messages not yet sent as offers, in approval order. */
 export function unsentOffers(
   tx: Tx,

@@ -230,6 +230,7 @@ const COLUMNS = {
     offer_expires_at: true,
     answered_at: true,
     session_id: true,
+    workflow_checked_at: true,
   },
   payments: {
     id: true,

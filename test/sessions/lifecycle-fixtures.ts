@@ -67,3 +67,39 @@ export async function startInputOf<T>(handle: WorkflowHandle): Promise<T> {
     started!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!,
   );
 }
+
+/** An offer sent to `testerId` for the study and still open, as the offer workflow leaves it. */
+export async function openOffer(
+  jobId: string,
+  testerId: string,
+  options: { sentAt?: Date; expiresAt?: Date } = {},
+): Promise<string> {
+  return asSystem(testDatabase(), async (tx) => {
+    const study = await tx
+      .selectFrom('studies')
+      .select('organization_id')
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    const sentAt = options.sentAt ?? new Date();
+    const row = await tx
+      .insertInto('outreach_messages')
+      .values({
+        organization_id: study.organization_id,
+        study_id: jobId,
+        tester_id: testerId,
+        recipient_email: `${testerId}@testers.example`,
+        channel: 'email',
+        subject: 'An offer',
+        body: 'Would you test our study?',
+        status: 'approved',
+        approved_at: sentAt,
+        scheduled_send_at: sentAt,
+        sent_at: sentAt,
+        offer_status: 'open',
+        offer_expires_at: options.expiresAt ?? new Date(sentAt.getTime() + 48 * 60 * MINUTE),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+}

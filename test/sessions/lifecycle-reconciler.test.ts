@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { ScheduleHandle } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { defaultPayloadConverter, WorkflowNotFoundError } from '@temporalio/common';
 import { asSystem } from '../../db/doors.ts';
 import { queueNotification } from '../../db/repositories/notification-outbox.ts';
 import { SECRET_PLACEHOLDER } from '../../lib/outbox-messages.ts';
 import { ensureLifecycleSchedule } from '../../workers/lifecycle-schedule.ts';
+import { offerWorkflowId } from '../../workflows/messages/offer.ts';
 import type { lifecycleReconcileWorkflow, ReconcileSummary } from '../../workflows/reconcile.ts';
 import {
   sessionStatusQuery,
@@ -25,6 +26,7 @@ import { sessionToken } from '../support/tokens.ts';
 import { eligibleTester, startSession, waitFor } from './fixtures.ts';
 import {
   minutesAgo,
+  openOffer,
   sessionWithoutWorkflow,
   startInputOf,
   studyWithoutWorkflow,
@@ -260,6 +262,81 @@ describe('the lifecycle reconciler schedule', () => {
       ['pending', 0],
       'within 2 minutes the API may still start it',
     );
+  });
+
+  it('closes an open offer whose workflow is gone (withdrawn, or expired past its time) and tells its study; a running one is left', async () => {
+    const env = await temporalEnvironment();
+    const jobId = await studyWithoutWorkflow(business.organizationId, {
+      status: 'active',
+      testerCount: 3,
+      createdAt: minutesAgo(30),
+    });
+    const terminated = await openOffer(jobId, (await eligibleTester()).sub, { sentAt: minutesAgo(20) });
+    const lapsed = await openOffer(jobId, (await eligibleTester()).sub, {
+      sentAt: minutesAgo(60 * 49),
+      expiresAt: minutesAgo(60),
+    });
+    const live = await openOffer(jobId, (await eligibleTester()).sub, { sentAt: minutesAgo(20) });
+    const young = await openOffer(jobId, (await eligibleTester()).sub);
+    // One offer's workflow was terminated by hand; another's runs (waiting to be sent, far ahead).
+    const gone = await env.client.workflow.start('offerWorkflow', {
+      taskQueue: TEST_TASK_QUEUE,
+      workflowId: offerWorkflowId(terminated),
+      args: [
+        {
+          outreachId: terminated,
+          studyId: jobId,
+          scheduledSendAt: new Date(Date.now() + 60 * MINUTE).toISOString(),
+        },
+      ],
+    });
+    await gone.terminate('by hand');
+    const running = await env.client.workflow.start('offerWorkflow', {
+      taskQueue: TEST_TASK_QUEUE,
+      workflowId: offerWorkflowId(live),
+      args: [
+        {
+          outreachId: live,
+          studyId: jobId,
+          scheduledSendAt: new Date(Date.now() + 60 * MINUTE).toISOString(),
+        },
+      ],
+    });
+    try {
+      const summary = await runSchedule();
+      assert.ok((summary.offersClosed ?? 0) >= 2, JSON.stringify(summary));
+      const offerStatus = async (id: string) =>
+        (
+          await asSystem(testDatabase(), (tx) =>
+            tx
+              .selectFrom('outreach_messages')
+              .select('offer_status')
+              .where('id', '=', id)
+              .executeTakeFirstOrThrow(),
+          )
+        ).offer_status;
+      assert.deepEqual(
+        [
+          await offerStatus(terminated),
+          await offerStatus(lapsed),
+          await offerStatus(live),
+          await offerStatus(young),
+        ],
+        ['withdrawn', 'expired', 'open', 'open'],
+      );
+      // The study (its workflow started by the same run) was told each place is free.
+      const history = await (await handleOf(studyWorkflowId(jobId))).fetchHistory();
+      const told = (history.events ?? [])
+        .filter((event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'offerClosed')
+        .map((event) =>
+          defaultPayloadConverter.fromPayload(
+            event.workflowExecutionSignaledEventAttributes!.input!.payloads![0]!,
+          ),
+        );
+      assert.deepEqual(new Set(told), new Set([terminated, lapsed]));
+    } finally {
+      await running.terminate('test over');
+    }
   });
 
   it('a row it has seen is not looked at again', async () => {

@@ -4,40 +4,7 @@ import { asSystem } from '../../db/doors.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { businessWithStudy, eligibleTester } from './fixtures.ts';
-
-const HOUR_MS = 60 * 60 * 1000;
-
-/** An offer sent to `testerId` for the study and still open, as the offer workflow leaves it. */
-async function openOffer(jobId: string, testerId: string): Promise<string> {
-  return asSystem(testDatabase(), async (tx) => {
-    const study = await tx
-      .selectFrom('studies')
-      .select('organization_id')
-      .where('id', '=', jobId)
-      .executeTakeFirstOrThrow();
-    const now = new Date();
-    const row = await tx
-      .insertInto('outreach_messages')
-      .values({
-        organization_id: study.organization_id,
-        study_id: jobId,
-        tester_id: testerId,
-        recipient_email: `${testerId}@testers.example`,
-        channel: 'email',
-        subject: 'An offer',
-        body: 'Would you test our study?',
-        status: 'approved',
-        approved_at: now,
-        scheduled_send_at: now,
-        sent_at: now,
-        offer_status: 'open',
-        offer_expires_at: new Date(now.getTime() + 48 * HOUR_MS),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  });
-}
+import { openOffer } from './lifecycle-fixtures.ts';
 
 const studyRow = (jobId: string) =>
   asSystem(testDatabase(), (tx) =>
