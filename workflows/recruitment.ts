@@ -46,7 +46,7 @@ export const recruitmentProgress = (carried?: RecruitmentCarried): RecruitmentPr
   recheckAt: carried?.recheckAt ?? null,
 });
 
-const { proposeTesters, noticeCapacityRejections } = proxyActivities<
+const { proposeTesters, noticeCapacityRejections, closePendingCapacityReviews } = proxyActivities<
   MatchingActivities & CapacityNoticeActivities
 >({
   startToCloseTimeout: '30 seconds',
@@ -221,6 +221,11 @@ export async function recruit(
     progress.noticesWanted = true;
     if (draining) progress.recheckAt = new Date(Date.now() + MATCHING_RECHECK_MS).toISOString();
     log.info('Matching proposed testers', { studyId, ...matched });
+  }
+  // Recruitment is over (completed, archived): a review still pending decides nothing any more.
+  if (wants.over() && patched('close-capacity-reviews')) {
+    await closePendingCapacityReviews({ studyId });
+    progress.pendingCapacityReviews = 0;
   }
   const told = await telling;
   if (!told) return false;

@@ -1,6 +1,10 @@
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
-import { takeUntoldRejections, type CapacityReviewRow } from '../../db/repositories/capacity-reviews.ts';
+import {
+  closePendingReviews,
+  takeUntoldRejections,
+  type CapacityReviewRow,
+} from '../../db/repositories/capacity-reviews.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
 import { queueForStudyContacts } from '../notify/queue-for-people.ts';
 
@@ -16,6 +20,11 @@ const segmentName = ({ segment }: CapacityReviewRow) =>
  */
 export function createCapacityNoticeActivities({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
   return {
+    /** The study stopped recruiting: its reviews still pending are closed (no one is told). */
+    async closePendingCapacityReviews({ studyId }: { studyId: string }): Promise<number> {
+      return asSystem(db, (tx) => closePendingReviews(tx, studyId, now()));
+    },
+
     /** Queues the study's untold rejections to its contacts; the ids for the workflow to deliver. */
     async noticeCapacityRejections({ studyId }: { studyId: string }): Promise<string[]> {
       return asSystem(db, async (tx) => {

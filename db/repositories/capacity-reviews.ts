@@ -86,6 +86,32 @@ export function recordCapacityDecision(
     .executeTakeFirstOrThrow();
 }
 
+/** Why a review was closed without an admin's decision (its `note`, for the team). */
+export const CLOSED_UNDECIDED_NOTE = 'Closed without a decision: the study stopped recruiting.';
+
+/**
+ * The study's reviews still pending when it stops recruiting, closed: rejected with nobody as the
+ * decider, `adjusted_count` 0, and marked told, since the business has nothing to hear about a
+ * segment of a study that recruits no more. Answers how many were closed.
+ */
+export async function closePendingReviews(tx: Tx, studyId: string, at: Date): Promise<number> {
+  const closed = await tx
+    .updateTable('capacity_reviews')
+    .set({
+      status: 'rejected',
+      adjusted_count: 0,
+      note: CLOSED_UNDECIDED_NOTE,
+      resolved_by: null,
+      resolved_at: at,
+      business_notified_at: at,
+    })
+    .where('study_id', '=', studyId)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .execute();
+  return closed.length;
+}
+
 /** The study's rejected reviews its business has not been told of yet, now marked told. */
 export function takeUntoldRejections(tx: Tx, studyId: string, now: Date): Promise<CapacityReviewRow[]> {
   return tx

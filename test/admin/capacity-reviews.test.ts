@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { asSystem } from '../../db/doors.ts';
+import { CLOSED_UNDECIDED_NOTE } from '../../db/repositories/capacity-reviews.ts';
 import { recruitmentQuery } from '../../workflows/messages/recruitment.ts';
 import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import { insertStudy } from '../auth/helpers.ts';
@@ -207,6 +208,55 @@ describe('capacity reviews (GET /api/admin/capacity-reviews, POST /api/admin/cap
       );
       return mails.length === 1 && mails[0]!.status === 'sent';
     });
+  });
+
+  it('a review still pending when its study stops recruiting is closed: rejected by nobody, and the business is not mailed', async () => {
+    // Seychelles (SC) and the Maldives (MV): no other test recruits there; nobody tests in the Maldives.
+    await qualifiedTester('SC');
+    const jobId = await activeStudy(api, businessJwt, {
+      ...validStudyBody(),
+      abTest: undefined,
+      targeting: { countries: ['SC', 'MV'], devices: ['desktop'], testerCount: 2 },
+    });
+    await waitFor(
+      async () => ((await list(`jobId=${jobId}&status=pending`)).body.data as Review[]).length === 1,
+    );
+    const archived = await api.request('PATCH', `/api/jobs/${jobId}`, {
+      token: businessJwt,
+      body: { status: 'archived' },
+    });
+    assert.equal(archived.status, 200, archived.text);
+    await waitFor(
+      async () => ((await list(`jobId=${jobId}&status=rejected`)).body.data as Review[]).length === 1,
+    );
+    const [closed] = (await list(`jobId=${jobId}`)).body.data as Review[];
+    assert.deepEqual([closed!.status, closed!.adjustedCount], ['rejected', 0]);
+    assert.ok(closed!.resolvedAt);
+    const row = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('capacity_reviews')
+        .selectAll()
+        .where('id', '=', closed!.reviewId)
+        .executeTakeFirstOrThrow(),
+    );
+    assert.deepEqual([row.resolved_by, row.note], [null, CLOSED_UNDECIDED_NOTE]);
+    const refused = await decide(closed!.reviewId, { decision: 'approved', adjustedCount: 1 });
+    assert.equal(refused.status, 409, refused.text);
+    const recruitment = await (
+      await temporalEnvironment()
+    ).client.workflow
+      .getHandle(studyWorkflowId(jobId))
+      .query(recruitmentQuery);
+    assert.equal(recruitment.pendingCapacityReviews, 0);
+    const mails = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('notification_outbox')
+        .select('id')
+        .where('kind', '=', 'capacity_rejected')
+        .where((eb) => eb(eb.ref('payload', '->>').key('studyId' as never), '=', jobId))
+        .execute(),
+    );
+    assert.equal(mails.length, 0, 'a closed review is not a rejection to tell the business of');
   });
 
   it('an approval without adjustedCount holds what is available; the review reads its decision', async () => {
