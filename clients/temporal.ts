@@ -10,6 +10,7 @@ import { capacityDecidedSignal, outreachRejectedSignal } from '../workflows/mess
 import { sessionWorkflowId } from '../workflows/messages/session.ts';
 import {
   paymentConfirmedSignal,
+  sessionCancelledSignal,
   sessionConfirmedSignal,
   sessionReportedSignal,
   studyWorkflowId,
@@ -18,12 +19,19 @@ import { notificationWorkflow } from '../workflows/notification.ts';
 import { sessionWorkflow } from '../workflows/session.ts';
 import { studyWorkflow } from '../workflows/study.ts';
 
-/** What reaches a study's workflow from outside: the payment, and each session's confirmation and report. */
+/** The study's signals that carry a session's id. */
+const SESSION_SIGNALS = {
+  sessionConfirmed: sessionConfirmedSignal,
+  sessionReported: sessionReportedSignal,
+  sessionCancelled: sessionCancelledSignal,
+} as const;
+
+/** What reaches a study's workflow from outside: the payment, and each session's confirmation, report and cancellation. */
 export type StudySignal =
   | { readonly studyId: string; readonly signal: 'paymentConfirmed' }
   | {
       readonly studyId: string;
-      readonly signal: 'sessionConfirmed' | 'sessionReported';
+      readonly signal: 'sessionConfirmed' | 'sessionReported' | 'sessionCancelled';
       readonly sessionId: string;
     }
   | { readonly studyId: string; readonly signal: 'outreachRejected'; readonly outreachId: string }
@@ -96,7 +104,7 @@ export async function signalStudyWithStart(
     } else {
       await client.workflow.signalWithStart(studyWorkflow, {
         ...options,
-        signal: message.signal === 'sessionConfirmed' ? sessionConfirmedSignal : sessionReportedSignal,
+        signal: SESSION_SIGNALS[message.signal],
         signalArgs: [message.sessionId],
       });
     }

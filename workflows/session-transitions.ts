@@ -2,8 +2,8 @@
 // the API judges the recorded status with the same ones to answer 409 before reaching the workflow.
 import type { SessionStatus } from '../lib/domain.ts';
 
-/** What a session's workflow moves through; the database may also hold `cancelled` (withdrawn outside it). */
-export type SessionWorkflowStatus = Exclude<SessionStatus, 'cancelled'>;
+/** What a session's workflow moves through (`cancelled` only from active or paused, its tester suspended). */
+export type SessionWorkflowStatus = SessionStatus;
 export type SessionStatusAction = 'pause' | 'resume' | 'complete';
 
 export type SessionTransition = { readonly next: SessionWorkflowStatus } | { readonly refusal: string };

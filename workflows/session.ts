@@ -26,6 +26,7 @@ import { startGamificationChild } from './gamification.ts';
 import {
   aiWorkCompletedSignal,
   analyzeSessionUpdate,
+  cancelSessionSignal,
   changeSessionStatusUpdate,
   confirmSessionUpdate,
   recordTaskProgressUpdate,
@@ -136,17 +137,19 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
     await recordTaskAttempt({ sessionId, ...change });
     applyAttempt(state.tasks, change);
   }
-  /** Completes the session at `at`: a task still in progress is recorded unfinished first. */
-  async function complete(at: string): Promise<void> {
+  /** Ends the session at `at`: a task still in progress is recorded unfinished first. */
+  async function end(status: 'completed' | 'cancelled', at: string): Promise<void> {
     const unfinished = unfinishedAttempt(state.tasks, at);
-    // An attempt that cannot be recorded must not keep the session from completing.
+    // An attempt that cannot be recorded must not keep the session from ending.
     if (unfinished) {
       await recordAttempt(unfinished).catch((error: unknown) =>
         log.warn('The unfinished task attempt was not recorded', { sessionId, error: String(error) }),
       );
     }
-    await moveTo('completed', at);
+    if (status === 'completed') await moveTo('completed', at);
+    else await moveTo('cancelled');
   }
+  const complete = (at: string) => end('completed', at);
   /**
    * Validators judge only a settled status: a change in flight may make the update valid (or not),
    * and the handler judges again once it holds the lock.
@@ -162,6 +165,10 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   setHandler(sessionStatusQuery, () => state.status);
   setHandler(aiWorkCompletedSignal, (completion) => {
     state.settledByRetry.set(completion.agentJobId, completion.status);
+  });
+  let cancelRequested = false;
+  setHandler(cancelSessionSignal, () => {
+    cancelRequested = true;
   });
   setHandler(
     changeSessionStatusUpdate,
@@ -288,10 +295,21 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   const limitFrom = Math.max(Date.parse(input.startedAt), input.dueAt ? Date.parse(input.dueAt) : 0);
   const deadline = limitFrom + input.maxDurationMinutes * 60_000;
   const running = () => state.status === 'active' || state.status === 'paused';
-  if (!(await condition(() => !running(), Math.max(0, deadline - Date.now())))) {
+  if (!(await condition(() => !running() || cancelRequested, Math.max(0, deadline - Date.now())))) {
     await lock.runExclusive(async () => {
       if (running()) await complete(new Date(deadline).toISOString());
     });
+  }
+  if (cancelRequested) {
+    // Only a live session is cancelled; one its tester completed first goes on to its analysis.
+    await lock.runExclusive(async () => {
+      if (running()) await end('cancelled', new Date().toISOString());
+    });
+  }
+  if (state.status === 'cancelled') {
+    await signalStudy({ studyId, signal: 'sessionCancelled', sessionId });
+    await condition(allHandlersFinished);
+    return;
   }
 
   // Agent 2 starts right after completion. A failed run returns the session to completed, and

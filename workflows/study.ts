@@ -27,6 +27,7 @@ import {
   changeStudyStatusUpdate,
   MIN_STUDY_HISTORY_LIMIT,
   paymentConfirmedSignal,
+  sessionCancelledSignal,
   sessionConfirmedSignal,
   sessionReportedSignal,
   STUDY_HISTORY_LIMIT,
@@ -181,6 +182,11 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
       },
     },
   );
+
+  // A session cancelled (its tester suspended) frees its place for the next candidate.
+  setHandler(sessionCancelledSignal, () => {
+    state.matchingWanted = true;
+  });
 
   handleReviewDecisions({
     recruitingStatus: () => (running() ? undefined : state.status),

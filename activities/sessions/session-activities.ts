@@ -27,9 +27,14 @@ export function createSessionActivities({ db, payoutsEnabled = false }: SessionA
     async recordSessionStatus(input: { sessionId: string; status: SessionStatus; completedAt?: string }) {
       await asSystem(db, async (tx) => {
         const session = await requireSession(tx, input.sessionId);
-        const analyzed = input.status === 'analyzed' ? { analyzed_at: new Date() } : {};
+        const stamped =
+          input.status === 'analyzed'
+            ? { analyzed_at: new Date() }
+            : input.status === 'cancelled'
+              ? { cancelled_at: new Date() }
+              : {};
         if (!input.completedAt) {
-          await updateSession(tx, input.sessionId, { status: input.status, ...analyzed });
+          await updateSession(tx, input.sessionId, { status: input.status, ...stamped });
           return;
         }
         // Signal batches still in flight commit first, so the success pages see them.

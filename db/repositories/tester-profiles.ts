@@ -190,6 +190,16 @@ export async function recordTesterStatusChange(
 }
 
 /** The tester's offers still running: open ones, and accepted ones whose reminders go on. */
+/** The tester's sessions still under way (active or paused): a suspension cancels them. */
+export function liveSessionsOf(tx: Tx, testerId: string): Promise<{ id: string }[]> {
+  return tx
+    .selectFrom('sessions')
+    .select('id')
+    .where('tester_id', '=', testerId)
+    .where('status', 'in', ['active', 'paused'])
+    .execute();
+}
+
 export function runningOffersOf(tx: Tx, testerId: string): Promise<{ id: string }[]> {
   return tx
     .selectFrom('outreach_messages')

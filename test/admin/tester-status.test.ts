@@ -4,7 +4,16 @@ import { createMatchingActivities } from '../../activities/matching/matching-act
 import { asSystem, asUser } from '../../db/doors.ts';
 import { insertStudy } from '../auth/helpers.ts';
 import { qualifiedTester } from '../outreach/fixtures.ts';
-import { activeStudy, waitFor } from '../sessions/fixtures.ts';
+import {
+  activeStudy,
+  businessWithStudy,
+  eligibleTester,
+  startSession,
+  waitFor,
+} from '../sessions/fixtures.ts';
+import { temporalEnvironment } from '../support/temporal.ts';
+import { sessionWorkflowId } from '../../workflows/messages/session.ts';
+import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createAdmin, createBusiness, createTester } from '../support/factories.ts';
@@ -140,6 +149,67 @@ describe('PATCH /api/admin/testers/:id: approve, suspend and reinstate a tester'
     // A business account is no tester.
     const business = await createBusiness();
     assert.equal((await change(business.claims.sub, { status: 'suspended', reason: 'x' })).status, 404);
+  });
+
+  it("suspending cancels the tester's live sessions: cancelled, refused from then on, and the study's place free; a completed one stands", async () => {
+    const { business, jobId } = await businessWithStudy(api, 2);
+    const live = await startSession(api, business, jobId);
+    const done = await startSession(api, business, jobId);
+    const completed = await api.request('POST', `/api/sessions/${done.sessionId}/complete`, {
+      token: business,
+      body: {},
+    });
+    assert.equal(completed.status, 200, completed.text);
+    // The same tester: their second session is on another study.
+    const other = await businessWithStudy(api, 1);
+    const second = await api.request('POST', '/api/sessions', {
+      token: other.business,
+      body: { jobId: other.jobId, testerId: live.tester.sub },
+    });
+    assert.equal(second.status, 201, second.text);
+    const secondId = (second.body.data as { sessionId: string }).sessionId;
+
+    const full = await api.request('POST', '/api/sessions', {
+      token: business,
+      body: { jobId, testerId: (await eligibleTester()).sub },
+    });
+    assert.equal(full.status, 409, `both places are taken: ${full.text}`);
+
+    assert.equal((await change(live.tester.sub, { status: 'suspended', reason: 'Fraud' })).status, 200);
+    assert.equal((await change(done.tester.sub, { status: 'suspended', reason: 'Fraud' })).status, 200);
+    const statusOf = async (sessionId: string) =>
+      (await api.request('GET', `/api/sessions/${sessionId}`, { token: business })).body.data as {
+        status: string;
+      };
+    await waitFor(async () => (await statusOf(live.sessionId)).status === 'cancelled');
+    await waitFor(async () => {
+      const row = await asSystem(testDatabase(), (tx) =>
+        tx.selectFrom('sessions').select('status').where('id', '=', secondId).executeTakeFirstOrThrow(),
+      );
+      return row.status === 'cancelled';
+    });
+    const env = await temporalEnvironment();
+    // The cancelled session's workflow ends (it would otherwise wait for its time limit).
+    await env.client.workflow.getHandle(sessionWorkflowId(live.sessionId)).result();
+    const refused = await api.request('POST', `/api/sessions/${live.sessionId}/complete`, {
+      token: business,
+      body: {},
+    });
+    assert.equal(refused.status, 409, refused.text);
+    assert.match(refused.text, /it is cancelled/);
+
+    // The study heard its place is free; the completed session goes on to its analysis.
+    const history = await env.client.workflow.getHandle(studyWorkflowId(jobId)).fetchHistory();
+    const told = (history.events ?? []).filter(
+      (event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'sessionCancelled',
+    );
+    assert.equal(told.length, 1);
+    const third = await api.request('POST', '/api/sessions', {
+      token: business,
+      body: { jobId, testerId: (await eligibleTester()).sub },
+    });
+    assert.equal(third.status, 201, `the cancelled session's place is free again: ${third.text}`);
+    assert.notEqual((await statusOf(done.sessionId)).status, 'cancelled');
   });
 
   it("suspending ends the tester's logins and withdraws their open offer (its place freed); reinstating returns them as they were qualified", async () => {

@@ -75,3 +75,8 @@ export const sessionStatusQuery = defineQuery<SessionWorkflowStatus>('status');
  * has settled (its job is complete or failed).
  */
 export const aiWorkCompletedSignal = defineSignal<[AiWorkCompletion]>('aiWorkCompleted');
+/**
+ * Ends a live (active or paused) session as `cancelled`: its tester was suspended. Ignored once the
+ * session has completed: what the tester did stands.
+ */
+export const cancelSessionSignal = defineSignal<[]>('cancel');

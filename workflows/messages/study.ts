@@ -70,3 +70,5 @@ export const studyStatusQuery = defineQuery<StudyStatus>('status');
 export const sessionConfirmedSignal = defineSignal<[string]>('sessionConfirmed');
 /** Sent by a session workflow once its tester report (Agent 3) is settled (the session's id). */
 export const sessionReportedSignal = defineSignal<[string]>('sessionReported');
+/** Sent by a session workflow once its session is cancelled (the session's id): its place is free. */
+export const sessionCancelledSignal = defineSignal<[string]>('sessionCancelled');
