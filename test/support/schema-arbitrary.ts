@@ -18,6 +18,9 @@ export interface JsonSchema {
   maximum?: number;
   minItems?: number;
   maxItems?: number;
+  pattern?: string;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
 }
 
 /** Values that have each broken something at the database at some point. */
@@ -116,4 +119,88 @@ function shapedBy(schema: JsonSchema, depth: number): Arbitrary<unknown> {
     default:
       return fc.jsonValue({ maxDepth: 2 });
   }
+}
+
+/** Real ids by property name (`jobId`, `sessionId`, ...): a valid body names what exists. */
+export type KnownIds = Readonly<Record<string, string>>;
+
+/**
+ * Values a JSON Schema accepts, by construction: lengths, ranges, formats, patterns and enums
+ * kept, and a property named like a known id (`jobId`) given that id most of the time, so the
+ * request passes validation and reaches the handler with things that exist.
+ */
+export function validValueOf(schema: JsonSchema, ids: KnownIds = {}, depth = 0): Arbitrary<unknown> {
+  const choices = schema.anyOf ?? schema.oneOf;
+  if (choices?.length) return fc.oneof(...choices.map((choice) => validValueOf(choice, ids, depth + 1)));
+  if (schema.allOf?.length) return validValueOf(schema.allOf[0]!, ids, depth + 1);
+  if (schema.enum?.length) return fc.constantFrom(...schema.enum);
+  if ('const' in schema) return fc.constant(schema.const);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'object': {
+      const properties = schema.properties ?? {};
+      const required = (schema.required ?? []).filter((key) => key in properties);
+      const model = Object.fromEntries(
+        Object.entries(properties).map(([key, inner]) => {
+          const known = ids[key];
+          const value = validValueOf(inner, ids, depth + 1);
+          return [key, known ? fc.oneof({ weight: 4, arbitrary: fc.constant(known) }, value) : value];
+        }),
+      );
+      // Every optional property present or absent: optional ones are where defaults and branches hide.
+      return fc.record(model, { requiredKeys: required });
+    }
+    case 'array': {
+      const minLength = schema.minItems ?? 0;
+      return fc.array(validValueOf(schema.items ?? {}, ids, depth + 1), {
+        minLength,
+        maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 3, 3)),
+      });
+    }
+    case 'string':
+      return validStringOf(schema);
+    case 'integer':
+    case 'number': {
+      const integer = type === 'integer';
+      const step = integer ? 1 : 0.01;
+      const min =
+        schema.minimum ?? (schema.exclusiveMinimum === undefined ? 0 : schema.exclusiveMinimum + step);
+      const max = Math.max(
+        min,
+        schema.maximum ??
+          (schema.exclusiveMaximum === undefined ? min + 100 : schema.exclusiveMaximum - step),
+      );
+      return integer
+        ? fc.integer({ min: Math.ceil(min), max: Math.floor(Math.min(max, Number.MAX_SAFE_INTEGER)) })
+        : fc
+            .integer({ min: Math.ceil(min * 100), max: Math.floor(Math.min(max, 1e9) * 100) })
+            .map((n) => n / 100);
+    }
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    default:
+      return fc.constant('value');
+  }
+}
+
+function validStringOf(schema: JsonSchema): Arbitrary<unknown> {
+  if (schema.format === 'uuid') return fc.uuid();
+  if (schema.format === 'email') return fc.emailAddress();
+  if (schema.format === 'date-time')
+    return fc
+      .date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true })
+      .map((d) => d.toISOString());
+  if (schema.format === 'uri') return fc.webUrl();
+  const minLength = schema.minLength ?? 0;
+  const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? 40, 40));
+  if (schema.pattern) {
+    return fc
+      .stringMatching(new RegExp(schema.pattern))
+      .filter((value) => value.length >= minLength && value.length <= (schema.maxLength ?? Infinity));
+  }
+  return fc
+    .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz ABC0123456789'), minLength, maxLength })
+    .filter((value) => minLength === 0 || value.trim().length > 0);
 }
