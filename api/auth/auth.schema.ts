@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { emailAddress } from '../../lib/validation/email.ts';
 import { USER_ROLES } from '../../lib/domain.ts';
 import { storableString, storableText } from '../../lib/validation/storable.ts';
 
-const email = z.email('Must be an email address').max(320, 'Must be at most 320 characters');
+const email = emailAddress();
 
 // Bounded above so a megabyte "password" cannot make scrypt a denial of service.
 export const newPassword = z

@@ -13,8 +13,32 @@ export interface OpenApiInfo {
 }
 
 function jsonSchema(schema: ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: nonBlankWhereTrimmed,
+  }) as JsonSchema;
   return rest;
+}
+
+/**
+ * A string validation trims before counting its minimum must hold a character that is not
+ * white space: said in the document as `pattern: \S`, so a blank one is not offered as valid.
+ */
+function nonBlankWhereTrimmed(ctx: {
+  zodSchema: z.core.$ZodTypes;
+  jsonSchema: z.core.JSONSchema.BaseSchema;
+}) {
+  const { def } = ctx.zodSchema._zod;
+  if (def.type !== 'string') return;
+  const trims = (def.checks ?? []).some((check) => {
+    const inner = check._zod.def;
+    return inner.check === 'overwrite' && String((inner as { tx?: unknown }).tx).includes('.trim()');
+  });
+  const minimum = ctx.jsonSchema.minLength;
+  if (!trims || minimum === undefined || minimum < 1) return;
+  if (ctx.jsonSchema.pattern === undefined) ctx.jsonSchema.pattern = '\\S';
+  else ctx.jsonSchema.allOf = [...(ctx.jsonSchema.allOf ?? []), { pattern: '\\S' }];
 }
 
 /** An endpoint that answers outside the envelope: the documentation itself (api/docs/). */

@@ -32,6 +32,9 @@ const question = z
         message: 'Must be the id of one of the options',
       });
     }
+  })
+  .meta({
+    description: 'correctOptionId is the id of one of the options; option ids are unique within a question',
   });
 
 const questions = z
@@ -50,6 +53,7 @@ export const updateQuizBody = z
   .refine(
     (body) => body.passingScore !== undefined || body.questions !== undefined,
     'Give passingScore or questions',
-  );
+  )
+  .meta({ minProperties: 1 });
 
 export type UpdateQuizInput = z.output<typeof updateQuizBody>;

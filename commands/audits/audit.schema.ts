@@ -1,3 +1,4 @@
+import { emailAddress } from '../../lib/validation/email.ts';
 import { z } from 'zod';
 import { AUDIT_CATEGORIES } from '../../lib/audits.ts';
 import { int4, storableString } from '../../lib/validation/storable.ts';
@@ -46,12 +47,7 @@ export const fullAuditBody = z.object({
     .max(200, 'Must be at most 200 characters')
     .optional(),
   recipientEmails: z
-    .array(
-      z
-        .email('Must be an email address')
-        .max(320)
-        .transform((email) => email.toLowerCase()),
-    )
+    .array(emailAddress().transform((email) => email.toLowerCase()))
     .max(MAX_RECIPIENTS, `At most ${MAX_RECIPIENTS} recipients`)
     .default([]),
 });

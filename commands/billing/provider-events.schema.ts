@@ -1,3 +1,4 @@
+import { emailAddress } from '../../lib/validation/email.ts';
 import { z } from 'zod';
 import {
   int8,
@@ -19,10 +20,10 @@ const booking = z
   .object({
     bookingId: storableText(255).min(1),
     jobId: z.uuid('Must be a study id'),
-    invitee: z.object({ email: z.email().max(320), name: storableText(200).optional() }),
+    invitee: z.object({ email: emailAddress(), name: storableText(200).optional() }),
     consultant: z.object({ name: storableText(200) }).optional(),
     startsAt: isoTimestamp(),
-    endsAt: isoTimestamp(),
+    endsAt: isoTimestamp().meta({ description: 'Must be after startsAt' }),
   })
   .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), {
     path: ['endsAt'],

@@ -23,8 +23,9 @@ function batchOf(kind: BatchKind) {
     io: 'input',
     unrepresentable: 'any',
   });
+  // Any value is taken (and rejected alone): the item's table is the first of two alternatives.
   return z.array(z.unknown()).meta({
-    items,
+    items: { anyOf: [items, { description: 'Any other value: rejected alone, and listed in rejections' }] },
     description: `At most ${MAX_BATCH_ITEMS} items (more is 413); each is validated alone, and invalid ones are listed in rejections.`,
   });
 }

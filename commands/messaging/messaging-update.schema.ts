@@ -2,6 +2,17 @@ import type { Update } from 'grammy/types';
 import { z } from 'zod';
 import { int8, storableText } from '../../lib/validation/storable.ts';
 
+// A button press: read only when it names its sender; any other shape is recorded and left alone.
+const callbackQuery = z.object({
+  id: storableText(255).optional(),
+  from: z.object({ id: int8() }).optional(),
+  data: storableText(255).optional(),
+});
+const { $schema: _ignored, ...callbackQueryShape } = z.toJSONSchema(callbackQuery, {
+  io: 'input',
+  unrepresentable: 'any',
+});
+
 /**
  * The part of the bot API's Update (grammy's `Update` type) the service reads: its id, and a text
  * message with its chat. Other kinds of update (edits, callbacks, ...) pass with just their id.
@@ -16,15 +27,11 @@ export const messagingUpdate = z.object({
       text: storableText(10_000).optional(),
     })
     .optional(),
-  // A button press: read only when it names its sender; any other shape is recorded and left alone.
   callback_query: z
-    .object({
-      id: storableText(255).optional(),
-      from: z.object({ id: int8() }).optional(),
-      data: storableText(255).optional(),
-    })
+    .unknown()
+    .transform((value) => callbackQuery.safeParse(value).data)
     .optional()
-    .catch(undefined),
+    .meta({ anyOf: [callbackQueryShape, { description: 'Any other value: recorded and left alone' }] }),
 });
 
 export type MessagingUpdate = z.output<typeof messagingUpdate>;

@@ -40,7 +40,9 @@ const taskProgress = z
       .min(EASE_MIN, `Must be ${EASE_MIN} to ${EASE_MAX}`)
       .max(EASE_MAX, `Must be ${EASE_MIN} to ${EASE_MAX}`)
       .optional()
-      .describe('the Single Ease Question after the task: 1 = very difficult ... 7 = very easy'),
+      .describe(
+        'the Single Ease Question after the task (completed or abandoned only): 1 = very difficult ... 7 = very easy',
+      ),
     reason: optionalText(TASK_REASON_MAX).describe('why the tester gave up (abandoned only)'),
   })
   .superRefine((task, ctx) => {
@@ -72,7 +74,8 @@ export const updateSessionBody = z
         message: 'Give either status or task, not both and not neither',
       });
     }
-  });
+  })
+  .meta({ description: 'Either status or task, not both and not neither' });
 
 export const updateNotesBody = z.object({
   notes: z
@@ -112,7 +115,8 @@ export const confirmSessionBody = z.object({
         }
         seen.add(item.noteId);
       });
-    }),
+    })
+    .meta({ description: 'Each note decided once: a noteId appears at most once' }),
 });
 
 export type ConfirmSessionInput = z.output<typeof confirmSessionBody>;

@@ -44,6 +44,9 @@ const tasks = z
         });
       }
     });
+  })
+  .meta({
+    description: "Listed in order: each task's `order` is its position, numbered from 1 without gaps",
   });
 
 const country = countryCode;
@@ -55,6 +58,7 @@ const targeting = z.object({
   ageRange: z
     .object({ min: int4(13, 120), max: int4(13, 120) })
     .refine((range) => range.min <= range.max, { message: 'min must not exceed max', path: ['min'] })
+    .meta({ description: 'Ages from min to max, both included: min must not exceed max' })
     .optional(),
   devices: z.array(z.enum(DEVICES)).min(1, 'At least one device is required'),
   languages: z.array(language).min(1, 'At least one language is required').default(['en']),
@@ -121,6 +125,10 @@ const abTest = z
         message: `Proportions must sum to 1.0 (got ${sum})`,
       });
     }
+  })
+  .meta({
+    description:
+      'Once enabled: at least 2 variants with unique labels; splitRatio, when given, has a share for every variant label and no other, the shares summing to 1.0',
   });
 
 const compensation = z.object({
@@ -133,7 +141,8 @@ const compensation = z.object({
     .positive('Must be above 0')
     .min(0.01, 'Must be at least 0.01')
     .max(100_000)
-    .refine((amount) => Math.abs(Math.round(amount * 100) - amount * 100) < 1e-6, 'At most 2 decimal places'),
+    .refine((amount) => Math.abs(Math.round(amount * 100) - amount * 100) < 1e-6, 'At most 2 decimal places')
+    .meta({ description: 'In the currency, with at most 2 decimal places' }),
   type: z.literal('flat', { error: requiredOr('Must be flat') }),
 });
 

@@ -11,7 +11,8 @@ const distinct = <T extends z.ZodType>(item: T, max: number, what: string) =>
   z
     .array(item)
     .max(max)
-    .refine((list) => new Set(list as unknown[]).size === list.length, `Each ${what} at most once`);
+    .refine((list) => new Set(list as unknown[]).size === list.length, `Each ${what} at most once`)
+    .meta({ uniqueItems: true });
 
 export const updateTesterProfileBody = z
   .object({
@@ -32,7 +33,8 @@ export const updateTesterProfileBody = z
   .refine(
     (body) => Object.values(body).some((value) => value !== undefined),
     'Give at least one field to change',
-  );
+  )
+  .meta({ minProperties: 1 });
 
 export type TesterProfileInput = z.output<typeof updateTesterProfileBody>;
 

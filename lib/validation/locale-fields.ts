@@ -10,4 +10,5 @@ export const countryCode = z
 /** A BCP 47 language tag. */
 export const languageTag = z
   .string()
-  .refine(isBcp47, 'Must be a BCP 47 language tag with a registered language (e.g. en, pt-BR)');
+  .refine(isBcp47, 'Must be a BCP 47 language tag with a registered language (e.g. en, pt-BR)')
+  .meta({ description: 'A BCP 47 language tag with a registered language (e.g. en, pt-BR)' });

@@ -19,6 +19,8 @@ export interface JsonSchema {
   minItems?: number;
   maxItems?: number;
   pattern?: string;
+  uniqueItems?: boolean;
+  minProperties?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
 }
@@ -132,7 +134,9 @@ export type KnownIds = Readonly<Record<string, string>>;
 export function validValueOf(schema: JsonSchema, ids: KnownIds = {}, depth = 0): Arbitrary<unknown> {
   const choices = schema.anyOf ?? schema.oneOf;
   if (choices?.length) return fc.oneof(...choices.map((choice) => validValueOf(choice, ids, depth + 1)));
-  if (schema.allOf?.length) return validValueOf(schema.allOf[0]!, ids, depth + 1);
+  // `allOf` beside a type adds constraints to it (a second pattern); alone, its parts are merged.
+  if (schema.allOf?.length && !schema.type)
+    return validValueOf(Object.assign({}, ...schema.allOf) as JsonSchema, ids, depth + 1);
   if (schema.enum?.length) return fc.constantFrom(...schema.enum);
   if ('const' in schema) return fc.constant(schema.const);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
@@ -148,14 +152,17 @@ export function validValueOf(schema: JsonSchema, ids: KnownIds = {}, depth = 0):
         }),
       );
       // Every optional property present or absent: optional ones are where defaults and branches hide.
-      return fc.record(model, { requiredKeys: required });
+      const record = fc.record(model, { requiredKeys: required });
+      const least = schema.minProperties ?? 0;
+      return least ? record.filter((value) => Object.keys(value).length >= least) : record;
     }
     case 'array': {
       const minLength = schema.minItems ?? 0;
-      return fc.array(validValueOf(schema.items ?? {}, ids, depth + 1), {
-        minLength,
-        maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 3, 3)),
-      });
+      const bounds = { minLength, maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 3, 3)) };
+      const item = validValueOf(schema.items ?? {}, ids, depth + 1);
+      return schema.uniqueItems
+        ? fc.uniqueArray(item, { ...bounds, selector: (value) => JSON.stringify(value) })
+        : fc.array(item, bounds);
     }
     case 'string':
       return validStringOf(schema);
@@ -186,21 +193,34 @@ export function validValueOf(schema: JsonSchema, ids: KnownIds = {}, depth = 0):
 }
 
 function validStringOf(schema: JsonSchema): Arbitrary<unknown> {
-  if (schema.format === 'uuid') return fc.uuid();
-  if (schema.format === 'email') return fc.emailAddress();
+  const minLength = schema.minLength ?? 0;
+  const fits = (value: string) => value.length >= minLength && value.length <= (schema.maxLength ?? Infinity);
+  const patterns = [schema.pattern, ...(schema.allOf ?? []).map((part) => part.pattern)]
+    .filter((pattern): pattern is string => pattern !== undefined)
+    .map((pattern) => new RegExp(pattern, 'u'));
+  const matches = (value: string) => fits(value) && patterns.every((pattern) => pattern.test(value));
+  if (patterns.length && !['email', 'uuid', 'date-time'].includes(schema.format ?? '')) {
+    return fc.stringMatching(patterns[0]!).filter(matches);
+  }
+  if (schema.format === 'uuid') return fc.uuid().filter(matches);
+  if (schema.format === 'email')
+    return fc
+      .oneof(fc.emailAddress(), patterns.length ? fc.stringMatching(patterns[0]!) : fc.emailAddress())
+      .filter(matches);
   if (schema.format === 'date-time')
     return fc
       .date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true })
-      .map((d) => d.toISOString());
+      .map((d) => d.toISOString())
+      .filter(matches);
   if (schema.format === 'uri') return fc.webUrl();
-  const minLength = schema.minLength ?? 0;
   const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? 40, 40));
-  if (schema.pattern) {
-    return fc
-      .stringMatching(new RegExp(schema.pattern))
-      .filter((value) => value.length >= minLength && value.length <= (schema.maxLength ?? Infinity));
-  }
+  const plain = fc.string({
+    unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz ABC0123456789'),
+    minLength,
+    maxLength,
+  });
+  // White space around the text, and text that is only white space: what trimming validation meets.
   return fc
-    .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz ABC0123456789'), minLength, maxLength })
-    .filter((value) => minLength === 0 || value.trim().length > 0);
+    .oneof({ weight: 4, arbitrary: plain }, { weight: 1, arbitrary: plain.map((text) => ` ${text} `) })
+    .filter(matches);
 }
