@@ -66,7 +66,9 @@ describe('POST /api/billing/payout and the payout events', function () {
       const done = events.findIndex(
         (e, index) => index > scheduled && e.activityTaskCompletedEventAttributes,
       );
-      const idle = Boolean(events.at(-1)?.workflowTaskCompletedEventAttributes);
+      // Waiting: its last task done, or the timer of its wait for the settlement started.
+      const last = events.at(-1);
+      const idle = Boolean(last?.workflowTaskCompletedEventAttributes ?? last?.timerStartedEventAttributes);
       return scheduled >= 0 && done >= 0 && idle ? events : undefined;
     }, `waiting after ${activity}`);
   const activitiesIn = (events: Awaited<ReturnType<typeof waitingAfter>>) =>

@@ -9,15 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { endProcess, freePort } from '../../support/free-port.ts';
 import { temporalEnvironment, workflowBundle } from '../../support/temporal.ts';
 
-const API_MAIN = fileURLToPath(new URL('../../../api/main.ts', import.meta.url));
-const WORKER_PROCESS = fileURLToPath(new URL('../../support/service-worker-process.ts', import.meta.url));
+export const API_MAIN = fileURLToPath(new URL('../../../api/main.ts', import.meta.url));
+export const WORKER_PROCESS = fileURLToPath(new URL('../../support/service-worker-process.ts', import.meta.url));
 
 export interface ServiceProcesses {
   readonly url: string;
   stop(): Promise<void>;
 }
 
-function started(child: ChildProcess, ready: () => Promise<boolean>): Promise<void> {
+/** Resolves once `ready` holds (polled every 200 ms); rejects if the process exits first. */
+export function started(child: ChildProcess, ready: () => Promise<boolean>): Promise<void> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const exited = (code: number | null) => {

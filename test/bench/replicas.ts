@@ -1,0 +1,390 @@
+// Two replicas, killed (issue 33, point 4): two API processes behind a round-robin proxy and two
+// workers, one Temporal server, PostgreSQL and Redis (the rate limiter's store, shared). Under the
+// spec's rate tiers and 200 recording sessions, one API and one worker are killed with SIGKILL
+// mid-run and started again. Clients behave as real ones do: a request that got no answer, or a
+// 502 from the proxy, is sent again (the same body; a study's create with its Idempotency-Key).
+//   lostItems          events an API acknowledged (200) that are not stored
+//   duplicateEffects   sessions, studies, payouts and payment emails made more than once
+//   rateLimitOvershoot 2xx answers beyond a tier's limit in a window, summed over callers
+//   p99Ms              reads and ingestion, requests sent outside the kill window
+// Targets: 0, 0, 0, and p99 under 150 ms.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import type { BenchResult } from '../../scripts/bench.ts';
+import { asSystem } from '../../db/doors.ts';
+import { RATE_LIMITS } from '../../api/http/rate-limit.ts';
+import { business, completedStudy, studyValues, testerWithAccount } from '../payments/fixtures.ts';
+import { testConfig } from '../support/config.ts';
+import { testDatabase } from '../support/database.ts';
+import { startMailCatcher } from '../support/mail-catcher.ts';
+import { validStudyBody } from '../support/study-body.ts';
+import { eligibleTester } from '../sessions/fixtures.ts';
+import { businessCallers, EVENTS_PER_BATCH, recordingLanes, type RecordingLane } from './load/fixtures.ts';
+import { startCluster, type Member } from './replicas/cluster.ts';
+import { percentile, round } from './support/stats.ts';
+
+const TARGETS = { lostItems: 0, duplicateEffects: 0, rateLimitOvershoot: 0, p99Ms: 150 } as const;
+
+const REDIS_URL = (() => {
+  const url = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+  url.pathname = '/13';
+  return url.toString();
+})();
+const RUN_MS = 100_000;
+const KILL_AT_MS = 35_000;
+const DOWN_FOR_MS = 10_000;
+/** After the restarted processes are up, latencies still settle (connections, caches): left out too. */
+const SETTLE_MS = 5_000;
+const INGESTION_SESSIONS = 200;
+const BATCH_EVERY_MS = 5_000;
+const RETRIES = 8;
+
+interface Sample {
+  readonly family: string;
+  readonly sentAt: number;
+  readonly ms: number;
+  readonly status: number;
+  readonly resetSeconds?: number;
+}
+
+/** One request, timed; status 0 when it got no answer. */
+async function send(
+  url: string,
+  family: string,
+  samples: Sample[],
+  init: { method: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<Sample> {
+  const sentAt = Date.now();
+  const t0 = performance.now();
+  let status = 0;
+  let resetSeconds: number | undefined;
+  try {
+    const response = await fetch(`${url}${init.path}`, {
+      method: init.method,
+      headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
+      ...(init.body ? { body: init.body } : {}),
+      signal: AbortSignal.timeout(30_000),
+    });
+    await response.arrayBuffer();
+    status = response.status;
+    const reset = response.headers.get('ratelimit-reset');
+    if (reset !== null) resetSeconds = Number(reset);
+  } catch {
+    status = 0;
+  }
+  const sample = {
+    family,
+    sentAt,
+    ms: performance.now() - t0,
+    status,
+    ...(resetSeconds === undefined ? {} : { resetSeconds }),
+  };
+  samples.push(sample);
+  return sample;
+}
+
+/** Sends until answered below 500 (a real client's retries), at most RETRIES times; the last answer. */
+async function sendWithRetries(
+  url: string,
+  family: string,
+  samples: Sample[],
+  init: Parameters<typeof send>[3],
+): Promise<Sample> {
+  let last: Sample | undefined;
+  for (let attempt = 0; attempt < RETRIES; attempt += 1) {
+    last = await send(url, family, samples, init);
+    if (last.status !== 0 && last.status < 500) return last;
+    await sleep(500 * (attempt + 1));
+  }
+  return last!;
+}
+
+/** Runs `tick(i)` every `everyMs` until `until`, without waiting for one tick to end before the next. */
+async function every(everyMs: number, until: number, tick: (index: number) => Promise<void>): Promise<void> {
+  const running: Promise<void>[] = [];
+  for (let index = 0; Date.now() < until; index += 1) {
+    running.push(tick(index));
+    await sleep(everyMs);
+  }
+  await Promise.all(running);
+}
+
+export async function run(): Promise<BenchResult> {
+  const redis = new Redis(REDIS_URL);
+  await redis.flushdb();
+  await redis.quit();
+  const mail = await startMailCatcher();
+  const runId = randomUUID().slice(0, 8);
+  const taskQueue = `replicas-${process.pid}`;
+  const cluster = await startCluster(
+    taskQueue,
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      BASE_URL: 'https://usability.example',
+      JWT_SECRET: testConfig().auth.jwtSecret,
+      TRUST_PROXY: '1',
+      REDIS_URL,
+      SMTP_URL: mail.url,
+    },
+    { apis: 2, workers: 2 },
+  );
+  // The local payment provider delivers its payout events to the service through the proxy.
+  const { url } = cluster;
+  const samples: Sample[] = [];
+  try {
+    // The world: recording sessions, readers, rate-limited callers, a study to join, testers to
+    // pay, and businesses that create studies.
+    const lanes = await recordingLanes(INGESTION_SESSIONS);
+    const readers = await businessCallers('pro', 8);
+    const limited = await businessCallers('free', 4);
+    const creators = await businessCallers('pro', 60);
+    const owner = await business('pro');
+    const joinStudy = await asSystem(
+      testDatabase(),
+      async (tx) =>
+        (
+          await tx
+            .insertInto('studies')
+            .values({
+              ...studyValues(owner),
+              title: 'Replicas study',
+              description: 'Testers join it while processes die',
+              tester_count: 1000,
+              status: 'active',
+              paid_at: new Date(),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+    );
+    const joiners = await Promise.all(Array.from({ length: 120 }, () => eligibleTester()));
+    const payees = [];
+    for (let i = 0; i < 40; i += 1) payees.push(await testerWithAccount());
+    const paid = await completedStudy(owner, payees);
+
+    const start = Date.now();
+    const until = start + RUN_MS;
+    const killAt = start + KILL_AT_MS;
+    let restartedAt = Number.POSITIVE_INFINITY;
+    const acknowledged: { sessionId: string; at: string }[] = [];
+
+    const chaos = (async () => {
+      await sleep(KILL_AT_MS);
+      const victims: Member[] = [cluster.apis[0]!, cluster.workers[0]!];
+      await Promise.all(victims.map((victim) => victim.kill9()));
+      await sleep(DOWN_FOR_MS);
+      await Promise.all(victims.map((victim) => victim.restart()));
+      restartedAt = Date.now();
+    })();
+
+    // 200 recording sessions, a batch of events from each every 5 s (40 a second in all).
+    const ingestion = every(BATCH_EVERY_MS / INGESTION_SESSIONS, until, async (index) => {
+      const lane: RecordingLane = lanes[index % lanes.length]!;
+      const batch = Array.from({ length: EVENTS_PER_BATCH }, (_, i) => ({
+        eventType: 'click',
+        targetSelector: `#item-${i}`,
+        timestamp: new Date(start - 3_600_000 + index * EVENTS_PER_BATCH + i).toISOString(),
+        x: i,
+        y: i,
+        viewport: { width: 1280, height: 800 },
+      }));
+      const answer = await sendWithRetries(url, 'ingestion', samples, {
+        method: 'POST',
+        path: `/api/sessions/${lane.sessionId}/events`,
+        headers: { 'x-test-token': lane.testToken },
+        body: JSON.stringify({ batch }),
+      });
+      if (answer.status === 200) {
+        for (const item of batch) acknowledged.push({ sessionId: lane.sessionId, at: item.timestamp });
+      }
+    });
+
+    // Reads at the pro tier: 8 callers, 4 a second each.
+    const reads = every(1000 / (readers.length * 4), until, async (index) => {
+      const reader = readers[index % readers.length]!;
+      await send(url, 'reads', samples, {
+        method: 'GET',
+        path: `/api/jobs/${reader.studyId}`,
+        headers: { authorization: reader.authorization },
+      });
+    });
+
+    // Free-tier callers asking 3 a second (180 a minute against a limit of 120): whatever API
+    // answers, no window serves more than the limit.
+    const overLimit = every(1000 / (limited.length * 3), until, async (index) => {
+      const caller = limited[index % limited.length]!;
+      await send(url, `limited:${index % limited.length}`, samples, {
+        method: 'GET',
+        path: `/api/jobs/${caller.studyId}`,
+        headers: { authorization: caller.authorization },
+      });
+    });
+
+    // Testers joining a study (one session each, retried), and businesses creating a study each
+    // (retried with its Idempotency-Key), spread over the run, kill window included.
+    const joins = every(RUN_MS / (joiners.length + 10), until, async (index) => {
+      const tester = joiners[index];
+      if (!tester) return;
+      await sendWithRetries(url, 'sessions', samples, {
+        method: 'POST',
+        path: '/api/sessions',
+        headers: { authorization: `Bearer ${owner.token}` },
+        body: JSON.stringify({ jobId: joinStudy, testerId: tester.sub }),
+      });
+    });
+    const studyBody = JSON.stringify(validStudyBody());
+    const creates = every(RUN_MS / (creators.length + 10), until, async (index) => {
+      const creator = creators[index];
+      if (!creator) return;
+      await sendWithRetries(url, 'creates', samples, {
+        method: 'POST',
+        path: '/api/jobs',
+        headers: { authorization: creator.authorization, 'idempotency-key': `replicas-${runId}-${index}` },
+        body: studyBody,
+      });
+    });
+
+    // The payouts start just before the kill, so the killed worker holds some of them.
+    const payouts = (async () => {
+      await sleep(KILL_AT_MS - 3_000);
+      await sendWithRetries(url, 'payout', samples, {
+        method: 'POST',
+        path: '/api/billing/payout',
+        headers: { authorization: `Bearer ${owner.token}` },
+        body: JSON.stringify({ jobId: paid.jobId }),
+      });
+    })();
+
+    await Promise.all([chaos, ingestion, reads, overLimit, joins, creates, payouts]);
+    const windowEnd = restartedAt + SETTLE_MS;
+
+    // Let the payouts finish (the local provider's payout.paid follows each within seconds).
+    const settleUntil = Date.now() + 120_000;
+    let payments: { status: string; attempts: number; tester_id: string }[] = [];
+    while (Date.now() < settleUntil) {
+      payments = await asSystem(testDatabase(), (tx) =>
+        tx
+          .selectFrom('payments')
+          .select(['status', 'attempts', 'tester_id'])
+          .where('study_id', '=', paid.jobId)
+          .execute(),
+      );
+      if (payments.length === payees.length && payments.every((payment) => payment.status === 'paid')) break;
+      await sleep(1000);
+    }
+    // Mail still on its way gets a moment.
+    await sleep(5_000);
+
+    // Lost: acknowledged events not stored.
+    const stored = await testDatabase()
+      .selectFrom('session_events')
+      .select(['session_id', 'occurred_at'])
+      .where(
+        'session_id',
+        'in',
+        lanes.map((lane) => lane.sessionId),
+      )
+      .execute();
+    const storedKeys = new Set(stored.map((row) => `${row.session_id} ${row.occurred_at.toISOString()}`));
+    const lostItems = acknowledged.filter((item) => !storedKeys.has(`${item.sessionId} ${item.at}`)).length;
+
+    // Duplicated: a tester's second session on the study, a business's second study, a payment
+    // paid out in more than one attempt, a tester mailed twice about one payout.
+    const sessionsPerTester = await testDatabase()
+      .selectFrom('sessions')
+      .select(['tester_id', (eb) => eb.fn.countAll<string>().as('count')])
+      .where('study_id', '=', joinStudy)
+      .groupBy('tester_id')
+      .execute();
+    const studiesPerCreator = await testDatabase()
+      .selectFrom('studies')
+      .select(['organization_id', (eb) => eb.fn.countAll<string>().as('count')])
+      .where(
+        'organization_id',
+        'in',
+        creators.map((creator) => creator.organizationId),
+      )
+      .groupBy('organization_id')
+      .execute();
+    const payeeEmails = new Set(payees.map((payee) => payee.email.toLowerCase()));
+    const mailsPerPayee = new Map<string, number>();
+    for (const message of mail.messages) {
+      if (!/^Payout of .* paid$/.test(message.subject ?? '')) continue;
+      const to = JSON.stringify(message.to).toLowerCase();
+      for (const email of payeeEmails)
+        if (to.includes(email)) mailsPerPayee.set(email, (mailsPerPayee.get(email) ?? 0) + 1);
+    }
+    // Each creator's own study (businessCallers inserts one) is not a create of the run.
+    const duplicates = {
+      sessions: sessionsPerTester.reduce((sum, row) => sum + Math.max(0, Number(row.count) - 1), 0),
+      studies: studiesPerCreator.reduce((sum, row) => sum + Math.max(0, Number(row.count) - 2), 0),
+      payouts: payments.reduce((sum, payment) => sum + Math.max(0, payment.attempts - 1), 0),
+      paymentEmails: [...mailsPerPayee.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0),
+    };
+    const duplicateEffects = Object.values(duplicates).reduce((sum, count) => sum + count, 0);
+
+    // Overshoot: 2xx beyond the free tier's limit in any window (the window each answer names).
+    const served = new Map<string, number>();
+    for (const sample of samples) {
+      if (!sample.family.startsWith('limited:') || sample.status >= 300 || sample.status === 0) continue;
+      const windowId = Math.round((sample.sentAt + sample.ms + (sample.resetSeconds ?? 0) * 1000) / 60_000);
+      const key = `${sample.family} ${windowId}`;
+      served.set(key, (served.get(key) ?? 0) + 1);
+    }
+    const rateLimitOvershoot = [...served.values()].reduce(
+      (sum, count) => sum + Math.max(0, count - RATE_LIMITS.free),
+      0,
+    );
+
+    const outside = (sample: Sample) => sample.sentAt < killAt || sample.sentAt > windowEnd;
+    const latencies = (family: string, keep: (sample: Sample) => boolean) =>
+      samples.filter((sample) => sample.family === family && keep(sample)).map((sample) => sample.ms);
+    const answered = (family: string) =>
+      samples.filter((sample) => sample.family === family && sample.status);
+    const p99 = (family: string) => round(percentile(latencies(family, outside), 99));
+    const p99Ms = Math.max(p99('reads'), p99('ingestion'));
+    const figures = {
+      lostItems,
+      duplicateEffects,
+      rateLimitOvershoot,
+      p99Ms,
+      readsP99Ms: p99('reads'),
+      ingestionP99Ms: p99('ingestion'),
+      readsP99InKillWindowMs: round(
+        percentile(
+          latencies('reads', (s) => !outside(s)),
+          99,
+        ),
+      ),
+      acknowledgedEvents: acknowledged.length,
+      requests: samples.length,
+      unansweredOrBadGateway: samples.filter((sample) => sample.status === 0 || sample.status === 502).length,
+      serverErrorsOutsideKillWindow: samples.filter((sample) => outside(sample) && sample.status >= 500)
+        .length,
+      readsAnswered: answered('reads').length,
+      sessionsCreated: sessionsPerTester.length,
+      studiesCreated: studiesPerCreator.reduce((sum, row) => sum + Number(row.count) - 1, 0),
+      paymentsPaid: payments.filter((payment) => payment.status === 'paid').length,
+      paymentsTotal: payees.length,
+      duplicateSessions: duplicates.sessions,
+      duplicateStudies: duplicates.studies,
+      duplicatePayouts: duplicates.payouts,
+      duplicatePaymentEmails: duplicates.paymentEmails,
+      limitWindows: served.size,
+      killedAtMs: KILL_AT_MS,
+      restartedAfterMs: round(restartedAt - killAt, 0),
+    };
+    const meetsTargets =
+      lostItems === TARGETS.lostItems &&
+      duplicateEffects === TARGETS.duplicateEffects &&
+      rateLimitOvershoot === TARGETS.rateLimitOvershoot &&
+      p99Ms < TARGETS.p99Ms &&
+      figures.paymentsPaid === payees.length;
+    return { figures, runs: 1, targets: { ...TARGETS }, meetsTargets };
+  } finally {
+    await cluster.stop();
+    await mail.stop();
+  }
+}
