@@ -20,7 +20,8 @@ import { testDatabase } from '../support/database.ts';
 import { startMailCatcher } from '../support/mail-catcher.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { eligibleTester } from '../sessions/fixtures.ts';
-import { businessCallers, EVENTS_PER_BATCH, recordingLanes, type RecordingLane } from './load/fixtures.ts';
+import { businessCallers, recordingLanes } from './load/fixtures.ts';
+import { INGESTION_SESSIONS, sendWithRetries, every, steadyLoad, type Sample } from './replicas/workload.ts';
 import { startCluster, type Member } from './replicas/cluster.ts';
 import { percentile, round } from './support/stats.ts';
 
@@ -36,79 +37,6 @@ const KILL_AT_MS = 35_000;
 const DOWN_FOR_MS = 10_000;
 /** After the restarted processes are up, latencies still settle (connections, caches): left out too. */
 const SETTLE_MS = 5_000;
-const INGESTION_SESSIONS = 200;
-const BATCH_EVERY_MS = 5_000;
-const RETRIES = 8;
-
-interface Sample {
-  readonly family: string;
-  readonly sentAt: number;
-  readonly ms: number;
-  readonly status: number;
-  readonly resetSeconds?: number;
-}
-
-/** One request, timed; status 0 when it got no answer. */
-async function send(
-  url: string,
-  family: string,
-  samples: Sample[],
-  init: { method: string; path: string; headers?: Record<string, string>; body?: string },
-): Promise<Sample> {
-  const sentAt = Date.now();
-  const t0 = performance.now();
-  let status = 0;
-  let resetSeconds: number | undefined;
-  try {
-    const response = await fetch(`${url}${init.path}`, {
-      method: init.method,
-      headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
-      ...(init.body ? { body: init.body } : {}),
-      signal: AbortSignal.timeout(30_000),
-    });
-    await response.arrayBuffer();
-    status = response.status;
-    const reset = response.headers.get('ratelimit-reset');
-    if (reset !== null) resetSeconds = Number(reset);
-  } catch {
-    status = 0;
-  }
-  const sample = {
-    family,
-    sentAt,
-    ms: performance.now() - t0,
-    status,
-    ...(resetSeconds === undefined ? {} : { resetSeconds }),
-  };
-  samples.push(sample);
-  return sample;
-}
-
-/** Sends until answered below 500 (a real client's retries), at most RETRIES times; the last answer. */
-async function sendWithRetries(
-  url: string,
-  family: string,
-  samples: Sample[],
-  init: Parameters<typeof send>[3],
-): Promise<Sample> {
-  let last: Sample | undefined;
-  for (let attempt = 0; attempt < RETRIES; attempt += 1) {
-    last = await send(url, family, samples, init);
-    if (last.status !== 0 && last.status < 500) return last;
-    await sleep(500 * (attempt + 1));
-  }
-  return last!;
-}
-
-/** Runs `tick(i)` every `everyMs` until `until`, without waiting for one tick to end before the next. */
-async function every(everyMs: number, until: number, tick: (index: number) => Promise<void>): Promise<void> {
-  const running: Promise<void>[] = [];
-  for (let index = 0; Date.now() < until; index += 1) {
-    running.push(tick(index));
-    await sleep(everyMs);
-  }
-  await Promise.all(running);
-}
 
 export async function run(): Promise<BenchResult> {
   const redis = new Redis(REDIS_URL);
@@ -119,7 +47,8 @@ export async function run(): Promise<BenchResult> {
   const taskQueue = `replicas-${process.pid}`;
   const cluster = await startCluster(
     taskQueue,
-    {
+    (proxyUrl) => ({
+      PAYMENTS_WEBHOOK_URL: `${proxyUrl}/api/webhooks/payments`,
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       BASE_URL: 'https://usability.example',
@@ -127,10 +56,10 @@ export async function run(): Promise<BenchResult> {
       TRUST_PROXY: '1',
       REDIS_URL,
       SMTP_URL: mail.url,
-    },
+      WORKER_MONEY: '1',
+    }),
     { apis: 2, workers: 2 },
   );
-  // The local payment provider delivers its payout events to the service through the proxy.
   const { url } = cluster;
   const samples: Sample[] = [];
   try {
@@ -168,7 +97,6 @@ export async function run(): Promise<BenchResult> {
     const until = start + RUN_MS;
     const killAt = start + KILL_AT_MS;
     let restartedAt = Number.POSITIVE_INFINITY;
-    const acknowledged: { sessionId: string; at: string }[] = [];
 
     const chaos = (async () => {
       await sleep(KILL_AT_MS);
@@ -179,48 +107,7 @@ export async function run(): Promise<BenchResult> {
       restartedAt = Date.now();
     })();
 
-    // 200 recording sessions, a batch of events from each every 5 s (40 a second in all).
-    const ingestion = every(BATCH_EVERY_MS / INGESTION_SESSIONS, until, async (index) => {
-      const lane: RecordingLane = lanes[index % lanes.length]!;
-      const batch = Array.from({ length: EVENTS_PER_BATCH }, (_, i) => ({
-        eventType: 'click',
-        targetSelector: `#item-${i}`,
-        timestamp: new Date(start - 3_600_000 + index * EVENTS_PER_BATCH + i).toISOString(),
-        x: i,
-        y: i,
-        viewport: { width: 1280, height: 800 },
-      }));
-      const answer = await sendWithRetries(url, 'ingestion', samples, {
-        method: 'POST',
-        path: `/api/sessions/${lane.sessionId}/events`,
-        headers: { 'x-test-token': lane.testToken },
-        body: JSON.stringify({ batch }),
-      });
-      if (answer.status === 200) {
-        for (const item of batch) acknowledged.push({ sessionId: lane.sessionId, at: item.timestamp });
-      }
-    });
-
-    // Reads at the pro tier: 8 callers, 4 a second each.
-    const reads = every(1000 / (readers.length * 4), until, async (index) => {
-      const reader = readers[index % readers.length]!;
-      await send(url, 'reads', samples, {
-        method: 'GET',
-        path: `/api/jobs/${reader.studyId}`,
-        headers: { authorization: reader.authorization },
-      });
-    });
-
-    // Free-tier callers asking 3 a second (180 a minute against a limit of 120): whatever API
-    // answers, no window serves more than the limit.
-    const overLimit = every(1000 / (limited.length * 3), until, async (index) => {
-      const caller = limited[index % limited.length]!;
-      await send(url, `limited:${index % limited.length}`, samples, {
-        method: 'GET',
-        path: `/api/jobs/${caller.studyId}`,
-        headers: { authorization: caller.authorization },
-      });
-    });
+    const steady = steadyLoad(url, samples, { lanes, readers, limited, start, until });
 
     // Testers joining a study (one session each, retried), and businesses creating a study each
     // (retried with its Idempotency-Key), spread over the run, kill window included.
@@ -247,17 +134,21 @@ export async function run(): Promise<BenchResult> {
     });
 
     // The payouts start just before the kill, so the killed worker holds some of them.
+    let payoutAnswer = 0;
     const payouts = (async () => {
       await sleep(KILL_AT_MS - 3_000);
-      await sendWithRetries(url, 'payout', samples, {
-        method: 'POST',
-        path: '/api/billing/payout',
-        headers: { authorization: `Bearer ${owner.token}` },
-        body: JSON.stringify({ jobId: paid.jobId }),
-      });
+      payoutAnswer = (
+        await sendWithRetries(url, 'payout', samples, {
+          method: 'POST',
+          path: '/api/billing/payout',
+          headers: { authorization: `Bearer ${owner.token}` },
+          body: JSON.stringify({ jobId: paid.jobId }),
+        })
+      ).status;
     })();
 
-    await Promise.all([chaos, ingestion, reads, overLimit, joins, creates, payouts]);
+    await Promise.all([chaos, steady.done, joins, creates, payouts]);
+    const acknowledged = steady.acknowledged;
     const windowEnd = restartedAt + SETTLE_MS;
 
     // Let the payouts finish (the local provider's payout.paid follows each within seconds).
@@ -310,8 +201,10 @@ export async function run(): Promise<BenchResult> {
       .execute();
     const payeeEmails = new Set(payees.map((payee) => payee.email.toLowerCase()));
     const mailsPerPayee = new Map<string, number>();
+    let paymentEmails = 0;
     for (const message of mail.messages) {
       if (!/^Payout of .* paid$/.test(message.subject ?? '')) continue;
+      paymentEmails += 1;
       const to = JSON.stringify(message.to).toLowerCase();
       for (const email of payeeEmails)
         if (to.includes(email)) mailsPerPayee.set(email, (mailsPerPayee.get(email) ?? 0) + 1);
@@ -368,6 +261,14 @@ export async function run(): Promise<BenchResult> {
       studiesCreated: studiesPerCreator.reduce((sum, row) => sum + Number(row.count) - 1, 0),
       paymentsPaid: payments.filter((payment) => payment.status === 'paid').length,
       paymentsTotal: payees.length,
+      payoutAnswer,
+      paymentEmails,
+      paymentStatuses: Object.entries(
+        payments.reduce<Record<string, number>>((tally, payment) => {
+          tally[payment.status] = (tally[payment.status] ?? 0) + 1;
+          return tally;
+        }, {}),
+      ).map(([status, count]) => `${status} ${count}`),
       duplicateSessions: duplicates.sessions,
       duplicateStudies: duplicates.studies,
       duplicatePayouts: duplicates.payouts,

@@ -4,11 +4,16 @@
 //   TEMPORAL_ADDRESS      the suite's Temporal server (TestWorkflowEnvironment.address)
 //   TEMPORAL_TASK_QUEUE   the task queue the test's API uses
 //   WORKFLOW_BUNDLE_PATH  the suite's workflow bundle, written to a file, so no start re-bundles
+//   WORKER_MONEY          `1`: also the email sender and the payment activities the configuration
+//                         names (the local provider without credentials), as the production worker
 // It logs in as the service (usability_service, derived from DATABASE_URL as the configuration
 // does), like the production worker. It prints `worker ready` once it polls, and runs until killed.
 import { readFile } from 'node:fs/promises';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { connectDatabase } from '../../db/connection.ts';
+import { paymentActivityDependencies } from '../../activities/payments/payment-activities.ts';
+import { createEmailSender } from '../../clients/email.ts';
+import { loadConfig } from '../../config/index.ts';
 import { serviceDatabaseUrl } from './database.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
 
@@ -21,6 +26,13 @@ function required(name: string): string {
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 Runtime.install({ logger: quiet });
 
+/** What the production worker moves money and sends mail with (workers/main.ts). */
+function moneyDependencies() {
+  const config = loadConfig();
+  const email = createEmailSender(config.email);
+  return { email, payments: paymentActivityDependencies(config, database.db, email) };
+}
+
 const connection = await NativeConnection.connect({ address: required('TEMPORAL_ADDRESS') });
 required('DATABASE_URL'); // the suite's database, whose service login this is
 const database = connectDatabase(serviceDatabaseUrl());
@@ -30,6 +42,7 @@ const worker = await createServiceWorker({
   taskQueue: required('TEMPORAL_TASK_QUEUE'),
   workflowBundle: { code: await readFile(required('WORKFLOW_BUNDLE_PATH'), 'utf8') },
   db: database.db,
+  ...(process.env.WORKER_MONEY === '1' ? moneyDependencies() : {}),
 });
 process.stdout.write('worker ready\n');
 await worker.run();

@@ -60,28 +60,30 @@ export interface Cluster {
 }
 
 /**
- * `apiCount` APIs and `workerCount` workers on `taskQueue`, the APIs with their configuration plus
- * `env` (every process reads the same variables), behind a round-robin proxy.
+ * `apiCount` APIs and `workerCount` workers on `taskQueue`, every process with the configuration
+ * `env(proxyUrl)` gives (the proxy's address comes first: the service's own calls to itself, the
+ * local payment provider's events, go through it), behind a round-robin proxy.
  */
 export async function startCluster(
   taskQueue: string,
-  env: NodeJS.ProcessEnv,
+  env: (proxyUrl: string) => NodeJS.ProcessEnv,
   counts: { apis: number; workers: number },
 ): Promise<Cluster> {
+  const ports = await Promise.all(Array.from({ length: counts.apis }, () => freePort()));
+  const proxy = await startRoundRobinProxy(ports);
   const temporal = await temporalEnvironment();
   const bundlePath = join(tmpdir(), `usability-replicas-workflows-${process.pid}.js`);
   await writeFile(bundlePath, (await workflowBundle()).code);
   const shared = {
     ...process.env,
-    ...env,
+    ...env(proxy.url),
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_NAMESPACE: temporal.namespace ?? 'default',
     TEMPORAL_TASK_QUEUE: taskQueue,
   };
   const members: Member[] = [];
-  let proxy: Proxy | undefined;
   const stop = async () => {
-    await proxy?.close();
+    await proxy.close();
     for (const one of members.reverse()) await one.stop();
     await rm(bundlePath, { force: true });
   };
@@ -93,12 +95,11 @@ export async function startCluster(
           stdio: ['ignore', 'pipe', 'inherit'],
         });
         let output = '';
-        child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
         await started(child, () => Promise.resolve(output.includes('worker ready')));
         return child;
       }),
     );
-    const ports = await Promise.all(Array.from({ length: counts.apis }, () => freePort()));
     let poll = 0;
     const apis = ports.map((port, index) =>
       member(`api-${index + 1}`, async () => {
@@ -118,7 +119,6 @@ export async function startCluster(
       members.push(one);
       await one.start();
     }
-    proxy = await startRoundRobinProxy(ports);
     return { url: proxy.url, apis, workers, stop };
   } catch (error) {
     await stop();
