@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { StudiesTable, StudyTasksTable, StudyVariantsTable } from '../schema.ts';
 import type { StudyStatus, ToneProfile } from '../../lib/domain.ts';
@@ -64,13 +64,31 @@ export function findStudyByIdempotencyKey(
     .executeTakeFirst();
 }
 
+/**
+ * The study with its tasks and variants, in one round trip: every read of a study (the busiest
+ * being `GET /api/jobs/:id`) pays for one query, not three. The rows come back as JSON, so each
+ * column is named as its row type has it (a variant's numeric share as text, as `pg` reads it).
+ */
 export async function findStudy(tx: Tx, id: string): Promise<StudyRecord | undefined> {
-  const study = await tx.selectFrom('studies').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!study) return undefined;
-  const [tasks, variants] = await Promise.all([
-    tx.selectFrom('study_tasks').selectAll().where('study_id', '=', id).orderBy('position').execute(),
-    tx.selectFrom('study_variants').selectAll().where('study_id', '=', id).orderBy('position').execute(),
-  ]);
+  const row = await tx
+    .selectFrom('studies as s')
+    .selectAll('s')
+    .select([
+      sql<StudyTaskRow[]>`coalesce((
+        select json_agg(json_build_object('id', t.id, 'study_id', t.study_id, 'position', t.position,
+          'title', t.title, 'description', t.description, 'success_criteria', t.success_criteria)
+          order by t.position)
+        from study_tasks t where t.study_id = s.id), '[]'::json)`.as('tasks_json'),
+      sql<StudyVariantRow[]>`coalesce((
+        select json_agg(json_build_object('id', v.id, 'study_id', v.study_id, 'position', v.position,
+          'label', v.label, 'description', v.description, 'split_ratio', v.split_ratio::text)
+          order by v.position)
+        from study_variants v where v.study_id = s.id), '[]'::json)`.as('variants_json'),
+    ])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { tasks_json: tasks, variants_json: variants, ...study } = row;
   return { study, tasks, variants };
 }
 

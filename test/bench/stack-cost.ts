@@ -1,0 +1,224 @@
+// The stack's own cost (issue 33, point 5), measured from outside against a bare Node server doing
+// the same work in the same run, so the machine's swings cancel out:
+//   statsP99ToBareNode    GET /api/community/stats (a cached snapshot) under 200 concurrent
+//                         clients, p99 against a bare `node:http` server sending the same bytes
+//   readsPerSecondToBare  GET /api/jobs/:id at 8 concurrent, reads a second against a bare
+//                         `node:http` + `pg` server doing the same row-level-security read (set
+//                         the claims, read the study, commit)
+// Targets: at most 2, and at least 0.5. The API runs as production runs it (its own process, the
+// rate limiter on Redis, logging at `info` to a discarded stdout); each anonymous request comes
+// from an address of its own and the reads from 200 members of one organization, so the limiter
+// counts every request without refusing any.
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { BenchResult } from '../../scripts/bench.ts';
+import { asSystem, type Claims } from '../../db/doors.ts';
+import { insertStudy } from '../auth/helpers.ts';
+import { testConfig } from '../support/config.ts';
+import { serviceDatabaseUrl, testDatabase } from '../support/database.ts';
+import { createBusiness } from '../support/factories.ts';
+import { sessionToken } from '../support/tokens.ts';
+import { startServiceProcesses } from './load/service-processes.ts';
+import { round } from './support/stats.ts';
+
+const TARGETS = { statsP99ToBareNode: 2, readsPerSecondToBare: 0.5 } as const;
+const STATS_CONNECTIONS = 200;
+const READ_CONNECTIONS = 8;
+const SECONDS = 10;
+const MEMBERS = 200;
+
+const REDIS_URL = (() => {
+  const url = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+  url.pathname = '/11';
+  return url.toString();
+})();
+
+interface Measured {
+  readonly p99Ms: number;
+  readonly perSecond: number;
+  readonly non2xx: number;
+}
+
+/** autocannon against `url` for SECONDS; `headers(i)` gives the i-th request's headers. */
+function measure(
+  url: string,
+  path: string,
+  connections: number,
+  headers: (index: number) => Record<string, string>,
+): Promise<Measured> {
+  let sent = 0;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections,
+        duration: SECONDS,
+        requests: [{ setupRequest: (request) => ({ ...request, path, headers: headers(sent++) }) }],
+      },
+      (error, result) => {
+        if (error) reject(error as Error);
+        else
+          resolve({
+            p99Ms: result.latency.p99,
+            perSecond: result.requests.average,
+            non2xx: result.non2xx,
+          });
+      },
+    );
+  });
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Members of one organization, each with a token of its own (its own rate-limit budget). */
+async function members(organizationId: string, count: number): Promise<{ claims: Claims; token: string }[]> {
+  const rows = await asSystem(testDatabase(), async (tx) => {
+    const users = await tx
+      .insertInto('users')
+      .values(
+        Array.from({ length: count }, () => ({
+          email: `member-${randomUUID()}@example.com`,
+          role: 'business' as const,
+          display_name: 'Member',
+        })),
+      )
+      .returning('id')
+      .execute();
+    await tx
+      .insertInto('organization_memberships')
+      .values(
+        users.map((user) => ({
+          organization_id: organizationId,
+          user_id: user.id,
+          member_role: 'member' as const,
+        })),
+      )
+      .execute();
+    return users;
+  });
+  return Promise.all(
+    rows.map(async (row) => {
+      const claims: Claims = { sub: row.id, role: 'business', organization_id: organizationId };
+      return { claims, token: await sessionToken(claims, new Date(), 3600) };
+    }),
+  );
+}
+
+export async function run(): Promise<BenchResult> {
+  const redis = new Redis(REDIS_URL);
+  await redis.flushdb();
+  await redis.quit();
+  const service = await startServiceProcesses(`stack-cost-${process.pid}`, {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    BASE_URL: 'https://usability.example',
+    JWT_SECRET: testConfig().auth.jwtSecret,
+    TRUST_PROXY: '1',
+    REDIS_URL,
+  });
+  const business = await createBusiness('pro');
+  const studyId = await insertStudy(business.organizationId);
+  const readers = await members(business.organizationId, MEMBERS);
+  const pool = new pg.Pool({ connectionString: serviceDatabaseUrl(), max: testConfig().database.poolSize });
+  const servers: Server[] = [];
+  try {
+    // The snapshot the API serves, once (the first read may make it).
+    let stats: Response | undefined;
+    for (let attempt = 0; attempt < 60 && stats?.status !== 200; attempt += 1) {
+      stats = await fetch(`${service.url}/api/community/stats`, {
+        headers: { 'x-forwarded-for': `10.66.0.${attempt + 1}` },
+      });
+      if (stats.status !== 200) await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    if (stats?.status !== 200) throw new Error(`community statistics answered ${stats?.status}`);
+    const statsBody = Buffer.from(await stats.arrayBuffer());
+    const statsHeaders = {
+      'content-type': stats.headers.get('content-type') ?? 'application/json',
+      'cache-control': stats.headers.get('cache-control') ?? 'no-cache',
+    };
+    const bareStats = createServer((_request, response) => {
+      response.writeHead(200, statsHeaders);
+      response.end(statsBody);
+    });
+    servers.push(bareStats);
+    const bareStatsUrl = await listen(bareStats);
+
+    // The same read as the API's, through the same login and row-level security.
+    const bareReads = createServer((request, response) => {
+      const index = Number(request.headers['x-reader'] ?? 0);
+      const claims = readers[index % readers.length]!.claims;
+      void (async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('begin');
+          await client.query(
+            "select set_config('request.jwt.claims', $1, true), set_config('role', 'usability_app', true)",
+            [JSON.stringify(claims)],
+          );
+          const { rows } = await client.query<Record<string, unknown>>(
+            'select * from studies where id = $1',
+            [studyId],
+          );
+          await client.query('commit');
+          response.writeHead(rows.length ? 200 : 404, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ success: true, data: rows[0] ?? null, error: null, metadata: null }));
+        } catch (error) {
+          await client.query('rollback').catch(() => undefined);
+          response.writeHead(500).end(String(error));
+        } finally {
+          client.release();
+        }
+      })();
+    });
+    servers.push(bareReads);
+    const bareReadsUrl = await listen(bareReads);
+
+    const anonymous = (index: number) => ({
+      'x-forwarded-for': `10.${60 + Math.floor(index / 65_000)}.${Math.floor(index / 250) % 250}.${(index % 250) + 1}`,
+    });
+    const reader = (index: number) => ({
+      authorization: `Bearer ${readers[index % readers.length]!.token}`,
+      'x-reader': String(index),
+    });
+    // Each pair in turn, bare first: both meet the machine in the same state.
+    const bareStatsRun = await measure(bareStatsUrl, '/', STATS_CONNECTIONS, anonymous);
+    const apiStatsRun = await measure(service.url, '/api/community/stats', STATS_CONNECTIONS, anonymous);
+    const bareReadsRun = await measure(bareReadsUrl, `/api/jobs/${studyId}`, READ_CONNECTIONS, reader);
+    const apiReadsRun = await measure(service.url, `/api/jobs/${studyId}`, READ_CONNECTIONS, reader);
+
+    const statsP99ToBareNode = round(apiStatsRun.p99Ms / Math.max(1, bareStatsRun.p99Ms), 2);
+    const readsPerSecondToBare = round(apiReadsRun.perSecond / bareReadsRun.perSecond, 2);
+    const figures = {
+      statsP99Ms: apiStatsRun.p99Ms,
+      bareStatsP99Ms: bareStatsRun.p99Ms,
+      statsPerSecond: round(apiStatsRun.perSecond),
+      bareStatsPerSecond: round(bareStatsRun.perSecond),
+      statsP99ToBareNode,
+      readsPerSecond: round(apiReadsRun.perSecond),
+      bareReadsPerSecond: round(bareReadsRun.perSecond),
+      readsP99Ms: apiReadsRun.p99Ms,
+      bareReadsP99Ms: bareReadsRun.p99Ms,
+      readsPerSecondToBare,
+      non2xx: apiStatsRun.non2xx + apiReadsRun.non2xx + bareStatsRun.non2xx + bareReadsRun.non2xx,
+    };
+    const meetsTargets =
+      statsP99ToBareNode <= TARGETS.statsP99ToBareNode &&
+      readsPerSecondToBare >= TARGETS.readsPerSecondToBare &&
+      figures.non2xx === 0;
+    return { figures, runs: 1, targets: { ...TARGETS }, meetsTargets };
+  } finally {
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
+    await pool.end();
+    await service.stop();
+  }
+}
