@@ -3,11 +3,10 @@ import { join, relative } from 'node:path';
 
 /**
  * Seconds each test folder took in a two-shard run on the reference machine (2 cores; the clean
- * clone's run of 2026-11-29 09:30 in docs/testing.md, its `.data/test-times.json` less the 60 s a failed
- * wait of payouts.test.ts spent), where the shards
- * slow each other down; the real-time files are left out.
- * Only their proportions matter: they balance the shards. A folder missing here counts
- * `UNKNOWN_FILE_SECONDS` a spec file.
+ * clone's run of 2026-11-29 09:30 in docs/testing.md, its `.data/test-times.json` less the 60 s a
+ * failed wait of payouts.test.ts spent), where the shards slow each other down; the real-time files
+ * are left out. Only their proportions matter: they balance the shards. A folder missing here
+ * counts `UNKNOWN_FILE_SECONDS` a spec file.
  */
 const FOLDER_SECONDS: Readonly<Record<string, number>> = {
   audits: 189,
