@@ -62,9 +62,22 @@ const RULES_IN_WORDS: readonly { readonly message: RegExp; readonly phrase: stri
 
 interface Operation {
   readonly requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  readonly parameters?: { name: string; in: string; required: boolean; schema: JsonSchema }[];
 }
 
-describe('the OpenAPI document and validation agree on every request body', function () {
+/** A query as it arrives: each value a string, an array a repeated key, an object its JSON. */
+function onTheWire(value: unknown): Record<string, string | string[]> {
+  const wire: Record<string, string | string[]> = {};
+  const text = (item: unknown) =>
+    typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item);
+  for (const [key, item] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+    if (item === undefined) continue;
+    wire[key] = Array.isArray(item) ? item.map(text) : text(item);
+  }
+  return wire;
+}
+
+describe('the OpenAPI document and validation agree on every request body and query', function () {
   this.timeout(120_000);
   let api: TestApi;
   let paths: Record<string, Record<string, Operation>>;
@@ -128,6 +141,64 @@ describe('the OpenAPI document and validation agree on every request body', func
         fc.property(fc.oneof(arbitraryOf(schema), validValueOf(schema)), (value) => {
           if (body.safeParse(value).success && !check(value)) {
             undocumented.add(route, value, ajv.errorsText(check.errors));
+          }
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    }
+    assert.deepEqual(undocumented.found(), []);
+  });
+  const withQueries = () =>
+    api.api.routes.flatMap((route) => {
+      const documentedParameters = (
+        paths[openApiPath(route.path)]?.[route.method.toLowerCase()]?.parameters ?? []
+      ).filter((parameter) => parameter.in === 'query');
+      if (!route.query || !documentedParameters.length) return [];
+      const schema: JsonSchema = {
+        type: 'object',
+        properties: Object.fromEntries(
+          documentedParameters.map((parameter) => [parameter.name, parameter.schema]),
+        ),
+        required: documentedParameters
+          .filter((parameter) => parameter.required)
+          .map((parameter) => parameter.name),
+      };
+      return [{ route, query: route.query, schema }];
+    });
+
+  it('validation accepts every query the document allows, as a query string carries it', () => {
+    const refused = new Disagreements();
+    assert.ok(withQueries().length >= 10, `${withQueries().length} routes with queries`);
+    for (const { route, query, schema } of withQueries()) {
+      fc.assert(
+        fc.property(validValueOf(schema), (value) => {
+          const wire = onTheWire(value);
+          const parsed = query.safeParse(wire);
+          if (!parsed.success) {
+            refused.add(
+              route,
+              wire,
+              parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+            );
+          }
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    }
+    assert.deepEqual(refused.found(), []);
+  });
+
+  it('the document allows every query validation accepts (its values read as the types it names)', () => {
+    const ajv = new Ajv2020({ strict: false, coerceTypes: 'array' });
+    addFormats.default(ajv);
+    const undocumented = new Disagreements();
+    for (const { route, query, schema } of withQueries()) {
+      const check = ajv.compile(schema);
+      fc.assert(
+        fc.property(fc.oneof(arbitraryOf(schema), validValueOf(schema)), (value) => {
+          const wire = onTheWire(value);
+          if (query.safeParse(wire).success && !check(structuredClone(wire))) {
+            undocumented.add(route, wire, ajv.errorsText(check.errors));
           }
         }),
         { seed: SEED, numRuns: RUNS },
