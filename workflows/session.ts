@@ -168,7 +168,8 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
   });
   let cancelRequested = false;
   setHandler(cancelSessionSignal, () => {
-    cancelRequested = true;
+    // A history an earlier worker recorded took this signal without acting on it: so it stays.
+    if (patched('cancel-session')) cancelRequested = true;
   });
   setHandler(
     changeSessionStatusUpdate,

@@ -185,7 +185,8 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
 
   // A session cancelled (its tester suspended) frees its place for the next candidate.
   setHandler(sessionCancelledSignal, () => {
-    state.matchingWanted = true;
+    // A history an earlier worker recorded took this signal without acting on it: so it stays.
+    if (patched('session-cancelled')) state.matchingWanted = true;
   });
 
   handleReviewDecisions({

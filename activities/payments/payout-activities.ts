@@ -160,7 +160,20 @@ export function createPayoutActivities({ db, provider }: PayoutActivityDependenc
       const account = await asSystem(db, (tx) => payoutAccountOfTester(tx, payment.tester_id));
       // The account a sent payout went to cannot be gone; if it is, nobody can ask: not settled.
       if (!account) return 'pending';
-      const state = await provider.payoutState({ accountId: account.provider_account_id, payoutId });
+      let state: PayoutState;
+      try {
+        state = await provider.payoutState({ accountId: account.provider_account_id, payoutId });
+      } catch (error) {
+        // A refusal (the payout or the account unknown there) will not change by asking again
+        // this minute: not settled, asked again tomorrow, and the admins told at the end of the wait.
+        if (!(error instanceof PaymentProviderRefused)) throw error;
+        Context.current().log.warn('The provider refused to say where a payout stands', {
+          paymentId,
+          payoutId,
+          code: error.code,
+        });
+        return 'pending';
+      }
       const settled = settlementOf(state.status);
       if (!settled) return 'pending';
       const asked: PaymentEvent = {

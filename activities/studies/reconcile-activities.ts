@@ -19,7 +19,7 @@ import {
   startNotificationDelivery,
 } from '../../clients/temporal.ts';
 import { untriedMessages } from '../../db/repositories/notification-outbox.ts';
-import { closeOffer, openOffersToCheck } from '../../db/repositories/offers.ts';
+import { closeOpenOffer, openOffersToCheck } from '../../db/repositories/offers.ts';
 import { RECOVERY_MAIL_KINDS, TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
 
 /**
@@ -124,10 +124,18 @@ export function createReconcileActivities({ db }: ReconcileDependencies) {
       for (const offer of offers) {
         if (!(await running(client, offerWorkflowId(offer.id)))) {
           const status = offer.offer_expires_at && offer.offer_expires_at <= now ? 'expired' : 'withdrawn';
-          if (await asSystem(db, (tx) => closeOffer(tx, offer.id, status, now))) {
-            await signalIfRunning(client, studyWorkflowId(offer.study_id), offerClosedSignal, offer.id);
+          if (await asSystem(db, (tx) => closeOpenOffer(tx, offer.id, status, now))) {
             log.warn('Closed an open offer whose workflow was gone', { outreachId: offer.id, status });
             closed += 1;
+            // Closed (committed) and not looked at again: a study not told now rematches on its recheck.
+            try {
+              await signalIfRunning(client, studyWorkflowId(offer.study_id), offerClosedSignal, offer.id);
+            } catch (error) {
+              log.warn('The study was not told of a closed offer', {
+                outreachId: offer.id,
+                error: String(error),
+              });
+            }
           }
         }
         Context.current().heartbeat();

@@ -15,8 +15,8 @@ export const registerBody = z.object({
   email,
   password: newPassword,
   role: z.enum(['business', 'tester']),
-  displayName: storableString().trim().min(1).max(200).optional(),
-  organizationName: storableString().trim().min(1).max(200).optional().describe('Business accounts only'),
+  displayName: storableString().max(200).trim().min(1).optional(),
+  organizationName: storableString().max(200).trim().min(1).optional().describe('Business accounts only'),
 });
 
 export type RegisterInput = z.output<typeof registerBody>;

@@ -1,7 +1,9 @@
 import { WorkflowNotFoundError, type SignalDefinition } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { asUser } from '../../db/doors.ts';
+import { asSystem, asUser } from '../../db/doors.ts';
+import { cancelLiveSession } from '../../db/repositories/sessions.ts';
+import { signalStudyWithStart } from '../../clients/temporal.ts';
 import {
   approveTester,
   liveSessionsOf,
@@ -16,7 +18,7 @@ import { cancelSessionSignal, sessionWorkflowId } from '../../workflows/messages
 import type { Principal } from '../principal.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { TesterStatusInput } from './tester.schema.ts';
-import type { CommandContext } from '../context.ts';
+import { serviceTaskQueue, type CommandContext } from '../context.ts';
 
 /**
  * An admin's change of a tester's status, with its reason kept for audit: approving a pending
@@ -67,17 +69,37 @@ export async function changeTesterStatus(
   for (const offer of offers) {
     await tell(deps.temporal, offerWorkflowId(offer.id), withdrawOfferSignal, log, { outreachId: offer.id });
   }
-  for (const session of sessions) {
-    await tell(deps.temporal, sessionWorkflowId(session.id), cancelSessionSignal, log, {
-      sessionId: session.id,
-    });
-  }
+  for (const session of sessions) await cancelSession(deps, session.id, log);
   return { testerId, status: to, previousStatus: from, reason: input.reason, changedAt: at.toISOString() };
 }
 
 /**
- * Tells an offer's workflow to withdraw, or a session's to cancel; one that has ended has nothing
- * left to end. A signal that cannot be sent leaves the suspension standing (committed): the
+ * Tells the session's workflow to cancel it. A live session that no workflow runs (its start
+ * failed after its row was committed) is cancelled in its record here, and its study told.
+ */
+async function cancelSession(deps: CommandContext, sessionId: string, log: Logger): Promise<void> {
+  try {
+    await deps.temporal.workflow.getHandle(sessionWorkflowId(sessionId)).signal(cancelSessionSignal);
+    return;
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) {
+      log.warn({ err: error, sessionId }, "a suspended tester's session was not told to cancel");
+      return;
+    }
+  }
+  const study = await asSystem(deps.db, (tx) => cancelLiveSession(tx, sessionId, deps.now()));
+  if (!study) return;
+  await signalStudyWithStart(deps.temporal, serviceTaskQueue(deps), study, {
+    studyId: study.id,
+    signal: 'sessionCancelled',
+    sessionId,
+  }).catch((error: unknown) =>
+    log.warn({ err: error, sessionId }, 'the study was not told of a cancelled session'),
+  );
+}
+
+/**
+ * Tells an offer's workflow to withdraw; one that has ended has nothing left to end. A signal that cannot be sent leaves the suspension standing (committed): the
  * tester's logins and test tokens are refused, and an offer's acceptance refuses them too.
  */
 async function tell(

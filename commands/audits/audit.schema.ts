@@ -42,9 +42,9 @@ export const fullAuditBody = z.object({
     .default(5),
   viewport,
   reportTitle: storableString()
+    .max(200, 'Must be at most 200 characters')
     .trim()
     .min(1, 'Must not be empty')
-    .max(200, 'Must be at most 200 characters')
     .optional(),
   recipientEmails: z
     .array(emailAddress().transform((email) => email.toLowerCase()))

@@ -8,7 +8,7 @@ import { findSession, type SessionRow } from '../../db/repositories/sessions.ts'
 import { INVALID_SESSION_TRANSITION } from '../../lib/failures.ts';
 import { sessionWorkflowId } from '../../workflows/messages/session.ts';
 import type { Principal } from '../principal.ts';
-import { notFound } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { updateOrConflict } from '../update-or-conflict.ts';
 import { serviceTaskQueue, type CommandContext } from '../context.ts';
 
@@ -57,7 +57,11 @@ export async function updateSessionWorkflow<T>(
       return await send(handle());
     } catch (error) {
       if (!(error instanceof WorkflowNotFoundError)) throw error;
-      if (!(await ensureSessionWorkflow(deps, principal, sessionId))) throw error;
+      if (!(await ensureSessionWorkflow(deps, principal, sessionId))) {
+        // Its workflow ended since the route read it (the session was cancelled): 409, as then.
+        const now = await visibleSession(deps.db, principal, sessionId);
+        throw conflict(`Session is ${now.status}: it takes no more changes`);
+      }
       return await send(handle());
     }
   });

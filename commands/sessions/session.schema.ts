@@ -10,12 +10,12 @@ const NOTE_MAX = 10_000;
 const rating = int4().min(1, 'Must be 1 to 5').max(5, 'Must be 1 to 5');
 
 const optionalText = (max: number) =>
-  storableString().trim().max(max, `Must be at most ${max} characters`).optional();
+  storableString().max(max, `Must be at most ${max} characters`).trim().optional();
 
 export const createSessionBody = z.object({
   jobId: referencedId('a study id'),
   testerId: referencedId('a tester id'),
-  variant: storableString().trim().min(1, 'Must not be empty').max(50).optional(),
+  variant: storableString().max(50).trim().min(1, 'Must not be empty').optional(),
 });
 
 export type CreateSessionInput = z.output<typeof createSessionBody>;
@@ -83,9 +83,9 @@ export const updateNotesBody = z.object({
       z.object({
         noteId: referencedId('a note id').optional(),
         content: storableString()
+          .max(NOTE_MAX, `Must be at most ${NOTE_MAX} characters`)
           .trim()
-          .min(1, 'Must not be empty')
-          .max(NOTE_MAX, `Must be at most ${NOTE_MAX} characters`),
+          .min(1, 'Must not be empty'),
       }),
     )
     .min(1, 'At least one note is required')

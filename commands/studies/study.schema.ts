@@ -13,7 +13,7 @@ const TEXT_MAX = 5000;
 const RATIO_TOLERANCE = 1e-6;
 
 const text = (max: number) =>
-  storableString().trim().min(1, 'Must not be empty').max(max, `Must be at most ${max} characters`);
+  storableString().max(max, `Must be at most ${max} characters`).trim().min(1, 'Must not be empty');
 
 // A schema-level error outranks validate.ts's global "Required", so a missing value keeps it here.
 const requiredOr = (message: string) => (issue: { readonly input?: unknown }) =>
@@ -66,8 +66,8 @@ const targeting = z.object({
 });
 
 const variant = z.object({
-  label: storableString().trim().min(1, 'Must not be empty').max(50),
-  description: storableString().trim().max(TEXT_MAX).default(''),
+  label: storableString().max(50).trim().min(1, 'Must not be empty'),
+  description: storableString().max(TEXT_MAX).trim().default(''),
 });
 
 const abTest = z

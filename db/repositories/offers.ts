@@ -66,10 +66,30 @@ export async function closeOffer(
   const offer = await lockOffer(tx, outreachId);
   if (!offer || offer.status !== 'approved') return false;
   if (offer.offer_status === status) return true;
+  return endUnanswered(tx, offer, status, at);
+}
+
+/** Ends an offer only if it is still unanswered (open, or not yet sent); true when this call did. */
+export async function closeOpenOffer(
+  tx: Tx,
+  outreachId: string,
+  status: 'expired' | 'withdrawn',
+  at: Date,
+): Promise<boolean> {
+  const offer = await lockOffer(tx, outreachId);
+  return offer?.status === 'approved' && endUnanswered(tx, offer, status, at);
+}
+
+async function endUnanswered(
+  tx: Tx,
+  offer: OfferRecord,
+  status: 'expired' | 'withdrawn',
+  at: Date,
+): Promise<boolean> {
   if (offer.offer_status !== null && offer.offer_status !== 'open') return false;
   await changeOffer(
     tx,
-    outreachId,
+    offer.id,
     { offer_status: status, ...(status === 'expired' ? { answered_at: at } : {}) },
     at,
   );

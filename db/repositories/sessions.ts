@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { SessionFeedbackTable, SessionsTable } from '../schema-sessions.ts';
 import { existingUserId } from './users.ts';
+import { studyStatusOf, type RecordedStudy } from './lifecycle.ts';
 import type { SessionStatus } from '../../lib/domain.ts';
 
 export type SessionRow = Selectable<SessionsTable>;
@@ -74,6 +75,21 @@ export async function updateSession(tx: Tx, id: string, change: SessionChange): 
     .set({ ...change, updated_at: new Date() })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Cancels a session still under way (active or paused) where no workflow runs it: its study's id
+ * and status, or undefined when the session had moved on.
+ */
+export async function cancelLiveSession(tx: Tx, id: string, at: Date): Promise<RecordedStudy | undefined> {
+  const cancelled = await tx
+    .updateTable('sessions')
+    .set({ status: 'cancelled', cancelled_at: at, updated_at: at })
+    .where('id', '=', id)
+    .where('status', 'in', ['active', 'paused'])
+    .returning('study_id')
+    .executeTakeFirst();
+  return cancelled && studyStatusOf(tx, cancelled.study_id);
 }
 
 /** The tester's role and qualification, or undefined when no such user exists. */

@@ -1,6 +1,6 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Tx } from '../doors.ts';
-import type { StudiesTable, StudyTasksTable, StudyVariantsTable } from '../schema.ts';
+import type { Database, StudiesTable, StudyTasksTable, StudyVariantsTable } from '../schema.ts';
 import type { StudyStatus, ToneProfile } from '../../lib/domain.ts';
 
 export type StudyRow = Selectable<StudiesTable>;
@@ -69,8 +69,8 @@ export function findStudyByIdempotencyKey(
  * being `GET /api/jobs/:id`) pays for one query, not three. The rows come back as JSON, so each
  * column is named as its row type has it (a variant's numeric share as text, as `pg` reads it).
  */
-export async function findStudy(tx: Tx, id: string): Promise<StudyRecord | undefined> {
-  const row = await tx
+export function studyWithParts(db: Kysely<Database>, id: string) {
+  return db
     .selectFrom('studies as s')
     .selectAll('s')
     .select([
@@ -85,8 +85,11 @@ export async function findStudy(tx: Tx, id: string): Promise<StudyRecord | undef
           order by v.position)
         from study_variants v where v.study_id = s.id), '[]'::json)`.as('variants_json'),
     ])
-    .where('s.id', '=', id)
-    .executeTakeFirst();
+    .where('s.id', '=', id);
+}
+
+export async function findStudy(tx: Tx, id: string): Promise<StudyRecord | undefined> {
+  const row = await studyWithParts(tx, id).executeTakeFirst();
   if (!row) return undefined;
   const { tasks_json: tasks, variants_json: variants, ...study } = row;
   return { study, tasks, variants };

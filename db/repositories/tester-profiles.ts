@@ -189,7 +189,6 @@ export async function recordTesterStatusChange(
     .execute();
 }
 
-/** The tester's offers still running: open ones, and accepted ones whose reminders go on. */
 /** The tester's sessions still under way (active or paused): a suspension cancels them. */
 export function liveSessionsOf(tx: Tx, testerId: string): Promise<{ id: string }[]> {
   return tx
@@ -200,6 +199,7 @@ export function liveSessionsOf(tx: Tx, testerId: string): Promise<{ id: string }
     .execute();
 }
 
+/** The tester's offers still running: open ones, and accepted ones whose reminders go on. */
 export function runningOffersOf(tx: Tx, testerId: string): Promise<{ id: string }[]> {
   return tx
     .selectFrom('outreach_messages')

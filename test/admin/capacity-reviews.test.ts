@@ -240,6 +240,8 @@ describe('capacity reviews (GET /api/admin/capacity-reviews, POST /api/admin/cap
         .executeTakeFirstOrThrow(),
     );
     assert.deepEqual([row.resolved_by, row.note], [null, CLOSED_UNDECIDED_NOTE]);
+    // Marked told when closed: no later notice run (a completed study's goes on) mails it.
+    assert.ok(row.business_notified_at, 'a closed review is marked as told');
     const refused = await decide(closed!.reviewId, { decision: 'approved', adjustedCount: 1 });
     assert.equal(refused.status, 409, refused.text);
     const recruitment = await (

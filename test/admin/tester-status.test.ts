@@ -12,6 +12,7 @@ import {
   waitFor,
 } from '../sessions/fixtures.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
+import { sessionWithoutWorkflow } from '../sessions/lifecycle-fixtures.ts';
 import { sessionWorkflowId } from '../../workflows/messages/session.ts';
 import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
@@ -168,6 +169,9 @@ describe('PATCH /api/admin/testers/:id: approve, suspend and reinstate a tester'
     });
     assert.equal(second.status, 201, second.text);
     const secondId = (second.body.data as { sessionId: string }).sessionId;
+    // A third whose workflow never started (its start failed after the row was committed).
+    const orphanStudy = await insertStudy((await createBusiness('pro')).organizationId, { status: 'active' });
+    const orphan = await sessionWithoutWorkflow(orphanStudy, live.tester.sub);
 
     const full = await api.request('POST', '/api/sessions', {
       token: business,
@@ -188,6 +192,15 @@ describe('PATCH /api/admin/testers/:id: approve, suspend and reinstate a tester'
       );
       return row.status === 'cancelled';
     });
+    const orphanStatus = await asSystem(testDatabase(), (tx) =>
+      tx
+        .selectFrom('sessions')
+        .select(['status', 'cancelled_at'])
+        .where('id', '=', orphan.id)
+        .executeTakeFirstOrThrow(),
+    );
+    assert.equal(orphanStatus.status, 'cancelled', 'cancelled in its record, no workflow running it');
+    assert.ok(orphanStatus.cancelled_at);
     const env = await temporalEnvironment();
     // The cancelled session's workflow ends (it would otherwise wait for its time limit).
     await env.client.workflow.getHandle(sessionWorkflowId(live.sessionId)).result();

@@ -56,6 +56,9 @@ function stringOf(schema: JsonSchema): Arbitrary<unknown> {
   if (schema.format === 'date-time')
     shaped.push(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()));
   if (schema.format === 'uri') shaped.push(fc.webUrl());
+  // A value at its limit with white space around it: over the limit unless trimmed first.
+  if (schema.maxLength !== undefined && schema.maxLength <= 10_000)
+    shaped.push(fc.constant(` ${'a'.repeat(schema.maxLength)} `));
   return fc.oneof(...shaped);
 }
 
