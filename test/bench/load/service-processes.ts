@@ -10,7 +10,9 @@ import { endProcess, freePort } from '../../support/free-port.ts';
 import { temporalEnvironment, workflowBundle } from '../../support/temporal.ts';
 
 export const API_MAIN = fileURLToPath(new URL('../../../api/main.ts', import.meta.url));
-export const WORKER_PROCESS = fileURLToPath(new URL('../../support/service-worker-process.ts', import.meta.url));
+export const WORKER_PROCESS = fileURLToPath(
+  new URL('../../support/service-worker-process.ts', import.meta.url),
+);
 
 export interface ServiceProcesses {
   readonly url: string;
