@@ -129,18 +129,19 @@ export async function run(): Promise<BenchResult> {
   const redis = new Redis(REDIS_URL);
   await redis.flushdb();
   await redis.quit();
-  const service = await startServiceProcesses(`stack-cost-${process.pid}`, {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    BASE_URL: 'https://usability.example',
-    JWT_SECRET: testConfig().auth.jwtSecret,
-    TRUST_PROXY: '1',
-    REDIS_URL,
+  const service = await startServiceProcesses(
+    `stack-cost-${process.pid}`,
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      BASE_URL: 'https://usability.example',
+      JWT_SECRET: testConfig().auth.jwtSecret,
+      TRUST_PROXY: '1',
+      REDIS_URL,
+    },
     // STACK_COST_PROFILE=<dir>: the API writes a CPU profile there when it stops.
-    ...(process.env.STACK_COST_PROFILE
-      ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.STACK_COST_PROFILE}` }
-      : {}),
-  });
+    process.env.STACK_COST_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.STACK_COST_PROFILE}`] : [],
+  );
   const business = await createBusiness('pro');
   // A study as businesses make them (its tasks and A/B variants), through the API.
   const created = await fetch(`${service.url}/api/jobs`, {

@@ -47,6 +47,8 @@ export function started(child: ChildProcess, ready: () => Promise<boolean>): Pro
 export async function startServiceProcesses(
   taskQueue: string,
   env: NodeJS.ProcessEnv,
+  /** Node's own flags for the API (a CPU profile: `--cpu-prof`, which NODE_OPTIONS refuses). */
+  apiNodeArgs: readonly string[] = [],
 ): Promise<ServiceProcesses> {
   const temporal = await temporalEnvironment();
   const bundlePath = join(tmpdir(), `usability-load-workflows-${process.pid}.js`);
@@ -74,7 +76,7 @@ export async function startServiceProcesses(
 
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const api = spawn(process.execPath, ['--import', 'tsx', API_MAIN], {
+    const api = spawn(process.execPath, [...apiNodeArgs, '--import', 'tsx', API_MAIN], {
       env: { ...shared, ...env, HOST: '127.0.0.1', PORT: String(port) },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
