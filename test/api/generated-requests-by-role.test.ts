@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { z, type ZodType } from 'zod';
 import { TEST_TOKEN_HEADER } from '../../api/auth/test-tokens.ts';
 import type { RouteDefinition } from '../../api/http/route.ts';
 import { asSystem, type Claims } from '../../db/doors.ts';
@@ -16,6 +15,7 @@ import { openOffer } from '../sessions/lifecycle-fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createAdmin, createBusiness, createTester } from '../support/factories.ts';
+import { jsonSchemaOf, queryString, sendGenerated } from '../support/generated-requests.ts';
 import { arbitraryOf, validValueOf, type JsonSchema, type KnownIds } from '../support/schema-arbitrary.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { sessionToken } from '../support/tokens.ts';
@@ -30,7 +30,6 @@ const SEED = 20_261_129;
 /** Runs for a caller the route admits; a caller it refuses needs only a few to show it refuses cleanly. */
 const RUNS_ADMITTED = 16;
 const RUNS_REFUSED = 3;
-const REQUEST_TIMEOUT_MS = 15_000;
 
 type Role = 'owner' | 'tester' | 'admin' | 'apiToken' | 'testToken' | 'anonymous';
 const ROLES: readonly Role[] = ['owner', 'tester', 'admin', 'apiToken', 'testToken', 'anonymous'];
@@ -45,27 +44,6 @@ const PARAM_RECORDS: Readonly<Record<string, string>> = {
   outreach: 'outreachId',
   tokens: 'apiTokenId',
   recording: 'chunk',
-};
-
-const jsonSchemaOf = (schema: ZodType | undefined): JsonSchema | undefined => {
-  if (!schema) return undefined;
-  try {
-    return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  } catch {
-    return {};
-  }
-};
-
-const queryString = (value: unknown): string => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '';
-  const search = new URLSearchParams();
-  for (const [key, inner] of Object.entries(value)) {
-    for (const item of Array.isArray(inner) ? inner : [inner]) {
-      search.append(key, typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
-    }
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
 };
 
 /** Valid by construction two times in three, hostile otherwise. */
@@ -259,37 +237,17 @@ describe('generated requests as every kind of caller, reaching the handlers: nev
         const admitted = admits(route, role);
         const caller = await callerFor(route, role);
         await fc.assert(
-          fc.asyncProperty(requestsFor(route, caller.ids), async ({ path, body }) => {
-            const init: RequestInit = {
-              method: route.method,
-              headers: {
-                ...caller.headers,
-                'X-Forwarded-For': `10.8.${(sent >> 8) & 255}.${sent++ & 255}`,
-                ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-              },
-              signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-              redirect: 'manual',
+          fc.asyncProperty(requestsFor(route, caller.ids), async (request) => {
+            const headers = {
+              ...caller.headers,
+              'X-Forwarded-For': `10.8.${(sent >> 8) & 255}.${sent++ & 255}`,
             };
-            if (body !== undefined && route.method !== 'GET') init.body = JSON.stringify(body);
-            let status: number;
-            try {
-              const response = await fetch(`${api.url}${path}`, init);
-              status = response.status;
-              await response.arrayBuffer();
-            } catch (error) {
-              failures.push(`${role} ${route.method} ${path}: ${String(error)}`);
-              return;
-            }
-            if (admitted) {
+            const { status, failure } = await sendGenerated(api.url, route, request, headers);
+            if (failure) failures.push(`${role} ${failure}`);
+            if (admitted && status !== undefined) {
               const tally = reached.get(role)!;
               tally.sent += 1;
               if (status < 300) tally.succeeded += 1;
-            }
-            const documented503 = status === 503 && (route.errors ?? []).includes(503);
-            if (status >= 500 && !documented503) {
-              failures.push(
-                `${role} ${route.method} ${path} -> ${status}: ${JSON.stringify(body)?.slice(0, 300)}`,
-              );
             }
           }),
           { seed: SEED, numRuns: admitted ? RUNS_ADMITTED : RUNS_REFUSED, endOnFailure: true },

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { z, type ZodType } from 'zod';
 import type { RouteDefinition } from '../../api/http/route.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { createAdmin, createBusiness, createTester } from '../support/factories.ts';
-import { arbitraryOf, type JsonSchema } from '../support/schema-arbitrary.ts';
+import { jsonSchemaOf, queryString, sendGenerated } from '../support/generated-requests.ts';
+import { arbitraryOf } from '../support/schema-arbitrary.ts';
 import { sessionToken } from '../support/tokens.ts';
 
 // Generated requests to every route of the route table, each as a caller the route allows: bodies,
@@ -14,29 +14,6 @@ import { sessionToken } from '../support/tokens.ts';
 // environment does not run). Seeded, so a failure repeats; bounded to a few runs per route.
 const SEED = 20_261_124;
 const RUNS_PER_ROUTE = 40;
-const REQUEST_TIMEOUT_MS = 15_000;
-
-const jsonSchemaOf = (schema: ZodType | undefined): JsonSchema | undefined => {
-  if (!schema) return undefined;
-  try {
-    return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  } catch {
-    return {};
-  }
-};
-
-/** A query object as a query string: arrays repeat their key, objects travel as JSON. */
-function queryString(value: unknown): string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '';
-  const search = new URLSearchParams();
-  for (const [key, inner] of Object.entries(value)) {
-    for (const item of Array.isArray(inner) ? inner : [inner]) {
-      search.append(key, typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
-    }
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
 
 interface GeneratedRequest {
   readonly path: string;
@@ -95,32 +72,13 @@ describe('generated requests to every route: never a 5xx (seeded)', function () 
     for (const route of routes) {
       const token = await callerFor(route);
       await fc.assert(
-        fc.asyncProperty(requestsFor(route), async ({ path, body }) => {
-          const init: RequestInit = {
-            method: route.method,
-            headers: {
-              ...(token ? { Authorization: `Bearer ${token}` } : {}),
-              'X-Forwarded-For': `10.9.${(sent >> 8) & 255}.${sent++ & 255}`,
-              ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-            },
-            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-            // A redirect (the OAuth callback's) is an answer: its target is not this service.
-            redirect: 'manual',
+        fc.asyncProperty(requestsFor(route), async (request) => {
+          const headers = {
+            ...(token ? { Authorization: `Bearer ${token}` } : {}),
+            'X-Forwarded-For': `10.9.${(sent >> 8) & 255}.${sent++ & 255}`,
           };
-          if (body !== undefined && route.method !== 'GET') init.body = JSON.stringify(body);
-          let status: number;
-          try {
-            const response = await fetch(`${api.url}${path}`, init);
-            status = response.status;
-            await response.arrayBuffer();
-          } catch (error) {
-            failures.push(`${route.method} ${path}: ${String(error)}`);
-            return;
-          }
-          const documented503 = status === 503 && (route.errors ?? []).includes(503);
-          if (status >= 500 && !documented503) {
-            failures.push(`${route.method} ${path} -> ${status}: ${JSON.stringify(body)?.slice(0, 300)}`);
-          }
+          const { failure } = await sendGenerated(api.url, route, request, headers);
+          if (failure) failures.push(failure);
         }),
         { seed: SEED, numRuns: RUNS_PER_ROUTE, endOnFailure: true },
       );

@@ -11,7 +11,6 @@
 // was acknowledged but is not in the database). Targets: reads p99 < 50 ms, workflow writes p99 <
 // 150 ms, no 5xx, nothing lost, the limits exact.
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { BenchResult } from '../../scripts/bench.ts';
 import { RATE_LIMITS } from '../../api/http/rate-limit.ts';
 import { testConfig } from '../support/config.ts';
@@ -34,15 +33,10 @@ import {
   type BusinessCaller,
 } from './load/fixtures.ts';
 import { startServiceProcesses } from './load/service-processes.ts';
+import { emptyRedisDatabase } from './support/redis.ts';
 
 const TARGETS = { readsP99Ms: 50, workflowWritesP99Ms: 150 } as const;
 
-// The rate limiter's store: database 14 of the Redis the suite uses, emptied first.
-const REDIS_URL = (() => {
-  const url = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
-  url.pathname = '/14';
-  return url.toString();
-})();
 const OVER_THE_LIMIT = 10;
 const INGESTION_SESSIONS = 200;
 const INGESTION_CONNECTIONS = 40;
@@ -76,9 +70,7 @@ function familyFigures(name: string, result: FamilyResult): Record<string, numbe
 }
 
 export async function run(): Promise<BenchResult> {
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  await redis.quit();
+  const REDIS_URL = await emptyRedisDatabase(14);
   const service = await startServiceProcesses(`load-${process.pid}`, {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

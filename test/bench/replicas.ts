@@ -10,28 +10,22 @@
 // Targets: 0, 0, 0, and p99 under 150 ms.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import type { BenchResult } from '../../scripts/bench.ts';
 import { asSystem } from '../../db/doors.ts';
 import { RATE_LIMITS } from '../../api/http/rate-limit.ts';
 import { business, completedStudy, studyValues, testerWithAccount } from '../payments/fixtures.ts';
-import { testConfig } from '../support/config.ts';
 import { testDatabase } from '../support/database.ts';
 import { startMailCatcher } from '../support/mail-catcher.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { eligibleTester } from '../sessions/fixtures.ts';
 import { businessCallers, recordingLanes } from './load/fixtures.ts';
 import { INGESTION_SESSIONS, sendWithRetries, every, steadyLoad, type Sample } from './replicas/workload.ts';
-import { startCluster, type Member } from './replicas/cluster.ts';
+import { clusterEnv, startCluster, type Member } from './replicas/cluster.ts';
 import { percentile, round } from './support/stats.ts';
+import { emptyRedisDatabase } from './support/redis.ts';
 
 const TARGETS = { lostItems: 0, duplicateEffects: 0, rateLimitOvershoot: 0, p99Ms: 150 } as const;
 
-const REDIS_URL = (() => {
-  const url = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
-  url.pathname = '/13';
-  return url.toString();
-})();
 const RUN_MS = 100_000;
 const KILL_AT_MS = 35_000;
 const DOWN_FOR_MS = 10_000;
@@ -39,25 +33,13 @@ const DOWN_FOR_MS = 10_000;
 const SETTLE_MS = 5_000;
 
 export async function run(): Promise<BenchResult> {
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  await redis.quit();
+  const REDIS_URL = await emptyRedisDatabase(13);
   const mail = await startMailCatcher();
   const runId = randomUUID().slice(0, 8);
   const taskQueue = `replicas-${process.pid}`;
   const cluster = await startCluster(
     taskQueue,
-    (proxyUrl) => ({
-      PAYMENTS_WEBHOOK_URL: `${proxyUrl}/api/webhooks/payments`,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      BASE_URL: 'https://usability.example',
-      JWT_SECRET: testConfig().auth.jwtSecret,
-      TRUST_PROXY: '1',
-      REDIS_URL,
-      SMTP_URL: mail.url,
-      WORKER_MONEY: '1',
-    }),
+    (proxyUrl) => ({ ...clusterEnv(proxyUrl, REDIS_URL), SMTP_URL: mail.url, WORKER_MONEY: '1' }),
     { apis: 2, workers: 2 },
   );
   const { url } = cluster;

@@ -6,25 +6,18 @@
 // Target: every process flat within 10%.
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import type { BenchResult } from '../../scripts/bench.ts';
-import { testConfig } from '../support/config.ts';
 import { businessCallers, recordingLanes } from './load/fixtures.ts';
-import { startCluster, type Member } from './replicas/cluster.ts';
+import { clusterEnv, startCluster, type Member } from './replicas/cluster.ts';
 import { INGESTION_SESSIONS, steadyLoad, type Sample } from './replicas/workload.ts';
 import { percentile, round } from './support/stats.ts';
+import { emptyRedisDatabase } from './support/redis.ts';
 
 const TARGETS = { maxGrowthPct: 10 } as const;
 const SOAK_MS = Number(process.env.SOAK_MINUTES ?? 30) * 60_000;
 const WARM_UP_MS = Math.min(5 * 60_000, SOAK_MS / 6);
 const SAMPLE_EVERY_MS = 15_000;
 const MINUTE_OF_SAMPLES = 60_000 / SAMPLE_EVERY_MS;
-
-const REDIS_URL = (() => {
-  const url = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
-  url.pathname = '/12';
-  return url.toString();
-})();
 
 /** Resident memory of a process in MB (Linux), or NaN when it cannot be read. */
 async function residentMb(pid: number | undefined): Promise<number> {
@@ -37,22 +30,11 @@ async function residentMb(pid: number | undefined): Promise<number> {
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 export async function run(): Promise<BenchResult> {
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  await redis.quit();
-  const cluster = await startCluster(
-    `soak-${process.pid}`,
-    (proxyUrl) => ({
-      PAYMENTS_WEBHOOK_URL: `${proxyUrl}/api/webhooks/payments`,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      BASE_URL: 'https://usability.example',
-      JWT_SECRET: testConfig().auth.jwtSecret,
-      TRUST_PROXY: '1',
-      REDIS_URL,
-    }),
-    { apis: 2, workers: 2 },
-  );
+  const REDIS_URL = await emptyRedisDatabase(12);
+  const cluster = await startCluster(`soak-${process.pid}`, (proxyUrl) => clusterEnv(proxyUrl, REDIS_URL), {
+    apis: 2,
+    workers: 2,
+  });
   const samples: Sample[] = [];
   const members: Member[] = [...cluster.apis, ...cluster.workers];
   const memory = new Map<string, { at: number; mb: number }[]>(members.map((one) => [one.name, []]));

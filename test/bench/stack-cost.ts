@@ -14,7 +14,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { BenchResult } from '../../scripts/bench.ts';
 import { asSystem, type Claims } from '../../db/doors.ts';
@@ -28,6 +27,7 @@ import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { startServiceProcesses } from './load/service-processes.ts';
 import { round } from './support/stats.ts';
+import { emptyRedisDatabase } from './support/redis.ts';
 
 const TARGETS = { statsP99ToBareNode: 2, readsPerSecondToBare: 0.5 } as const;
 const STATS_CONNECTIONS = 200;
@@ -44,12 +44,6 @@ const compiler = new Kysely<Database>({
     createQueryCompiler: () => new PostgresQueryCompiler(),
   },
 });
-
-const REDIS_URL = (() => {
-  const url = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
-  url.pathname = '/11';
-  return url.toString();
-})();
 
 interface Measured {
   readonly p99Ms: number;
@@ -126,9 +120,7 @@ async function members(organizationId: string, count: number): Promise<{ claims:
 }
 
 export async function run(): Promise<BenchResult> {
-  const redis = new Redis(REDIS_URL);
-  await redis.flushdb();
-  await redis.quit();
+  const REDIS_URL = await emptyRedisDatabase(11);
   const service = await startServiceProcesses(
     `stack-cost-${process.pid}`,
     {

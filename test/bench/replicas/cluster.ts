@@ -14,6 +14,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testConfig } from '../../support/config.ts';
 import { endProcess, freePort } from '../../support/free-port.ts';
 import { temporalEnvironment, workflowBundle } from '../../support/temporal.ts';
 import { API_MAIN, started, WORKER_PROCESS } from '../load/service-processes.ts';
@@ -50,6 +51,20 @@ function member(name: string, launch: () => Promise<ChildProcess>): Member & { s
     },
   };
 }
+
+/**
+ * The variables every process of a benchmark's cluster starts with: quiet, the rate limiter on
+ * `redisUrl`, one proxy hop trusted, and the local payment provider's events sent through the proxy.
+ */
+export const clusterEnv = (proxyUrl: string, redisUrl: string): NodeJS.ProcessEnv => ({
+  PAYMENTS_WEBHOOK_URL: `${proxyUrl}/api/webhooks/payments`,
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  BASE_URL: 'https://usability.example',
+  JWT_SECRET: testConfig().auth.jwtSecret,
+  TRUST_PROXY: '1',
+  REDIS_URL: redisUrl,
+});
 
 export interface Cluster {
   /** The proxy's address: where clients send their requests. */
