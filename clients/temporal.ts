@@ -2,6 +2,7 @@
 // their rows record, and signalling studies with signal-with-start. Used by the API, by activities
 // (with the worker's own client) and by tests.
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type SignalDefinition } from '@temporalio/common';
 import { isLiveStudyStatus, type RecordedSession, type RecordedStudy } from '../db/repositories/lifecycle.ts';
 import { communityStatsRefreshWorkflow } from '../workflows/community-stats.ts';
 import { FIRST_COMMUNITY_STATS_WORKFLOW_ID } from '../workflows/messages/community-stats.ts';
@@ -177,4 +178,33 @@ export async function makeFirstCommunityStats(client: Client, taskQueue: string)
     workflowIdConflictPolicy: 'USE_EXISTING',
   });
   await handle.result();
+}
+
+/**
+ * Signals the workflow under the id; false when none runs there (never started, or ended). Other
+ * failures (Temporal unreachable) are thrown.
+ */
+export async function signalIfRunning<Args extends unknown[]>(
+  client: Client,
+  workflowId: string,
+  signal: SignalDefinition<Args>,
+  ...args: Args
+): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(workflowId).signal(signal, ...args);
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
+}
+
+/** The status of the workflow under the id (`RUNNING`, `COMPLETED`, ...), or undefined when none exists. */
+export async function workflowStatusOf(client: Client, workflowId: string): Promise<string | undefined> {
+  try {
+    return (await client.workflow.getHandle(workflowId).describe()).status.name;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return undefined;
+    throw error;
+  }
 }

@@ -1,6 +1,5 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { WorkflowNotFoundError, type SignalDefinition } from '@temporalio/common';
 import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
 import {
@@ -16,7 +15,9 @@ import { studyWorkflowId } from '../../workflows/messages/study.ts';
 import {
   ensureSessionWorkflow,
   ensureStudyWorkflow,
+  signalIfRunning,
   startNotificationDelivery,
+  workflowStatusOf,
 } from '../../clients/temporal.ts';
 import { untriedMessages } from '../../db/repositories/notification-outbox.ts';
 import { closeOpenOffer, openOffersToCheck } from '../../db/repositories/offers.ts';
@@ -63,7 +64,7 @@ export function createReconcileActivities({ db }: ReconcileDependencies) {
     const { client, info, log } = Context.current();
     let started = 0;
     for (const row of rows) {
-      if (await missing(client, kind.workflowId(row.id))) {
+      if ((await workflowStatusOf(client, kind.workflowId(row.id))) === undefined) {
         await kind.start(client, info.taskQueue, row);
         log.warn(`Started the workflow of a ${kind.name} that had none`, {
           [kind.name === 'study' ? 'studyId' : 'sessionId']: row.id,
@@ -122,7 +123,7 @@ export function createReconcileActivities({ db }: ReconcileDependencies) {
       const { client, log } = Context.current();
       let closed = 0;
       for (const offer of offers) {
-        if (!(await running(client, offerWorkflowId(offer.id)))) {
+        if ((await workflowStatusOf(client, offerWorkflowId(offer.id))) !== 'RUNNING') {
           const status = offer.offer_expires_at && offer.offer_expires_at <= now ? 'expired' : 'withdrawn';
           if (await asSystem(db, (tx) => closeOpenOffer(tx, offer.id, status, now))) {
             log.warn('Closed an open offer whose workflow was gone', { outreachId: offer.id, status });
@@ -152,42 +153,6 @@ export function createReconcileActivities({ db }: ReconcileDependencies) {
         markSeen: markSessionWorkflowsSeen,
       }),
   };
-}
-
-/** Whether no workflow, running or ended, exists under the id. */
-async function missing(client: Client, workflowId: string): Promise<boolean> {
-  try {
-    await client.workflow.getHandle(workflowId).describe();
-    return false;
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return true;
-    throw error;
-  }
-}
-
-/** Whether a workflow is running under the id (not ended, not unknown). */
-async function running(client: Client, workflowId: string): Promise<boolean> {
-  try {
-    const { status } = await client.workflow.getHandle(workflowId).describe();
-    return status.name === 'RUNNING';
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return false;
-    throw error;
-  }
-}
-
-/** Signals the workflow under the id unless none is running there (a study that has ended). */
-async function signalIfRunning<Args extends unknown[]>(
-  client: Client,
-  workflowId: string,
-  signal: SignalDefinition<Args>,
-  ...args: Args
-): Promise<void> {
-  try {
-    await client.workflow.getHandle(workflowId).signal(signal, ...args);
-  } catch (error) {
-    if (!(error instanceof WorkflowNotFoundError)) throw error;
-  }
 }
 
 export type ReconcileActivities = ReturnType<typeof createReconcileActivities>;

@@ -1,9 +1,7 @@
-import { WorkflowNotFoundError, type SignalDefinition } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { asSystem, asUser } from '../../db/doors.ts';
 import { cancelLiveSession } from '../../db/repositories/sessions.ts';
-import { signalStudyWithStart } from '../../clients/temporal.ts';
+import { signalIfRunning, signalStudyWithStart } from '../../clients/temporal.ts';
 import {
   approveTester,
   liveSessionsOf,
@@ -66,8 +64,13 @@ export async function changeTesterStatus(
       sessions: next === 'suspended' ? await liveSessionsOf(tx, testerId) : [],
     };
   });
+  // One that has ended has nothing left to withdraw. A signal that cannot be sent leaves the
+  // suspension standing (committed): the offer's acceptance refuses a suspended tester anyway.
   for (const offer of offers) {
-    await tell(deps.temporal, offerWorkflowId(offer.id), withdrawOfferSignal, log, { outreachId: offer.id });
+    await signalIfRunning(deps.temporal, offerWorkflowId(offer.id), withdrawOfferSignal).catch(
+      (error: unknown) =>
+        log.warn({ err: error, outreachId: offer.id }, 'the offer of a suspended tester was not withdrawn'),
+    );
   }
   for (const session of sessions) await cancelSession(deps, session.id, log);
   return { testerId, status: to, previousStatus: from, reason: input.reason, changedAt: at.toISOString() };
@@ -78,15 +81,13 @@ export async function changeTesterStatus(
  * failed after its row was committed) is cancelled in its record here, and its study told.
  */
 async function cancelSession(deps: CommandContext, sessionId: string, log: Logger): Promise<void> {
-  try {
-    await deps.temporal.workflow.getHandle(sessionWorkflowId(sessionId)).signal(cancelSessionSignal);
-    return;
-  } catch (error) {
-    if (!(error instanceof WorkflowNotFoundError)) {
+  const told = await signalIfRunning(deps.temporal, sessionWorkflowId(sessionId), cancelSessionSignal).catch(
+    (error: unknown) => {
       log.warn({ err: error, sessionId }, "a suspended tester's session was not told to cancel");
-      return;
-    }
-  }
+      return true;
+    },
+  );
+  if (told) return;
   const study = await asSystem(deps.db, (tx) => cancelLiveSession(tx, sessionId, deps.now()));
   if (!study) return;
   await signalStudyWithStart(deps.temporal, serviceTaskQueue(deps), study, {
@@ -96,23 +97,4 @@ async function cancelSession(deps: CommandContext, sessionId: string, log: Logge
   }).catch((error: unknown) =>
     log.warn({ err: error, sessionId }, 'the study was not told of a cancelled session'),
   );
-}
-
-/**
- * Tells an offer's workflow to withdraw; one that has ended has nothing left to end. A signal that cannot be sent leaves the suspension standing (committed): the
- * tester's logins and test tokens are refused, and an offer's acceptance refuses them too.
- */
-async function tell(
-  temporal: Client,
-  workflowId: string,
-  signal: SignalDefinition<[]>,
-  log: Logger,
-  ids: Record<string, string>,
-): Promise<void> {
-  try {
-    await temporal.workflow.getHandle(workflowId).signal(signal);
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return;
-    log.warn({ err: error, ...ids }, `a suspended tester's workflow was not told (${signal.name})`);
-  }
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { TEST_TOKEN_HEADER } from '../../api/auth/test-tokens.ts';
 import type { RouteDefinition } from '../../api/http/route.ts';
-import { asSystem, type Claims } from '../../db/doors.ts';
+import { asSystem } from '../../db/doors.ts';
 import {
   analyzedSession,
   activeStudy,
@@ -14,7 +14,7 @@ import {
 import { openOffer } from '../sessions/lifecycle-fixtures.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
-import { createAdmin, createBusiness, createTester } from '../support/factories.ts';
+import { createAdmin, createBusiness, createMembers, createTester } from '../support/factories.ts';
 import { jsonSchemaOf, queryString, sendGenerated } from '../support/generated-requests.ts';
 import { arbitraryOf, validValueOf, type JsonSchema, type KnownIds } from '../support/schema-arbitrary.ts';
 import { validStudyBody } from '../support/study-body.ts';
@@ -115,19 +115,8 @@ describe('generated requests as every kind of caller, reaching the handlers: nev
 
   /** A member of the world's organization: its records, and a rate-limit budget of its own. */
   async function member(): Promise<string> {
-    const claims: Claims = await asSystem(testDatabase(), async (tx) => {
-      const user = await tx
-        .insertInto('users')
-        .values({ email: `member-${randomUUID()}@example.com`, role: 'business', display_name: 'Member' })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await tx
-        .insertInto('organization_memberships')
-        .values({ organization_id: organizationId, user_id: user.id, member_role: 'owner' })
-        .execute();
-      return { sub: user.id, role: 'business', organization_id: organizationId };
-    });
-    return sessionToken(claims);
+    const [claims] = await createMembers(organizationId, 1, 'owner');
+    return sessionToken(claims!);
   }
 
   /** A tester with a live session on the world's study: that session's routes are theirs. */

@@ -10,20 +10,19 @@
 // rate limiter on Redis, logging at `info` to a discarded stdout); each anonymous request comes
 // from an address of its own and the reads from 200 members of one organization, so the limiter
 // counts every request without refusing any.
-import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import type { BenchResult } from '../../scripts/bench.ts';
-import { asSystem, type Claims } from '../../db/doors.ts';
+import type { Claims } from '../../db/doors.ts';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { studyWithParts } from '../../db/repositories/studies.ts';
 import { validStudyBody } from '../support/study-body.ts';
 import { testConfig } from '../support/config.ts';
-import { serviceDatabaseUrl, testDatabase } from '../support/database.ts';
-import { createBusiness } from '../support/factories.ts';
+import { serviceDatabaseUrl } from '../support/database.ts';
+import { createBusiness, createMembers } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { startServiceProcesses } from './load/service-processes.ts';
 import { round } from './support/stats.ts';
@@ -87,35 +86,9 @@ async function listen(server: Server): Promise<string> {
 
 /** Members of one organization, each with a token of its own (its own rate-limit budget). */
 async function members(organizationId: string, count: number): Promise<{ claims: Claims; token: string }[]> {
-  const rows = await asSystem(testDatabase(), async (tx) => {
-    const users = await tx
-      .insertInto('users')
-      .values(
-        Array.from({ length: count }, () => ({
-          email: `member-${randomUUID()}@example.com`,
-          role: 'business' as const,
-          display_name: 'Member',
-        })),
-      )
-      .returning('id')
-      .execute();
-    await tx
-      .insertInto('organization_memberships')
-      .values(
-        users.map((user) => ({
-          organization_id: organizationId,
-          user_id: user.id,
-          member_role: 'member' as const,
-        })),
-      )
-      .execute();
-    return users;
-  });
+  const made = await createMembers(organizationId, count);
   return Promise.all(
-    rows.map(async (row) => {
-      const claims: Claims = { sub: row.id, role: 'business', organization_id: organizationId };
-      return { claims, token: await sessionToken(claims, new Date(), 3600) };
-    }),
+    made.map(async (claims) => ({ claims, token: await sessionToken(claims, new Date(), 3600) })),
   );
 }
 

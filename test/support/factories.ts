@@ -34,6 +34,41 @@ export async function createBusiness(plan: Plan = 'free'): Promise<BusinessFixtu
   });
 }
 
+/**
+ * `count` business users who join an existing organization: its records, each with a rate-limit
+ * budget of their own. Their claims, in the order made.
+ */
+export async function createMembers(
+  organizationId: string,
+  count: number,
+  memberRole: 'owner' | 'member' = 'member',
+): Promise<Claims[]> {
+  return asSystem(testDatabase(), async (tx) => {
+    const users = await tx
+      .insertInto('users')
+      .values(
+        Array.from({ length: count }, () => ({
+          email: `member-${randomUUID()}@example.com`,
+          role: 'business' as const,
+          display_name: 'Member',
+        })),
+      )
+      .returning('id')
+      .execute();
+    await tx
+      .insertInto('organization_memberships')
+      .values(
+        users.map((user) => ({ organization_id: organizationId, user_id: user.id, member_role: memberRole })),
+      )
+      .execute();
+    return users.map((user) => ({
+      sub: user.id,
+      role: 'business' as const,
+      organization_id: organizationId,
+    }));
+  });
+}
+
 /** An admin account (a row, so what an admin does can name them). */
 export async function createAdmin(): Promise<Claims> {
   const user = await asSystem(testDatabase(), (tx) =>
