@@ -1,15 +1,17 @@
-// `npm test`: the whole suite in two shards at once, each a mocha process with a fresh database of
-// its own and its own Temporal server (scripts/lib/suite-environment.ts, test/support/temporal.ts),
-// then the files whose recognisers work in real time (`REAL_TIME_FILES`) in a third process, with
-// the machine to themselves; or mocha over the spec files given as arguments
+// `npm test`: the whole suite in three shards at once, each a mocha process with a fresh database
+// of its own and its own Temporal server (scripts/lib/suite-environment.ts, test/support/temporal.ts),
+// then the files whose recognisers work in real time (`REAL_TIME_FILES`) in a process of their own,
+// with only a lowest-priority process of folders that fill the idle processor beside them
+// (`BESIDE_REAL_TIME_FOLDERS`); or mocha over the spec files given as arguments
 // (`npm test -- test/api/x.test.ts`) in one process. Other arguments go to mocha as they are.
 // Exits non-zero when any process fails.
 //
-// Part of the suite's time is spent waiting (on browsers, workflows, servers restarting), so two
-// processes on two cores take a little over half the time of one; the rest keeps both cores busy,
-// so more shards would only share them (docs/testing.md).
+// Part of the suite's time is spent waiting (on browsers, workflows, servers restarting): two
+// processes on two cores left about a quarter of the processor idle, three keep it busy
+// (docs/testing.md).
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -17,7 +19,9 @@ import { prepareSuiteEnvironment, type SuiteEnvironment } from './lib/suite-envi
 import { planSuite, specFiles } from './lib/test-shards.ts';
 import { PROJECT_ROOT } from './lib/tools.ts';
 
-const SHARDS = 2;
+const SHARDS = 3;
+/** The lowest priority: what runs beside the real-time files takes only what they leave. */
+const LOWEST_PRIORITY = 19;
 const TIMES_FILE = '.data/test-times.json';
 
 interface ShardTimes {
@@ -34,20 +38,26 @@ const args = process.argv.slice(2);
 const namesSpecFiles = args.some((arg) => arg.endsWith('.ts') && !arg.startsWith('-'));
 const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
 
-/** Runs mocha in `suite`'s environment; `label` prefixes its output when shards share the console. */
+/**
+ * Runs mocha in `suite`'s environment; `label` prefixes its output when shards share the console.
+ * `priority` is a niceness, which the processes mocha starts (Temporal, workers) inherit.
+ */
 async function runShard(
   suite: SuiteEnvironment,
   mochaArgs: readonly string[],
   label: string | undefined,
   timesFile: string,
-) {
+  priority = 0,
+): Promise<{ status: number; ms: number }> {
+  const started = Date.now();
   try {
-    return await new Promise<number>((resolve) => {
+    const status = await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, [mocha, ...mochaArgs], {
         cwd: PROJECT_ROOT,
         stdio: label ? ['ignore', 'pipe', 'pipe'] : 'inherit',
         env: { ...process.env, ...suite.env, TEST_TIMES_FILE: timesFile },
       });
+      if (priority && child.pid) setPriority(child.pid, priority);
       if (label) {
         for (const [stream, out] of [
           [child.stdout!, process.stdout],
@@ -58,6 +68,7 @@ async function runShard(
       }
       child.once('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     });
+    return { status, ms: Date.now() - started };
   } finally {
     await suite.dispose();
   }
@@ -72,26 +83,38 @@ async function readTimes(file: string): Promise<ShardTimes | undefined> {
 }
 
 if (namesSpecFiles) {
-  process.exit(await runShard(await prepareSuiteEnvironment('test'), args, undefined, TIMES_FILE));
+  process.exit((await runShard(await prepareSuiteEnvironment('test'), args, undefined, TIMES_FILE)).status);
 }
 
 const started = Date.now();
-const { shards, realTime } = planSuite(specFiles(PROJECT_ROOT), SHARDS);
-const runs = realTime.length ? [...shards, realTime] : shards;
+const { shards, realTime, besideRealTime } = planSuite(specFiles(PROJECT_ROOT), SHARDS);
+const runs = [...shards, realTime, ...besideRealTime].filter((files) => files.length);
 const shardTimesFile = (index: number) => `.data/test-times-shard-${index + 1}.json`;
 // One after the other: the first installs what is missing (Temporal's binaries, Chromium), which
 // two at once would do twice over each other.
 const environments: SuiteEnvironment[] = [];
 for (const _ of runs) environments.push(await prepareSuiteEnvironment('test'));
-const statuses = await Promise.all(
+const prepared = Date.now();
+const ended = await Promise.all(
   shards.map((files, index) =>
     runShard(environments[index]!, [...args, ...files], `[${index + 1}]`, shardTimesFile(index)),
   ),
 );
 if (realTime.length) {
   const index = shards.length;
-  statuses.push(
-    await runShard(environments[index]!, [...args, ...realTime], '[real-time]', shardTimesFile(index)),
+  ended.push(
+    ...(await Promise.all([
+      runShard(environments[index]!, [...args, ...realTime], '[real-time]', shardTimesFile(index)),
+      ...besideRealTime.map((files, offset) =>
+        runShard(
+          environments[index + 1 + offset]!,
+          [...args, ...files],
+          `[beside ${offset + 1}]`,
+          shardTimesFile(index + 1 + offset),
+          LOWEST_PRIORITY,
+        ),
+      ),
+    ])),
   );
 }
 
@@ -100,6 +123,10 @@ const times = await Promise.all(runs.map((_, index) => readTimes(shardTimesFile(
 const sum = (pick: (t: ShardTimes) => number) => times.reduce((total, t) => total + (t ? pick(t) : 0), 0);
 const merged = {
   totalMs: Date.now() - started,
+  preparingMs: prepared - started,
+  /** Each process from its start to its exit: shards, then the real-time files and those beside. */
+  processMs: ended.map((run) => run.ms),
+  /** Each process's mocha run, from its first test to its last (loading and exit left out). */
   shardMs: times.map((t) => t?.totalMs ?? null),
   passes: sum((t) => t.passes),
   failures: sum((t) => t.failures),
@@ -110,11 +137,15 @@ await mkdir(join(PROJECT_ROOT, '.data'), { recursive: true });
 await writeFile(join(PROJECT_ROOT, TIMES_FILE), `${JSON.stringify(merged, null, 2)}\n`);
 await Promise.all(runs.map((_, index) => rm(join(PROJECT_ROOT, shardTimesFile(index)), { force: true })));
 
-const failedShards = statuses.filter((status) => status !== 0).length;
+const failedShards = ended.filter((run) => run.status !== 0).length;
 if (failedShards && !merged.failures) console.log(`\n${failedShards} process(es) exited with an error`);
-const realTimeText = realTime.length ? `, then ${realTime.length} real-time file(s) alone` : '';
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+const longest = (runs: readonly { ms: number }[]) => Math.max(0, ...runs.map((run) => run.ms));
+const realTimeText = realTime.length
+  ? `, then ${realTime.length} real-time file(s) with ${besideRealTime.flat().length} file(s) beside them (${seconds(longest(ended.slice(shards.length)))})`
+  : '';
 console.log(
-  `\n${shards.length} shards${realTimeText} in ${Math.round(merged.totalMs / 1000)} s; file times in ${TIMES_FILE}`,
+  `\n${shards.length} shards (${seconds(longest(ended.slice(0, shards.length)))})${realTimeText}: ${seconds(merged.totalMs)} in all; file times in ${TIMES_FILE}`,
 );
 console.log(`${merged.passes} passed, ${merged.failures} failed, ${merged.pending} skipped`);
 process.exit(failedShards ? 1 : 0);

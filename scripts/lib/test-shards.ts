@@ -2,33 +2,32 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * Seconds each test folder took in a two-shard run on the reference machine (2 cores; the clean
- * clone's run of 2026-11-29 09:30 in docs/testing.md, its `.data/test-times.json` less the 60 s a
- * failed wait of payouts.test.ts spent), where the shards slow each other down; the real-time files
- * are left out. Only their proportions matter: they balance the shards. A folder missing here
- * counts `UNKNOWN_FILE_SECONDS` a spec file.
+ * Seconds each test folder took in a three-shard run on the reference machine (2 cores; the clean
+ * clone's run of 2026-11-29 12:10 in docs/testing.md, its `.data/test-times.json`), where the shards
+ * slow each other down; the real-time files are left out. Only their proportions matter: they
+ * balance the shards. A folder missing here counts `UNKNOWN_FILE_SECONDS` a spec file.
  */
 const FOLDER_SECONDS: Readonly<Record<string, number>> = {
-  audits: 189,
-  extension: 148,
-  sessions: 130,
-  pages: 74,
-  failure: 59,
-  api: 57,
-  payments: 39,
-  auth: 36,
-  recordings: 35,
-  scripts: 27,
-  workflows: 22,
-  outreach: 19,
-  ai: 17,
+  audits: 205,
+  extension: 165,
+  sessions: 147,
+  api: 114,
+  pages: 85,
+  failure: 63,
+  payments: 61,
+  recordings: 57,
+  auth: 39,
+  scripts: 33,
+  workflows: 24,
+  outreach: 12,
+  ai: 11,
   db: 10,
   gamification: 9,
-  community: 8,
-  admin: 4,
-  testers: 4,
-  ingestion: 2,
-  'facial-engine': 2,
+  community: 6,
+  ingestion: 6,
+  admin: 3,
+  'facial-engine': 3,
+  testers: 1,
   matching: 1,
   commands: 1,
   lib: 1,
@@ -90,9 +89,10 @@ export function planShards(files: readonly string[], count: number): string[][] 
 }
 
 /**
- * Spec files run after the shards, in a process of their own with the machine to themselves: their
- * recognisers work in real time on Chromium's fake camera and microphone, and beside another shard
- * the starved capture stutters (transcripts garbled, a model still loading when the test looks).
+ * Spec files run after the shards, in a process of their own that nothing of equal priority runs
+ * beside (only `BESIDE_REAL_TIME_FOLDERS`, at the lowest): their recognisers work in real time on
+ * Chromium's fake camera and microphone, and beside another shard the starved capture stutters
+ * (transcripts garbled, a model still loading when the test looks).
  */
 export const REAL_TIME_FILES: readonly string[] = [
   'test/extension/facial.test.ts',
@@ -103,17 +103,47 @@ export const REAL_TIME_FILES: readonly string[] = [
   'test/extension/web-speech.test.ts',
 ];
 
-/** The whole suite: `count` shards run at once (`planShards`), then the real-time files. */
-export function planSuite(
-  files: readonly string[],
-  count: number,
-): { shards: string[][]; realTime: string[] } {
+/**
+ * Folders run beside the real-time files, in processes of their own at the lowest priority, instead
+ * of in the shards: the real-time files leave the processor mostly idle for a minute and a half,
+ * and these folders fill it. Chosen because they start no browser (the recognisers' capture keeps
+ * the processor it asks for) and hold no check against a fixed limit of seconds. Their tests mostly
+ * wait (on servers restarting, workers killed, workflows), so they take about as long beside the
+ * real-time files as in a shard: `BESIDE_REAL_TIME_PROCESSES` of them run at once, each about as
+ * long as the real-time files.
+ */
+export const BESIDE_REAL_TIME_FOLDERS: readonly string[] = [
+  'failure',
+  'payments',
+  'workflows',
+  'outreach',
+  'ai',
+];
+export const BESIDE_REAL_TIME_PROCESSES = 2;
+
+export interface SuitePlan {
+  /** Run at once, first. */
+  readonly shards: string[][];
+  /** Run after the shards, at normal priority. */
+  readonly realTime: string[];
+  /** Run at the same time as `realTime`, each in a process at the lowest priority. */
+  readonly besideRealTime: string[][];
+}
+
+/**
+ * The whole suite: `count` shards run at once (`planShards`), then the real-time files with the
+ * folders that fill the processor beside them, split the same way. Without real-time files those
+ * folders go to the shards.
+ */
+export function planSuite(files: readonly string[], count: number): SuitePlan {
   const realTime = files.filter((file) => REAL_TIME_FILES.includes(file));
+  const beside = realTime.length
+    ? files.filter((file) => BESIDE_REAL_TIME_FOLDERS.includes(file.split('/')[1] ?? ''))
+    : [];
+  const rest = files.filter((file) => !realTime.includes(file) && !beside.includes(file));
   return {
-    shards: planShards(
-      files.filter((file) => !realTime.includes(file)),
-      count,
-    ),
+    shards: planShards(rest, count),
     realTime,
+    besideRealTime: planShards(beside, BESIDE_REAL_TIME_PROCESSES),
   };
 }

@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { REAL_TIME_FILES, planShards, planSuite, specFiles } from '../../scripts/lib/test-shards.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  BESIDE_REAL_TIME_FOLDERS,
+  BESIDE_REAL_TIME_PROCESSES,
+  REAL_TIME_FILES,
+  planShards,
+  planSuite,
+  specFiles,
+} from '../../scripts/lib/test-shards.ts';
 import { PROJECT_ROOT } from '../../scripts/lib/tools.ts';
 
 const folderOf = (file: string) => file.split('/')[1];
@@ -40,10 +49,37 @@ describe('npm test: the suite split into shards (scripts/lib/test-shards.ts)', (
     assert.equal(shardOf('pages'), shardOf('audits'));
   });
 
-  it('runs the real-time media suites in a process of their own after the shards, and every other file in a shard once', () => {
-    const { shards, realTime } = planSuite(files, 2);
+  it('runs the real-time media suites in a process of their own after the shards, the folders beside them in others, and every other file in a shard once', () => {
+    const { shards, realTime, besideRealTime } = planSuite(files, 3);
+    assert.equal(shards.length, 3);
     assert.deepEqual(realTime, [...REAL_TIME_FILES].sort());
-    assert.deepEqual([...shards.flat(), ...realTime].sort(), [...files].sort());
+    assert.equal(besideRealTime.length, BESIDE_REAL_TIME_PROCESSES);
+    assert.deepEqual(
+      [...new Set(besideRealTime.flat().map(folderOf))].sort(),
+      [...BESIDE_REAL_TIME_FOLDERS].sort(),
+    );
+    assert.deepEqual([...shards.flat(), ...realTime, ...besideRealTime.flat()].sort(), [...files].sort());
+  });
+
+  it('starts no browser beside the real-time files: their capture keeps the processor', () => {
+    const { besideRealTime } = planSuite(files, 3);
+    const browsing = besideRealTime
+      .flat()
+      .filter((file) =>
+        /playwright|chromium|BrowserPool|launchExtensionBrowser/i.test(
+          readFileSync(join(PROJECT_ROOT, file), 'utf8'),
+        ),
+      );
+    assert.deepEqual(browsing, []);
+  });
+
+  it('runs the folders meant beside the real-time files in the shards when there are none', () => {
+    const { shards, realTime, besideRealTime } = planSuite(
+      ['test/payments/a.test.ts', 'test/api/b.test.ts'],
+      3,
+    );
+    assert.deepEqual([realTime, besideRealTime.flat()], [[], []]);
+    assert.deepEqual(shards.flat().sort(), ['test/api/b.test.ts', 'test/payments/a.test.ts']);
   });
 
   it('gives a folder it has no time for a share by its number of files', () => {
