@@ -1,9 +1,28 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { STRIPE_SIGNATURE_HEADER } from '../../clients/payments/provider-events.ts';
 import { unauthenticated } from '../../lib/errors.ts';
 
 /** Header names of the spec's signed webhooks. */
 export const PAYMENT_SIGNATURE_HEADER = 'Payment-Signature';
 export const SCHEDULING_SIGNATURE_HEADER = 'Scheduling-Webhook-Signature';
+/**
+ * The scheduling provider's own name for the same signature, in the same scheme: Calendly signs
+ * its deliveries in `Calendly-Webhook-Signature` (docs/decisions/payments.md).
+ */
+export const CALENDLY_SIGNATURE_HEADER = 'Calendly-Webhook-Signature';
+
+/** Where each webhook's signature is read, first present first: the spec's header, then the provider's. */
+export const PAYMENT_SIGNATURE_HEADERS = [PAYMENT_SIGNATURE_HEADER, STRIPE_SIGNATURE_HEADER] as const;
+export const SCHEDULING_SIGNATURE_HEADERS = [SCHEDULING_SIGNATURE_HEADER, CALENDLY_SIGNATURE_HEADER] as const;
+
+/** The value of the first of `names` the request carries (`get` answers '' for an absent header). */
+export function signatureHeader(get: (name: string) => string, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const value = get(name);
+    if (value) return value;
+  }
+  return undefined;
+}
 
 /** Signatures older (or further in the future) than this are refused: a captured request cannot be replayed later. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

@@ -1,11 +1,9 @@
+import { SignatureRejected, verifyProviderEvent } from '../../clients/payments/provider-events.ts';
 import {
-  PAYMENT_SIGNATURE_HEADER,
-  SignatureRejected,
-  verifyProviderEvent,
-} from '../../clients/payments/provider-events.ts';
-import {
-  SCHEDULING_SIGNATURE_HEADER,
+  PAYMENT_SIGNATURE_HEADERS,
+  SCHEDULING_SIGNATURE_HEADERS,
   SIGNATURE_TOLERANCE_SECONDS,
+  signatureHeader,
   verifyWebhookSignature,
 } from '../auth/webhook-signature.ts';
 import { ApiError, malformed, unauthenticated } from '../../lib/errors.ts';
@@ -32,6 +30,17 @@ function parseJson(raw: Buffer): unknown {
   }
 }
 
+const SIGNATURE_SCHEME = 't=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">';
+
+/** The spec's header and the provider's own, documented with the scheme they share. */
+function signatureHeadersDocumented(names: readonly [string, string]): Record<string, string> {
+  const [spec, provider] = names;
+  return {
+    [spec]: SIGNATURE_SCHEME,
+    [provider]: `${SIGNATURE_SCHEME}: the provider's own header for the same signature, read when ${spec} is absent`,
+  };
+}
+
 export function webhookRoutes(deps: CommandContext): RouteDefinition[] {
   return [
     defineRoute({
@@ -39,11 +48,11 @@ export function webhookRoutes(deps: CommandContext): RouteDefinition[] {
       path: '/api/webhooks/payments',
       tag: 'Webhooks',
       summary:
-        "The payment provider's events, signed in Payment-Signature; each is recorded by id before it is acted on",
+        "The payment provider's events, signed in Payment-Signature (or the provider's own Stripe-Signature); each is recorded by id before it is acted on",
       auth: 'public',
       rawBody: true,
       body: paymentEvent,
-      headers: { [PAYMENT_SIGNATURE_HEADER]: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">' },
+      headers: signatureHeadersDocumented(PAYMENT_SIGNATURE_HEADERS),
       response: receivedResponse,
       errors: [503],
       handler: async ({ ctx, rawBody }) => {
@@ -55,7 +64,7 @@ export function webhookRoutes(deps: CommandContext): RouteDefinition[] {
         try {
           verified = verifyProviderEvent(
             rawBody!,
-            ctx.get(PAYMENT_SIGNATURE_HEADER) || undefined,
+            signatureHeader((name) => ctx.get(name), PAYMENT_SIGNATURE_HEADERS),
             secrets,
             SIGNATURE_TOLERANCE_SECONDS,
           );
@@ -84,7 +93,7 @@ export function webhookRoutes(deps: CommandContext): RouteDefinition[] {
       auth: 'public',
       rawBody: true,
       body: schedulingEvent,
-      headers: { [SCHEDULING_SIGNATURE_HEADER]: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">' },
+      headers: signatureHeadersDocumented(SCHEDULING_SIGNATURE_HEADERS),
       response: receivedResponse,
       errors: [400, 404, 422, 503],
       handler: async ({ ctx, rawBody }) => {
@@ -95,7 +104,7 @@ export function webhookRoutes(deps: CommandContext): RouteDefinition[] {
             'The scheduling webhook is not configured (SCHEDULING_WEBHOOK_SECRET is unset)',
           );
         verifyWebhookSignature({
-          header: ctx.get(SCHEDULING_SIGNATURE_HEADER) || undefined,
+          header: signatureHeader((name) => ctx.get(name), SCHEDULING_SIGNATURE_HEADERS),
           rawBody: rawBody!,
           secrets: secret,
           now: deps.now(),

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 
-/** The header the payment provider signs its webhooks in (spec, Webhook signatures). */
-export const PAYMENT_SIGNATURE_HEADER = 'Payment-Signature';
+/**
+ * The header the provider signs its deliveries in (its own wire format; the route also reads the
+ * spec's `Payment-Signature`, same scheme).
+ */
+export const STRIPE_SIGNATURE_HEADER = 'Stripe-Signature';
 
 /** An event in the provider's shape: id, type, created, and the object concerned. */
 export interface ProviderEvent {
@@ -49,7 +52,7 @@ export async function postProviderEvent(url: string, secret: string, event: Prov
   const signature = signer.webhooks.generateTestHeaderString({ payload, secret });
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', [PAYMENT_SIGNATURE_HEADER]: signature },
+    headers: { 'Content-Type': 'application/json', [STRIPE_SIGNATURE_HEADER]: signature },
     body: payload,
     signal: AbortSignal.timeout(10_000),
   });
@@ -65,7 +68,7 @@ export class SignatureRejected extends Error {
 }
 
 /**
- * Verifies a Payment-Signature over the raw body with the provider SDK's own scheme (HMAC-SHA256
+ * Verifies a payment event's signature over the raw body with the provider SDK's own scheme (HMAC-SHA256
  * of `t.body`, constant-time comparison, timestamp tolerance) and returns the parsed event. The
  * provider signs the platform's events and those of connected accounts (Connect) at two endpoints
  * with two secrets, so each configured secret is tried; none matching is a rejection.

@@ -34,12 +34,14 @@ describe('billing and webhooks in the OpenAPI document', () => {
 
   it('documents the webhooks with their signature headers and 401', () => {
     const payments = paths['/api/webhooks/payments']?.post;
-    assert.ok(payments?.parameters.some((p) => p.in === 'header' && p.name === 'Payment-Signature'));
+    const documents = (operation: typeof payments, name: string) =>
+      operation?.parameters.some((p) => p.in === 'header' && p.name === name);
+    assert.ok(documents(payments, 'Payment-Signature'));
+    assert.ok(documents(payments, 'Stripe-Signature'), "the provider's own header");
     assert.ok(payments?.responses['401']);
     const scheduling = paths['/api/webhooks/scheduling']?.post;
-    assert.ok(
-      scheduling?.parameters.some((p) => p.in === 'header' && p.name === 'Scheduling-Webhook-Signature'),
-    );
+    assert.ok(documents(scheduling, 'Scheduling-Webhook-Signature'));
+    assert.ok(documents(scheduling, 'Calendly-Webhook-Signature'), "the provider's own header");
     assert.ok(scheduling?.requestBody?.content['application/json']);
   });
 });

@@ -47,11 +47,18 @@ export interface PaymentsHarness {
   request: TestApi['request'];
   /**
    * Posts a provider event signed like the provider (the SDK's own test-header helper), with the
-   * Connect endpoint's secret when the event names a connected account. A string is sent as it is; `tamper` changes the body after signing; `header: null` sends no signature.
+   * Connect endpoint's secret when the event names a connected account. A string is sent as it is; `tamper` changes the body after signing; `header` names the header the
+   * signature goes in (the spec's `Payment-Signature` unless said; the provider's own is
+   * `Stripe-Signature`), `null` sends none.
    */
   postPaymentEvent(
     event: unknown,
-    options?: { secret?: string; timestamp?: number; tamper?: (raw: string) => string; header?: null },
+    options?: {
+      secret?: string;
+      timestamp?: number;
+      tamper?: (raw: string) => string;
+      header?: 'Payment-Signature' | 'Stripe-Signature' | null;
+    },
   ): Promise<TestResponse>;
   startWorker(): Promise<{ worker: Worker; running: Promise<void> }>;
   stop(): Promise<void>;
@@ -166,7 +173,10 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
     provider,
     mail,
     request,
-    postPaymentEvent(event, { secret = signingSecretOf(event), timestamp, tamper, header } = {}) {
+    postPaymentEvent(
+      event,
+      { secret = signingSecretOf(event), timestamp, tamper, header = 'Payment-Signature' } = {},
+    ) {
       const payload = typeof event === 'string' ? event : JSON.stringify(event);
       const signature = signer.webhooks.generateTestHeaderString({
         payload,
@@ -175,8 +185,7 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
       });
       return request('POST', '/api/webhooks/payments', {
         rawBody: tamper ? tamper(payload) : payload,
-        headers:
-          header === null ? { 'Content-Type': 'application/json' } : { 'Payment-Signature': signature },
+        headers: header === null ? { 'Content-Type': 'application/json' } : { [header]: signature },
       });
     },
     startWorker,

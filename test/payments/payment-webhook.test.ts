@@ -71,39 +71,48 @@ describe('POST /api/webhooks/payments', function () {
   describe('signatures (the SDK scheme over the raw body)', () => {
     const unknownEvent = () => event('customer.created', { id: 'cus_1', object: 'customer' });
 
-    it('a correctly signed event is accepted byte for byte: the body is not parsed before it is verified', async () => {
-      const body = unknownEvent();
-      // Whitespace a parser would drop: re-serialised, the signature would no longer match.
-      const answer = await h.postPaymentEvent(JSON.stringify(body, null, 3));
-      assert.equal(answer.status, 200, answer.text);
-      assert.deepEqual(answer.body.data, { received: true });
-      assert.ok(await providerEvent('payments', body.id));
-    });
-
-    const refusals: [
-      string,
-      (body: ReturnType<typeof unknownEvent>) => Promise<{ status: number; text: string }>,
-    ][] = [
-      [
-        'tampered body',
-        (body) => h.postPaymentEvent(body, { tamper: (raw) => raw.replace('cus_1', 'cus_2') }),
-      ],
-      ['wrong secret', (body) => h.postPaymentEvent(body, { secret: 'whsec_someone_else' })],
-      [
-        'stale timestamp (10 minutes old)',
-        (body) => h.postPaymentEvent(body, { timestamp: Math.floor(Date.now() / 1000) - 600 }),
-      ],
-      ['missing header', (body) => h.postPaymentEvent(body, { header: null })],
-    ];
-    for (const [name, send] of refusals) {
-      it(`${name}: 401 in the envelope, nothing recorded`, async () => {
+    for (const header of ['Payment-Signature', 'Stripe-Signature'] as const) {
+      it(`a correctly signed event in ${header} is accepted byte for byte: the body is not parsed before it is verified`, async () => {
         const body = unknownEvent();
-        const answer = await send(body);
-        assert.equal(answer.status, 401, answer.text);
-        assert.match((JSON.parse(answer.text) as { error: string }).error, /Webhook signature/);
-        assert.equal(await providerEvent('payments', body.id), undefined);
+        // Whitespace a parser would drop: re-serialised, the signature would no longer match.
+        const answer = await h.postPaymentEvent(JSON.stringify(body, null, 3), { header });
+        assert.equal(answer.status, 200, answer.text);
+        assert.deepEqual(answer.body.data, { received: true });
+        assert.ok(await providerEvent('payments', body.id));
       });
+
+      const refusals: [
+        string,
+        (body: ReturnType<typeof unknownEvent>) => Promise<{ status: number; text: string }>,
+      ][] = [
+        [
+          'tampered body',
+          (body) => h.postPaymentEvent(body, { header, tamper: (raw) => raw.replace('cus_1', 'cus_2') }),
+        ],
+        ['wrong secret', (body) => h.postPaymentEvent(body, { header, secret: 'whsec_someone_else' })],
+        [
+          'stale timestamp (10 minutes old)',
+          (body) => h.postPaymentEvent(body, { header, timestamp: Math.floor(Date.now() / 1000) - 600 }),
+        ],
+      ];
+      for (const [name, send] of refusals) {
+        it(`${header}, ${name}: 401 in the envelope, nothing recorded`, async () => {
+          const body = unknownEvent();
+          const answer = await send(body);
+          assert.equal(answer.status, 401, answer.text);
+          assert.match((JSON.parse(answer.text) as { error: string }).error, /Webhook signature/);
+          assert.equal(await providerEvent('payments', body.id), undefined);
+        });
+      }
     }
+
+    it('no signature header at all: 401 in the envelope, nothing recorded', async () => {
+      const body = unknownEvent();
+      const answer = await h.postPaymentEvent(body, { header: null });
+      assert.equal(answer.status, 401, answer.text);
+      assert.match((JSON.parse(answer.text) as { error: string }).error, /Webhook signature missing/);
+      assert.equal(await providerEvent('payments', body.id), undefined);
+    });
 
     it('a verified delivery counts against the webhook rate limit of 1,000 events per minute', async () => {
       const answer = await h.postPaymentEvent(unknownEvent());

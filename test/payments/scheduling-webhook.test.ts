@@ -33,13 +33,14 @@ describe('POST /api/webhooks/scheduling', () => {
       secret = SCHEDULING_SECRET,
       tamper,
       header,
-    }: { secret?: string; tamper?: boolean; header?: string } = {},
+      in: headerName = 'Scheduling-Webhook-Signature',
+    }: { secret?: string; tamper?: boolean; header?: string; in?: string } = {},
   ) => {
     const raw = JSON.stringify(body);
     const signature = header ?? signWebhook(raw, secret);
     return h.request('POST', '/api/webhooks/scheduling', {
       rawBody: tamper ? raw.replace('Casey', 'Mallory') : raw,
-      headers: signature ? { 'Scheduling-Webhook-Signature': signature } : {},
+      headers: signature ? { [headerName]: signature } : {},
     });
   };
   const studyOf = async (plan: Plan) =>
@@ -67,6 +68,19 @@ describe('POST /api/webhooks/scheduling', () => {
       [body.data.bookingId, 'owner@example.com', 'Casey Consultant', 'booked', body.id],
     );
     assert.equal(row?.starts_at.toISOString(), '2030-03-01T10:00:00.000Z');
+  });
+
+  it("accepts Calendly's own header (Calendly-Webhook-Signature, the same scheme) and refuses a wrong signature there", async () => {
+    const jobId = await studyOf('pro');
+    const refused = await post(booking(jobId), {
+      in: 'Calendly-Webhook-Signature',
+      secret: 'another-secret-0123456789',
+    });
+    assert.equal(refused.status, 401, refused.text);
+    assert.deepEqual(await bookingsOf(jobId), []);
+    const answer = await post(booking(jobId), { in: 'Calendly-Webhook-Signature' });
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal((await bookingsOf(jobId)).length, 1);
   });
 
   it('a repeated delivery changes nothing: the booking, cancelled meanwhile, stays cancelled', async () => {
