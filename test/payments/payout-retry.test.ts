@@ -220,18 +220,21 @@ describe('payout retries and late settlements (time-skipping server)', function 
       assert.equal(await handle.result(), 'unsettled');
       assert.equal(asked(payoutId).length, 28, 'asked on each day from the third to the thirtieth');
       assert.equal((await paymentsOf(jobId))[0]?.status, 'processing');
+      // Other payouts of this file (the retry queued by the test before) may be unsettled by now
+      // too, and every admin hears of each: the alert looked for is the one naming this payout.
       const alert = await eventually(
         () =>
           Promise.resolve(
             h.mail.messages.find(
               (mail) =>
                 mail.subject?.startsWith('Payout not settled after 30 days') &&
-                JSON.stringify(mail.to).includes(watcher.email),
+                JSON.stringify(mail.to).includes(watcher.email) &&
+                mail.text?.includes(payoutId),
             ),
           ),
         'unsettled alert',
       );
-      assert.match(alert.text ?? '', new RegExp(payoutId));
+      assert.match(alert.text ?? '', /still reports it neither paid nor failed/);
 
       // Its event still settles it, with no workflow waiting.
       const paid = payoutEvent('payout.paid', payoutId, person.accountId);
