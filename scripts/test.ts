@@ -57,7 +57,11 @@ async function runShard(
         stdio: label ? ['ignore', 'pipe', 'pipe'] : 'inherit',
         env: { ...process.env, ...suite.env, TEST_TIMES_FILE: timesFile },
       });
-      if (priority && child.pid) setPriority(child.pid, priority);
+      try {
+        if (priority && child.pid) setPriority(child.pid, priority);
+      } catch {
+        // Already exited (ESRCH): its exit code says why, below.
+      }
       if (label) {
         for (const [stream, out] of [
           [child.stdout!, process.stdout],
@@ -109,7 +113,7 @@ if (realTime.length) {
         runShard(
           environments[index + 1 + offset]!,
           [...args, ...files],
-          `[beside ${offset + 1}]`,
+          besideRealTime.length > 1 ? `[beside ${offset + 1}]` : '[beside]',
           shardTimesFile(index + 1 + offset),
           LOWEST_PRIORITY,
         ),
