@@ -81,13 +81,16 @@ export async function changeTesterStatus(
  * failed after its row was committed) is cancelled in its record here, and its study told.
  */
 async function cancelSession(deps: CommandContext, sessionId: string, log: Logger): Promise<void> {
-  const told = await signalIfRunning(deps.temporal, sessionWorkflowId(sessionId), cancelSessionSignal).catch(
-    (error: unknown) => {
-      log.warn({ err: error, sessionId }, "a suspended tester's session was not told to cancel");
-      return true;
-    },
-  );
-  if (told) return;
+  const running = await signalIfRunning(
+    deps.temporal,
+    sessionWorkflowId(sessionId),
+    cancelSessionSignal,
+  ).catch((error: unknown) => {
+    log.warn({ err: error, sessionId }, "a suspended tester's session was not told to cancel");
+    return undefined;
+  });
+  // Told, or not known (Temporal unreachable): a workflow that may run the session keeps it.
+  if (running !== false) return;
   const study = await asSystem(deps.db, (tx) => cancelLiveSession(tx, sessionId, deps.now()));
   if (!study) return;
   await signalStudyWithStart(deps.temporal, serviceTaskQueue(deps), study, {

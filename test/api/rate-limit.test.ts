@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import { Redis } from 'ioredis';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Stripe from 'stripe';
@@ -327,6 +328,25 @@ describe('rate limiting', () => {
         assert.equal((await store.peek('key', MINUTE_MS, now)).count, 2);
         assert.equal((await store.peek('key', MINUTE_MS, now + MINUTE_MS)).count, 0, 'a new window');
       } finally {
+        await store.close();
+      }
+    });
+
+    it("a window's counter expires with its window, and later hits in it do not push that back", async () => {
+      const prefix = `ratelimit-test-${randomUUID()}`;
+      const store = new RedisRateLimitStore(TEST_REDIS_URL, prefix);
+      const redis = new Redis(TEST_REDIS_URL);
+      try {
+        const now = Date.parse('2030-01-01T00:00:10.000Z');
+        const bucket = `${prefix}:key:${now - (now % MINUTE_MS)}`;
+        await store.hit('key', MINUTE_MS, now);
+        const first = await redis.pttl(bucket);
+        assert.ok(first > 0 && first <= MINUTE_MS, `expires in ${first} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await store.hit('key', MINUTE_MS, now);
+        assert.ok((await redis.pttl(bucket)) < first, 'the second hit left the expiry where it was');
+      } finally {
+        redis.disconnect();
         await store.close();
       }
     });

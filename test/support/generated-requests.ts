@@ -1,5 +1,6 @@
-// What the generated-request suites share: a route's schemas as JSON Schema, a query object as a
-// query string, and one generated request sent and judged (no 5xx but a 503 the route documents).
+// What the generated-request suites share: a route's schemas as JSON Schema, a query object as it
+// arrives and as a query string, and one generated request sent and judged (no 5xx but a 503 the
+// route documents).
 import { z, type ZodType } from 'zod';
 import type { RouteDefinition } from '../../api/http/route.ts';
 import type { JsonSchema } from './schema-arbitrary.ts';
@@ -15,14 +16,24 @@ export const jsonSchemaOf = (schema: ZodType | undefined): JsonSchema | undefine
   }
 };
 
-/** A query object as a query string: arrays repeat their key, objects travel as JSON. */
+/** A query object as it arrives: each value a string, an array a repeated key, an object its JSON. */
+export function queryOnTheWire(value: unknown): Record<string, string | string[]> {
+  const wire: Record<string, string | string[]> = {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return wire;
+  const text = (item: unknown) =>
+    typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item);
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    wire[key] = Array.isArray(item) ? item.map(text) : text(item);
+  }
+  return wire;
+}
+
+/** A query object as a query string (`queryOnTheWire`'s values). */
 export function queryString(value: unknown): string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '';
   const search = new URLSearchParams();
-  for (const [key, inner] of Object.entries(value)) {
-    for (const item of Array.isArray(inner) ? inner : [inner]) {
-      search.append(key, typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
-    }
+  for (const [key, item] of Object.entries(queryOnTheWire(value))) {
+    for (const one of Array.isArray(item) ? item : [item]) search.append(key, one);
   }
   const text = search.toString();
   return text ? `?${text}` : '';
