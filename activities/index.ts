@@ -52,8 +52,9 @@ const LOCAL_OFFER_LINKS: OfferLinkSettings = {
 export function createActivities(deps: ActivityDependencies) {
   const agents = deps.agents ?? createAgents({ providers: [] });
   return {
-    ...createStudyActivities({ db: deps.db, payoutsEnabled: deps.payments?.payoutsEnabled ?? false }),
-    ...createSessionActivities({ ...deps, payoutsEnabled: deps.payments?.payoutsEnabled ?? false }),
+    // A worker built without the payment activities (some tests) starts no payout.
+    ...createStudyActivities({ db: deps.db, payoutsEnabled: deps.payments !== undefined }),
+    ...createSessionActivities({ ...deps, payoutsEnabled: deps.payments !== undefined }),
     ...createPrivacyActivities(deps),
     ...createMatchingActivities({ db: deps.db }),
     ...createCapacityNoticeActivities({ db: deps.db }),

@@ -108,7 +108,7 @@ export function createApi(deps: AppDependencies): Api {
   const facialEngine = createFacialEngine(config.facialEngine);
   const context: CommandContext = { db, temporal, config, logger, now, email, payments, facialEngine };
   const routes: RouteDefinition[] = [
-    ...healthRoutes({ db, temporal }),
+    ...healthRoutes({ db, temporal, providers: config.providers }),
     ...authRoutes(auth),
     ...recoveryRoutes(auth),
     ...oauthRoutes(auth),

@@ -2,6 +2,7 @@ import { Client } from '@temporalio/client';
 import { connectApiToTemporal } from '../clients/temporal-connection.ts';
 import { loadConfig } from '../config/index.ts';
 import { createLogger } from '../config/logger.ts';
+import { providerSummary } from '../config/providers.ts';
 import { connectDatabase } from '../db/connection.ts';
 import { createApi } from './app.ts';
 
@@ -17,7 +18,7 @@ const temporal = new Client({ connection, namespace: config.temporal.namespace }
 const api = createApi({ config, db: database.db, temporal, logger });
 
 const url = await api.listen();
-logger.info({ url }, 'api listening');
+logger.info({ url, providers: providerSummary(config) }, 'api listening');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

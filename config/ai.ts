@@ -45,19 +45,21 @@ export interface AiConfig {
   readonly google: AiProviderConfig;
 }
 
-export function aiConfigOf(env: AiEnvironment): AiConfig {
+/** `useModels` false (AI_PROVIDER=local): no key is passed on, so the local analyst answers. */
+export function aiConfigOf(env: AiEnvironment, useModels: boolean): AiConfig {
   const trim = (url: string) => url.replace(/\/$/, '');
+  const key = (value: string | undefined) => (useModels ? value : undefined);
   return {
     order: env.AI_PROVIDER_ORDER,
     timeoutMs: env.AI_TIMEOUT_MS,
-    openai: { apiKey: env.OPENAI_API_KEY, baseUrl: trim(env.OPENAI_BASE_URL), model: env.OPENAI_MODEL },
+    openai: { apiKey: key(env.OPENAI_API_KEY), baseUrl: trim(env.OPENAI_BASE_URL), model: env.OPENAI_MODEL },
     anthropic: {
-      apiKey: env.ANTHROPIC_API_KEY,
+      apiKey: key(env.ANTHROPIC_API_KEY),
       baseUrl: trim(env.ANTHROPIC_BASE_URL),
       model: env.ANTHROPIC_MODEL,
     },
     google: {
-      apiKey: env.GOOGLE_AI_API_KEY,
+      apiKey: key(env.GOOGLE_AI_API_KEY),
       baseUrl: trim(env.GOOGLE_AI_BASE_URL),
       model: env.GOOGLE_AI_MODEL,
     },

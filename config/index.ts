@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { aiConfigOf, aiVariables, type AiConfig } from './ai.ts';
 import { paymentIssues, paymentsConfigOf, paymentVariables, type PaymentsConfig } from './payments.ts';
+import { providerIssues, providerVariables, standInUses, type ProviderUses } from './providers.ts';
 import {
   serviceCredentialsConfigOf,
   serviceCredentialVariables,
@@ -59,6 +60,7 @@ const environmentSchema = z
       .url()
       .refine((url) => !url.endsWith('/'), 'must not end with /')
       .optional(),
+    ...providerVariables,
     ...paymentVariables,
     ...aiVariables,
     ...serviceCredentialVariables,
@@ -69,7 +71,7 @@ const environmentSchema = z
     if (env.NODE_ENV === 'production' && env.JWT_SECRET === DEVELOPMENT_JWT_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must be set in production' });
     }
-    for (const { variable, message } of paymentIssues(env)) {
+    for (const { variable, message } of [...providerIssues(env), ...paymentIssues(env)]) {
       ctx.addIssue({ code: 'custom', path: [variable], message });
     }
   });
@@ -162,7 +164,7 @@ export interface Config {
     readonly uiUrl: string;
   };
   readonly auth: { readonly jwtSecret: string; readonly oauthProviders: readonly OAuthProviderConfig[] };
-  /** SMTP when `smtpUrl` is set, otherwise `.eml` files in `outboxDir`. */
+  /** SMTP when `smtpUrl` is set (and EMAIL_PROVIDER is not `local`), otherwise `.eml` files in `outboxDir`. */
   readonly email: { readonly smtpUrl: string | undefined; readonly from: string; readonly outboxDir: string };
   readonly redisUrl: string | undefined;
   readonly audits: {
@@ -193,22 +195,34 @@ export interface Config {
   readonly ai: AiConfig;
   /** Secrets of the webhook-secret, cron and service-token endpoints (config/service-credentials.ts). */
   readonly serviceCredentials: ServiceCredentialsConfig;
+  /** Which providers are real and which are local stand-ins (config/providers.ts), for health and banners. */
+  readonly providers: ProviderUses;
 }
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** Reads the environment once; throws a ConfigError naming the first bad variable. */
+/**
+ * Reads the environment once; throws a ConfigError naming every bad variable, one a line, so a
+ * production start missing several providers is mended in one go.
+ */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(source);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const variable = issue?.path.join('.') ?? 'environment';
-    throw new ConfigError(`Invalid environment variable ${variable}: ${issue?.message ?? 'invalid'}`);
+    throw new ConfigError(
+      parsed.error.issues
+        .map(
+          (issue) =>
+            `Invalid environment variable ${issue.path.join('.') || 'environment'}: ${issue.message}`,
+        )
+        .join('\n'),
+    );
   }
   const env = parsed.data;
   const baseUrl = env.BASE_URL.replace(/\/$/, '');
+  const uses = standInUses(env);
+  const payments = paymentsConfigOf(env, baseUrl);
   return deepFreeze({
     env: env.NODE_ENV,
     http: {
@@ -231,7 +245,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       uiUrl: env.TEMPORAL_UI_URL,
     },
     auth: { jwtSecret: env.JWT_SECRET, oauthProviders: oauthProviders(env) },
-    email: { smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM, outboxDir: env.OUTBOX_DIR },
+    email: {
+      smtpUrl: uses.email === 'real' ? env.SMTP_URL : undefined,
+      from: env.EMAIL_FROM,
+      outboxDir: env.OUTBOX_DIR,
+    },
     redisUrl: env.REDIS_URL,
     audits: {
       chromiumPath: env.CHROMIUM_PATH,
@@ -253,13 +271,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxSessionBytes: env.RECORDING_MAX_SESSION_MB * 1024 * 1024,
     },
     messaging: {
-      botToken: env.MESSAGING_BOT_TOKEN,
+      botToken: uses.messaging === 'real' ? env.MESSAGING_BOT_TOKEN : undefined,
       apiRoot: env.MESSAGING_API_ROOT,
       outboxDir: env.OUTBOX_DIR,
     },
-    payments: paymentsConfigOf(env, baseUrl),
-    ai: aiConfigOf(env),
+    payments,
+    ai: aiConfigOf(env, uses.ai === 'real'),
     serviceCredentials: serviceCredentialsConfigOf(env),
+    providers: {
+      ...uses,
+      payments: payments.mode === 'stripe' ? 'real' : 'local',
+      facialEngine: env.FACIAL_ENGINE_URL ? 'real' : 'off',
+    },
   });
 }
 

@@ -9,7 +9,7 @@ export const LOCAL_PAYMENTS_WEBHOOK_SECRET = 'whsec_local_development_only_01234
 /** The environment variables of payments and incoming webhooks, merged into config/index.ts's schema. */
 export const paymentVariables = {
   // Which provider moves money; unset: `stripe` with a secret key, else `local` in development and
-  // test, else (production) none: billing answers 503.
+  // test; production without a key refuses to start unless this says `local`.
   PAYMENTS_PROVIDER: z.enum(['stripe', 'local']).optional(),
   // The payment provider's secret API key.
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
@@ -37,16 +37,15 @@ type PaymentEnvironment = z.output<z.ZodObject<typeof paymentVariables>> & {
 /**
  * `stripe`: the provider's API through its SDK. `local`: the service's own stand-in answers
  * checkouts and payouts and posts signed events to the webhook route (development and test, or
- * asked for by PAYMENTS_PROVIDER=local). `disabled`: production without credentials; billing
- * answers 503.
+ * asked for by PAYMENTS_PROVIDER=local).
  */
-export type PaymentsMode = 'stripe' | 'local' | 'disabled';
+export type PaymentsMode = 'stripe' | 'local';
 
 export interface PaymentsConfig {
   readonly mode: PaymentsMode;
   readonly secretKey: string | undefined;
-  /** Signs the local provider's events; the platform endpoint's secret. Undefined when disabled. */
-  readonly webhookSecret: string | undefined;
+  /** Signs the local provider's events; the platform endpoint's secret. */
+  readonly webhookSecret: string;
   /** Every secret Payment-Signature may be made with: the platform's and the Connect endpoint's. */
   readonly webhookSecrets: readonly string[];
   /** Host, port and protocol of the provider's API when STRIPE_API_BASE names another one. */
@@ -59,11 +58,14 @@ export interface PaymentsConfig {
   readonly schedulingWebhookSecret: string | undefined;
 }
 
-/** Explicit choice first; otherwise a key means the provider, and only development and test run the local one. */
+/**
+ * Explicit choice first; otherwise a key means the provider, and only development and test run the
+ * local one unasked (production without a key is refused by paymentIssues).
+ */
 export function paymentsModeOf(env: PaymentEnvironment): PaymentsMode {
   if (env.PAYMENTS_PROVIDER) return env.PAYMENTS_PROVIDER;
   if (env.STRIPE_SECRET_KEY) return 'stripe';
-  return env.NODE_ENV === 'development' || env.NODE_ENV === 'test' ? 'local' : 'disabled';
+  return env.NODE_ENV === 'production' ? 'stripe' : 'local';
 }
 
 /** Combinations the schema alone cannot refuse, as (variable, message) pairs. */
@@ -72,7 +74,13 @@ export function paymentIssues(env: PaymentEnvironment): { variable: string; mess
   const mode = paymentsModeOf(env);
   const production = env.NODE_ENV === 'production';
   if (mode === 'stripe' && !env.STRIPE_SECRET_KEY) {
-    issues.push({ variable: 'STRIPE_SECRET_KEY', message: 'required when PAYMENTS_PROVIDER is stripe' });
+    issues.push({
+      variable: 'STRIPE_SECRET_KEY',
+      message: env.PAYMENTS_PROVIDER
+        ? 'required when PAYMENTS_PROVIDER is stripe'
+        : 'required in production; set PAYMENTS_PROVIDER=local for the local stand-in instead',
+    });
+    return issues;
   }
   if (mode === 'stripe' && !env.STRIPE_WEBHOOK_SECRET) {
     issues.push({ variable: 'STRIPE_WEBHOOK_SECRET', message: 'required when STRIPE_SECRET_KEY is set' });
@@ -103,11 +111,9 @@ export function paymentsConfigOf(env: PaymentEnvironment, baseUrl: string): Paym
   const mode = paymentsModeOf(env);
   const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : undefined;
   const protocol = base?.protocol === 'http:' ? 'http' : 'https';
-  const webhookSecret =
-    mode === 'disabled'
-      ? undefined
-      : (env.STRIPE_WEBHOOK_SECRET ?? (mode === 'local' ? LOCAL_PAYMENTS_WEBHOOK_SECRET : undefined));
-  const connectSecret = mode === 'disabled' ? undefined : env.STRIPE_CONNECT_WEBHOOK_SECRET;
+  // paymentIssues has refused the provider without a webhook secret of its own.
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET ?? LOCAL_PAYMENTS_WEBHOOK_SECRET;
+  const connectSecret = env.STRIPE_CONNECT_WEBHOOK_SECRET;
   return {
     mode,
     secretKey: env.STRIPE_SECRET_KEY,

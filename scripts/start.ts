@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig } from '../config/index.ts';
+import { providerSummary } from '../config/providers.ts';
 import { RECORDER_DOWNLOAD_PATH, RECORDER_PACKAGE_FILE } from '../lib/recorder-package.ts';
 import { prepareDatabase } from './lib/database.ts';
 import { BUILT_EXTENSION_DIR, buildExtension, serviceOriginOf } from './lib/extension-build.ts';
@@ -160,6 +161,7 @@ const { temporal, apiUrl, facialEngine } = await startEverything().catch((error:
   console.error(`[start] ${(error as Error).message}`);
   return lifecycle.stopAll(1);
 });
+const providers = providerSummary(config);
 console.log(`
   API              ${apiUrl}
   Health           ${apiUrl}/api/health
@@ -169,6 +171,10 @@ console.log(`
   Temporal         ${temporal.address} (${temporal.origin})
   Temporal Web UI  ${temporal.uiUrl ?? 'not known: set TEMPORAL_UI_URL to the Web UI of that server'}
   Facial engine    ${facialEngine}${config.facialEngine.url ? ' (FACIAL_ENGINE_URL, not started here)' : ' (started here)'}
+  Email            ${providers.email}
+  Messaging        ${providers.messaging}
+  AI               ${providers.ai}
+  Payments         ${providers.payments}
 
   Ctrl-C stops everything started here.
 `);

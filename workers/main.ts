@@ -5,7 +5,8 @@ import { createEmailSender } from '../clients/email.ts';
 import { paymentActivityDependencies } from '../activities/payments/payment-activities.ts';
 import { Client, Connection } from '@temporalio/client';
 import { ensureBillingSchedule } from './billing-schedule.ts';
-import { createAgents, LOCAL_ANALYST } from '../activities/ai/agents.ts';
+import { createAgents } from '../activities/ai/agents.ts';
+import { providerSummary } from '../config/providers.ts';
 import { configuredProviders } from '../clients/ai/configured.ts';
 import { ensureAiRetrySchedule } from './ai-retry-schedule.ts';
 import { ensureLifecycleSchedule } from './lifecycle-schedule.ts';
@@ -80,16 +81,7 @@ logger.info(
   { taskQueue: config.temporal.taskQueue, auditTaskQueue: config.audits.taskQueue },
   'worker running',
 );
-logger.info(
-  { providers: aiProviders.length ? aiProviders.map((p) => p.name) : [LOCAL_ANALYST] },
-  aiProviders.length ? 'AI providers in failover order' : `AI: ${LOCAL_ANALYST} (no provider key set)`,
-);
-if (messaging.local) {
-  logger.info(
-    { destination: messaging.destination },
-    'messaging: local delivery (MESSAGING_BOT_TOKEN unset)',
-  );
-}
+logger.info({ providers: providerSummary(config) }, 'providers: real or local stand-ins');
 try {
   // Both stop together on SIGINT/SIGTERM (the SDK's shutdown signals reach every worker).
   await Promise.all([worker.run(), auditWorker.run()]);

@@ -16,8 +16,6 @@ export interface PaymentActivityDependencies {
   /** Where the local provider posts its events, and what it signs them with. */
   readonly webhookUrl: string;
   readonly webhookSecret: string | undefined;
-  /** False when payments are disabled (production without credentials): no payout is started. */
-  readonly payoutsEnabled: boolean;
 }
 
 /** Every activity of payouts, payment events, local provider events and invoices. */
@@ -45,6 +43,5 @@ export function paymentActivityDependencies(
     baseUrl: config.http.baseUrl,
     webhookUrl: config.payments.localWebhookUrl,
     webhookSecret: config.payments.webhookSecret,
-    payoutsEnabled: config.payments.mode !== 'disabled',
   };
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import type { ProviderUses } from '../../config/providers.ts';
 import type { Db } from '../../db/connection.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
@@ -9,15 +10,29 @@ import { RETRY_AFTER_SECONDS } from '../../clients/unavailable.ts';
 const CHECK_TIMEOUT_MS = 2000;
 
 const dependencyStatus = z.object({ reachable: z.boolean(), latencyMs: z.number() });
+const providerUse = z
+  .enum(['real', 'local', 'off'])
+  .describe(
+    'real: the provider itself; local: its stand-in on this machine (config/providers.ts); off: none',
+  );
 const healthResponse = z.object({
   status: z.literal('ok'),
   database: dependencyStatus,
   temporal: dependencyStatus,
+  providers: z.object({
+    email: providerUse,
+    messaging: providerUse,
+    ai: providerUse,
+    payments: providerUse,
+    facialEngine: providerUse,
+  }),
 });
 
 export interface HealthDependencies {
   readonly db: Db;
   readonly temporal: Client;
+  /** What the configuration chose; said here so an operator sees a stand-in without reading logs. */
+  readonly providers: ProviderUses;
 }
 
 async function probe(check: () => Promise<unknown>): Promise<z.output<typeof dependencyStatus>> {
@@ -36,13 +51,14 @@ async function probe(check: () => Promise<unknown>): Promise<z.output<typeof dep
   }
 }
 
-export function healthRoutes({ db, temporal }: HealthDependencies): RouteDefinition[] {
+export function healthRoutes({ db, temporal, providers }: HealthDependencies): RouteDefinition[] {
   return [
     defineRoute({
       method: 'GET',
       path: '/api/health',
       tag: 'Operations',
-      summary: 'Reachability of the database and the Temporal server (503 when either is down)',
+      summary:
+        'Reachability of the database and the Temporal server (503 when either is down), and which providers are real or local stand-ins',
       auth: 'public',
       response: healthResponse,
       errors: [503],
@@ -63,7 +79,7 @@ export function healthRoutes({ db, temporal }: HealthDependencies): RouteDefinit
           throw new ApiError('unavailable', `Unavailable: ${down.join(', ')} unreachable`, {
             'Retry-After': String(RETRY_AFTER_SECONDS),
           });
-        return { data: { status: 'ok', database, temporal: workflowService } };
+        return { data: { status: 'ok', database, temporal: workflowService, providers } };
       },
     }),
   ];

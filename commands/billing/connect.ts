@@ -4,7 +4,7 @@ import { userEmail } from '../../db/repositories/users.ts';
 import type { Principal } from '../principal.ts';
 import { isAllowedOrigin } from '../../lib/allowed-origins.ts';
 import { invalid } from '../../lib/errors.ts';
-import { askProvider, requirePayments } from './provider-calls.ts';
+import { askProvider } from './provider-calls.ts';
 import type { CommandContext } from '../context.ts';
 
 /**
@@ -14,7 +14,6 @@ import type { CommandContext } from '../context.ts';
  * turned into a redirect elsewhere.
  */
 export async function startOnboarding(deps: CommandContext, principal: Principal, returnUrl: string) {
-  requirePayments(deps);
   const policy = { baseUrl: deps.config.http.baseUrl, allowLocalhost: deps.config.env === 'development' };
   if (!isAllowedOrigin(new URL(returnUrl).origin, policy)) {
     throw invalid("returnUrl: must be on the service's own origin or one of its sub-domains");

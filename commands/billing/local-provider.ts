@@ -15,7 +15,7 @@ function requireLocal(deps: CommandContext, what: string): void {
 
 async function post(deps: CommandContext, event: ProviderEvent): Promise<void> {
   try {
-    await postProviderEvent(deps.config.payments.localWebhookUrl, deps.config.payments.webhookSecret!, event);
+    await postProviderEvent(deps.config.payments.localWebhookUrl, deps.config.payments.webhookSecret, event);
   } catch (error) {
     throw new ApiError(
       'unavailable',

@@ -1,13 +1,5 @@
 import { PaymentProviderRefused, PaymentProviderUnavailable } from '../../clients/payments/provider.ts';
 import { ApiError, invalid } from '../../lib/errors.ts';
-import type { CommandContext } from '../context.ts';
-
-/** Production without payment credentials answers 503 rather than pretending to take money. */
-export function requirePayments({ config }: Pick<CommandContext, 'config'>): void {
-  if (config.payments.mode === 'disabled') {
-    throw new ApiError('unavailable', 'Payments are not configured (STRIPE_SECRET_KEY is unset)');
-  }
-}
 
 /** A provider call: unreachable is 503; a refusal names what it refused (422). */
 export async function askProvider<T>(field: string, call: () => Promise<T>): Promise<T> {

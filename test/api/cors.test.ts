@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { PRODUCTION_WITH_STAND_INS } from '../support/config.ts';
 import { startTestApi, type TestApi, type TestResponse } from '../support/api.ts';
 
 // The test configuration's own origin (test/support/config.ts).
@@ -141,7 +142,7 @@ describe('CORS: own origin, its sub-domains, localhost only in development', () 
   describe('in production', () => {
     let api: TestApi;
     before(async () => {
-      api = await startTestApi({ env: { NODE_ENV: 'production' } });
+      api = await startTestApi({ env: PRODUCTION_WITH_STAND_INS });
     });
     after(() => api.stop());
 

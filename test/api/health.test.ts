@@ -29,6 +29,40 @@ describe('GET /api/health', () => {
     assert.equal(data.temporal.reachable, true);
   });
 
+  it('lists each provider as real or as its local stand-in', async () => {
+    const local = await api.request('GET', '/api/health');
+    assert.deepEqual((local.body.data as { providers: unknown }).providers, {
+      email: 'local',
+      messaging: 'local',
+      ai: 'local',
+      payments: 'local',
+      facialEngine: 'off',
+    });
+    const configured = await startTestApi({
+      worker: false,
+      env: {
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        MESSAGING_BOT_TOKEN: '123:abc',
+        GOOGLE_AI_API_KEY: 'key',
+        STRIPE_SECRET_KEY: 'sk_test_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        FACIAL_ENGINE_URL: 'http://127.0.0.1:3100',
+      },
+    });
+    try {
+      const real = await configured.request('GET', '/api/health');
+      assert.deepEqual((real.body.data as { providers: unknown }).providers, {
+        email: 'real',
+        messaging: 'real',
+        ai: 'real',
+        payments: 'real',
+        facialEngine: 'real',
+      });
+    } finally {
+      await configured.stop();
+    }
+  });
+
   it('answers 503 naming Temporal when the Temporal server does not answer', async () => {
     // A lazy connection to a closed port, without client retries so nothing is left pending at close.
     const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500, interceptors: [] });

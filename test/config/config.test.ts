@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../config/index.ts';
+import { PRODUCTION_WITH_STAND_INS } from '../support/config.ts';
 import { assertRefused } from './refusal.ts';
 
 const SECRET = 'a-production-secret-of-enough-length-0123';
@@ -30,7 +31,7 @@ describe('loadConfig', () => {
   });
 
   it('production starts with a secret of its own', () => {
-    const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET });
+    const config = loadConfig({ ...PRODUCTION_WITH_STAND_INS, JWT_SECRET: SECRET });
     assert.equal(config.env, 'production');
     assert.equal(config.auth.jwtSecret, SECRET);
   });

@@ -159,7 +159,7 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
   // As the provider signs them: events on a connected account come from the Connect endpoint.
   const signingSecretOf = (event: unknown): string => {
     const onAccount = typeof event === 'object' && event !== null && 'account' in event;
-    return (onAccount ? env.STRIPE_CONNECT_WEBHOOK_SECRET : undefined) ?? config.payments.webhookSecret!;
+    return (onAccount ? env.STRIPE_CONNECT_WEBHOOK_SECRET : undefined) ?? config.payments.webhookSecret;
   };
 
   return {

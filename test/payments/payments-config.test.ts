@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../config/index.ts';
 import { LOCAL_PAYMENTS_WEBHOOK_SECRET } from '../../config/payments.ts';
-import { business, draftStudy, event } from './fixtures.ts';
-import { startPaymentsHarness } from './harness.ts';
 
 const SECRET = 'a-production-secret-of-enough-length-0123';
+/** Production with the other providers' stand-ins asked for, so what is refused is payments'. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  JWT_SECRET: SECRET,
+  EMAIL_PROVIDER: 'local',
+  MESSAGING_PROVIDER: 'local',
+  AI_PROVIDER: 'local',
+};
 
 function refusal(env: NodeJS.ProcessEnv): string {
   try {
@@ -27,10 +33,13 @@ describe('payment configuration', () => {
   it('the local provider runs only in development and test, or when PAYMENTS_PROVIDER=local asks for it', () => {
     assert.equal(loadConfig({ NODE_ENV: 'development' }).payments.mode, 'local');
     assert.equal(loadConfig({ NODE_ENV: 'test' }).payments.mode, 'local');
-    assert.equal(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET }).payments.mode, 'disabled');
+    // Production without a key starts only when the stand-in is asked for by name.
+    assert.match(
+      refusal(PRODUCTION),
+      /STRIPE_SECRET_KEY: required in production; set PAYMENTS_PROVIDER=local for the local stand-in instead/,
+    );
     const explicit = loadConfig({
-      NODE_ENV: 'production',
-      JWT_SECRET: SECRET,
+      ...PRODUCTION,
       PAYMENTS_PROVIDER: 'local',
       STRIPE_WEBHOOK_SECRET: 'whsec_own_local_signing_secret_0123',
     }).payments;
@@ -40,7 +49,7 @@ describe('payment configuration', () => {
     );
     // Asked for in production, it must not sign with the secret everyone can read in the repository.
     assert.match(
-      refusal({ NODE_ENV: 'production', JWT_SECRET: SECRET, PAYMENTS_PROVIDER: 'local' }),
+      refusal({ ...PRODUCTION, PAYMENTS_PROVIDER: 'local' }),
       /STRIPE_WEBHOOK_SECRET: PAYMENTS_PROVIDER=local in production/,
     );
     assert.match(refusal({ PAYMENTS_PROVIDER: 'stripe' }), /STRIPE_SECRET_KEY: required/);
@@ -54,7 +63,7 @@ describe('payment configuration', () => {
       STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connect',
     });
     assert.deepEqual(payments.webhookSecrets, ['whsec_platform', 'whsec_connect']);
-    const production = { NODE_ENV: 'production', JWT_SECRET: SECRET, STRIPE_SECRET_KEY: 'sk_live_x' };
+    const production = { ...PRODUCTION, STRIPE_SECRET_KEY: 'sk_live_x' };
     assert.match(
       refusal({ ...production, STRIPE_WEBHOOK_SECRET: 'whsec_platform' }),
       /STRIPE_CONNECT_WEBHOOK_SECRET: required in production/,
@@ -84,38 +93,14 @@ describe('payment configuration', () => {
     assert.match(refusal({ STRIPE_API_BASE: 'http://127.0.0.1:12111/v1' }), /STRIPE_API_BASE/);
   });
 
-  it('production: no credentials disables payments, and the local secret is refused', () => {
-    const { payments } = loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET });
-    assert.deepEqual(
-      [payments.mode, payments.webhookSecret, payments.webhookSecrets],
-      ['disabled', undefined, []],
-    );
+  it('production: the local development secret is refused', () => {
     assert.match(
       refusal({
-        NODE_ENV: 'production',
-        JWT_SECRET: SECRET,
+        ...PRODUCTION,
+        PAYMENTS_PROVIDER: 'local',
         STRIPE_WEBHOOK_SECRET: LOCAL_PAYMENTS_WEBHOOK_SECRET,
       }),
-      /STRIPE_WEBHOOK_SECRET/,
+      /STRIPE_WEBHOOK_SECRET: the local development secret is refused in production/,
     );
-  });
-
-  it('disabled payments answer 503 on checkout and on the webhook (never a pretend payment)', async () => {
-    const h = await startPaymentsHarness({ local: true, worker: false, env: { NODE_ENV: 'production' } });
-    try {
-      const owner = await business();
-      const jobId = await draftStudy(h, owner);
-      const checkout = await h.request('POST', '/api/billing/checkout', {
-        token: owner.token,
-        body: { jobId },
-      });
-      assert.equal(checkout.status, 503, checkout.text);
-      const hook = await h.postPaymentEvent(event('customer.created', { id: 'cus_1' }), {
-        secret: LOCAL_PAYMENTS_WEBHOOK_SECRET,
-      });
-      assert.equal(hook.status, 503, hook.text);
-    } finally {
-      await h.stop();
-    }
   });
 });

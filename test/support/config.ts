@@ -11,3 +11,13 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
     ...overrides,
   });
 }
+
+/** Production with every provider's local stand-in asked for by name (config/providers.ts). */
+export const PRODUCTION_WITH_STAND_INS: NodeJS.ProcessEnv = {
+  NODE_ENV: 'production',
+  EMAIL_PROVIDER: 'local',
+  MESSAGING_PROVIDER: 'local',
+  AI_PROVIDER: 'local',
+  PAYMENTS_PROVIDER: 'local',
+  STRIPE_WEBHOOK_SECRET: 'whsec_own_local_signing_secret_0123',
+};

@@ -59,7 +59,6 @@ type ItemAction = (request: SignedInRequest, itemId: string) => Promise<FieldErr
  * a refusal (a form error, 409 when someone else decided first) shows the page again with it.
  */
 export function mountStudyPages(pages: PageRouter, deps: CommandContext): void {
-  const paymentsEnabled = deps.config.payments.mode !== 'disabled';
   /** The page, whose checkout form leads on to the provider's page (allowed by its CSP). */
   const show = (
     request: SignedInRequest,
@@ -69,17 +68,11 @@ export function mountStudyPages(pages: PageRouter, deps: CommandContext): void {
   ) =>
     renderPage(
       request.ctx,
-      <StudyPage
-        csrf={request.csrf}
-        viewer={request.viewer}
-        data={data}
-        paymentsEnabled={paymentsEnabled}
-        {...shown}
-      />,
+      <StudyPage csrf={request.csrf} viewer={request.viewer} data={data} {...shown} />,
       status,
       // Its findings' replays are framed pages of this site.
       {
-        formOrigins: paymentsEnabled ? [deps.payments.checkoutOrigin] : [],
+        formOrigins: [deps.payments.checkoutOrigin],
         framesSelf: data.moments.length > 0,
       },
     );

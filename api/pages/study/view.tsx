@@ -32,8 +32,6 @@ export interface StudyPageProps {
   readonly errors?: FieldErrors;
   /** What a refused form had in its fields, to show them again. */
   readonly values?: Readonly<Record<string, string>>;
-  /** Whether this service takes payments (production without a provider does not). */
-  readonly paymentsEnabled: boolean;
 }
 
 const shortId = (id: string) => id.slice(0, 8);
@@ -236,7 +234,7 @@ function checkoutTotal({ study }: StudyPageData): string | undefined {
 }
 
 /** A draft study is paid for before recruitment starts: the form leads to the provider's checkout. */
-function Payment({ csrf, data, enabled }: { csrf: string; data: StudyPageData; enabled: boolean }) {
+function Payment({ csrf, data }: { csrf: string; data: StudyPageData }) {
   const { study } = data;
   const total = checkoutTotal(data);
   return (
@@ -244,8 +242,6 @@ function Payment({ csrf, data, enabled }: { csrf: string; data: StudyPageData; e
       <h2 id="payment-title">Payment</h2>
       {study.paid_at ? (
         <p>Payment received. The study becomes active as soon as the payment provider confirms it.</p>
-      ) : !enabled ? (
-        <p>This service takes no payments at the moment, so the study cannot start yet.</p>
       ) : (
         <>
           <p>
@@ -354,15 +350,7 @@ function FindingMoments({ data }: { data: StudyPageData }) {
 }
 
 /** `/dashboard/jobs/:id`: a study's recruitment, its proposals and its outreach queue, for its business. */
-export function StudyPage({
-  csrf,
-  viewer,
-  data,
-  notice,
-  errors = {},
-  values = {},
-  paymentsEnabled,
-}: StudyPageProps) {
+export function StudyPage({ csrf, viewer, data, notice, errors = {}, values = {} }: StudyPageProps) {
   const labels: Record<string, string> = {};
   data.outreach.forEach((message, index) => {
     labels[subjectField(message.id)] = `Message ${index + 1}, subject`;
@@ -383,7 +371,7 @@ export function StudyPage({
         <a href={DASHBOARD_PATH}>All studies</a>
       </p>
       {data.study.status === 'draft' && viewer.role === 'business' ? (
-        <Payment csrf={csrf} data={data} enabled={paymentsEnabled} />
+        <Payment csrf={csrf} data={data} />
       ) : null}
       <Progress data={data} />
       <section aria-labelledby="proposals-title">
