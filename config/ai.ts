@@ -20,13 +20,19 @@ export const aiVariables = {
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
-  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  // Defaults chosen 2026-11-29 from each provider's own model pages (docs/decisions/ai-agents.md):
+  // OpenAI's deprecations page names gpt-6-luna as the successor of gpt-4o-mini (shut down 2027-01-14),
+  // https://developers.openai.com/api/docs/deprecations
+  OPENAI_MODEL: z.string().min(1).default('gpt-6-luna'),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com'),
-  ANTHROPIC_MODEL: z.string().min(1).default('claude-3-5-haiku-latest'),
+  // Claude Haiku 4.5, the current fastest model, by its dated id: https://platform.claude.com/docs/en/models/overview
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-haiku-4-5-20251001'),
   GOOGLE_AI_API_KEY: z.string().min(1).optional(),
   GOOGLE_AI_BASE_URL: z.url().default('https://generativelanguage.googleapis.com'),
-  GOOGLE_AI_MODEL: z.string().min(1).default('gemini-2.0-flash'),
+  // gemini-2.0-flash is shut down and gemini-2.5-flash shuts down on 2026-12-01; Google names
+  // gemini-3.5-flash-lite as its replacement: https://ai.google.dev/gemini-api/docs/deprecations
+  GOOGLE_AI_MODEL: z.string().min(1).default('gemini-3.5-flash-lite'),
 };
 
 type AiEnvironment = z.output<z.ZodObject<typeof aiVariables>>;

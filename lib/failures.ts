@@ -8,6 +8,13 @@ import { ApplicationFailure } from '@temporalio/common';
 export const AGENT_INPUT_ERROR = 'AgentInputError';
 /** Every configured AI provider failed; the step waits in the AI retry queue. */
 export const ALL_PROVIDERS_UNAVAILABLE = 'AllProvidersUnavailable';
+/**
+ * Every AI provider that may answer later is rate-limited or overloaded: the agent's activity is
+ * retried by Temporal after the delay they asked for, before the step waits in the retry queue.
+ */
+export const AI_PROVIDERS_BUSY = 'AiProvidersBusy';
+/** The attempts of an agent job's activity; the last one queues a step whose providers are still busy. */
+export const AGENT_JOB_ATTEMPTS = 3;
 /** A message that can never be delivered (no chat linked, a secret missing). */
 export const PERMANENT_DELIVERY_FAILURE = 'PermanentDeliveryFailure';
 /** A session activity found the session missing. */

@@ -6,6 +6,7 @@ import { paymentActivityDependencies } from '../activities/payments/payment-acti
 import { Client, Connection } from '@temporalio/client';
 import { ensureBillingSchedule } from './billing-schedule.ts';
 import { createAgents } from '../activities/ai/agents.ts';
+import { providerRefusalAlerts } from '../activities/ai/provider-alerts.ts';
 import { providerSummary } from '../config/providers.ts';
 import { configuredProviders } from '../clients/ai/configured.ts';
 import { ensureAiRetrySchedule } from './ai-retry-schedule.ts';
@@ -50,7 +51,11 @@ const worker = await createServiceWorker({
   email: paymentEmail,
   offerLinks: { baseUrl: config.http.baseUrl, secret: config.auth.jwtSecret },
   payments: paymentActivityDependencies(config, database.db, paymentEmail),
-  agents: createAgents({ providers: aiProviders, logger }),
+  agents: createAgents({
+    providers: aiProviders,
+    logger,
+    onRefused: providerRefusalAlerts({ db: database.db, email: paymentEmail, logger }),
+  }),
   recordingRetentionDays: config.recordings.retentionDays,
 });
 // The end-of-period invoices: one Schedule, created or brought up to date at every start.

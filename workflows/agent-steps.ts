@@ -1,19 +1,21 @@
 import { ActivityFailure, log, proxyActivities, sleep } from '@temporalio/workflow';
 import type { AiActivities, CompletionNotice } from '../activities/ai/ai-activities.ts';
 import type { SessionActivities } from '../activities/sessions/session-activities.ts';
-import { AGENT_INPUT_ERROR, failureOfType } from '../lib/failures.ts';
+import { AGENT_INPUT_ERROR, AGENT_JOB_ATTEMPTS, failureOfType } from '../lib/failures.ts';
 
 /** The workflow and signal an agent job queued for the AI retry schedule reports back to. */
 export type AgentNotice = CompletionNotice;
 
-// A provider outage is not an activity failure (the job is queued for the retry schedule); these
-// attempts cover the database and the worker. runAgentJob heartbeats every 2 s, so a worker that
-// dies mid-agent costs 10 s rather than the 5-minute start-to-close timeout. A job whose input is
+// A provider outage is not an activity failure (the job is queued for the retry schedule), except
+// while every provider is busy (rate limits, overload): then the first attempts fail with
+// AI_PROVIDERS_BUSY and wait the providers' Retry-After (activities/ai/ai-activities.ts). The
+// attempts also cover the database and the worker. runAgentJob heartbeats every 2 s, so a worker
+// that dies mid-agent costs 10 s rather than the 5-minute start-to-close timeout. A job whose input is
 // not there (AGENT_INPUT_ERROR) is a bug, not an outage, and is not retried.
 export const { runAgentJob } = proxyActivities<AiActivities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '10 seconds',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [AGENT_INPUT_ERROR] },
+  retry: { maximumAttempts: AGENT_JOB_ATTEMPTS, nonRetryableErrorTypes: [AGENT_INPUT_ERROR] },
 });
 const { failAgentJob, recordReportFailure } = proxyActivities<AiActivities & SessionActivities>({
   startToCloseTimeout: '30 seconds',

@@ -1,6 +1,6 @@
 import { z, type ZodType } from 'zod';
 import type { AgentKind } from '../../lib/domain.ts';
-import { ProviderOutputError } from './errors.ts';
+import { ProviderOutputError, type ProviderFailure } from './errors.ts';
 import { askInOrder, silentLogger, type AgentLogger } from './failover.ts';
 import { LOCAL_ANALYST, type AiProvider } from '../../clients/ai/types.ts';
 
@@ -20,8 +20,6 @@ export interface WordingTask<W> {
   /** The agent, or the outreach drafter, for the logs. */
   readonly agent: AgentKind | 'outreach';
   readonly system: string;
-  /** The JSON shape to answer in, in words the model reads. */
-  readonly answerShape: string;
   readonly material: unknown;
   readonly schema: ZodType<W>;
   /** The local analyst's words for the same facts. */
@@ -40,6 +38,7 @@ export type WordingRunner = <W>(task: WordingTask<W>) => Promise<Worded<W>>;
 export function wordingRunner(
   providers: readonly AiProvider[],
   logger: AgentLogger = silentLogger,
+  onRefused?: (failure: ProviderFailure) => Promise<void>,
 ): WordingRunner {
   return async <W>(task: WordingTask<W>): Promise<Worded<W>> => {
     if (!providers.length) {
@@ -50,31 +49,33 @@ export function wordingRunner(
       return { wording: task.local(), provider: LOCAL_ANALYST, usedFallback: false };
     }
     const request = {
-      system: `${task.system}\nAnswer with one JSON object and nothing else.`,
-      prompt: `Answer in this JSON shape:\n${task.answerShape}\n\nMaterial:\n${JSON.stringify(task.material)}`,
+      system: task.system,
+      prompt: `Material:\n${JSON.stringify(task.material)}`,
+      answer: { name: `${task.agent}_answer`, schema: task.schema },
     };
-    const answer = await askInOrder(providers, request, (text) => parseAnswer(text, task.schema), logger, {
-      agent: task.agent,
-    });
+    const answer = await askInOrder(
+      providers,
+      request,
+      (text) => parseAnswer(text, task.schema),
+      logger,
+      { agent: task.agent },
+      onRefused,
+    );
     return { wording: answer.value, provider: answer.provider, usedFallback: answer.usedFallback };
   };
 }
 
-/** The model's JSON, also when wrapped in a code fence or a sentence; then the schema decides. */
+/**
+ * The model's structured output: JSON in the answer's schema, asked for in each API's own mode, so
+ * anything else (prose, a code fence, a cut-off answer) is a provider error and fails over.
+ */
 export function parseAnswer<W>(text: string, schema: ZodType<W>): W {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    const start = text.indexOf('{');
-    const end = text.lastIndexOf('}');
-    try {
-      json = start >= 0 && end > start ? JSON.parse(text.slice(start, end + 1)) : undefined;
-    } catch {
-      json = undefined;
-    }
+    throw new ProviderOutputError(`not JSON: ${text.slice(0, 80)}`);
   }
-  if (json === undefined) throw new ProviderOutputError(`not JSON: ${text.slice(0, 80)}`);
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -4,6 +4,7 @@ import { agent2Findings, type Agent2Input, type Agent2Result } from './agents/ag
 import { agent3Report, type Agent3Input } from './agents/agent3.ts';
 import { agent4Aggregate, type Agent4Input, type AggregateContent } from './agents/agent4.ts';
 import { draftOutreach, type OutreachDraft, type OutreachInput } from './agents/outreach.ts';
+import type { ProviderFailure } from './errors.ts';
 import { silentLogger, type AgentLogger } from './failover.ts';
 import type { AiProvider } from '../../clients/ai/types.ts';
 import type { SessionReportContent } from '../../lib/analysis/session-report.ts';
@@ -31,11 +32,14 @@ export interface Agents {
 export function createAgents({
   providers,
   logger = silentLogger,
+  onRefused,
 }: {
   readonly providers: readonly AiProvider[];
   readonly logger?: AgentLogger;
+  /** Hears of each provider refusal (a bad key, a retired model): the worker alerts the admins. */
+  readonly onRefused?: (failure: ProviderFailure) => Promise<void>;
 }): Agents {
-  const word = wordingRunner(providers, logger);
+  const word = wordingRunner(providers, logger, onRefused);
   return {
     local: providers.length === 0,
     agent1Insights: (input) => agent1Insights(word, input),

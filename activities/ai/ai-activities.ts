@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
@@ -16,7 +17,7 @@ import {
 } from '../../db/repositories/queued-ai-work.ts';
 import type { AgentJobStatus, AgentKind } from '../../lib/domain.ts';
 import type { Agents } from './agents.ts';
-import { AGENT_INPUT_ERROR } from '../../lib/failures.ts';
+import { AGENT_INPUT_ERROR, AGENT_JOB_ATTEMPTS, AI_PROVIDERS_BUSY } from '../../lib/failures.ts';
 import { AllProvidersUnavailableError } from './errors.ts';
 import { whileHeartbeating } from './heartbeat.ts';
 import { createJobRecoveryActivities } from './job-recovery-activities.ts';
@@ -62,7 +63,29 @@ export interface AiActivityDependencies {
 /** One run of a job: settled (as it stands or by this run), or no provider answered. */
 type RunOutcome =
   | { readonly status: Exclude<AgentJobStatus, 'queued'> }
-  | { readonly status: 'unavailable'; readonly reason: string; readonly job: AgentJobRow };
+  | {
+      readonly status: 'unavailable';
+      readonly error: AllProvidersUnavailableError;
+      readonly job: AgentJobRow;
+    };
+
+const BUSY_FIRST_DELAY_MS = 30_000;
+const BUSY_MAX_DELAY_MS = 5 * 60_000;
+
+/** The delay before the next attempt: the providers' Retry-After, else 30 s doubling, within 1 s to 5 minutes. */
+export function busyRetryDelayMs(error: AllProvidersUnavailableError, attempt: number): number {
+  const asked = error.retryAfterMs ?? BUSY_FIRST_DELAY_MS * 2 ** (attempt - 1);
+  return Math.min(Math.max(asked, 1000), BUSY_MAX_DELAY_MS);
+}
+
+/** This activity's attempt, or undefined outside an activity (a direct call: nothing would retry it). */
+function activityAttempt(): number | undefined {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * A job that cannot run is failed with the reason, only while it is still queued: a run that
@@ -92,7 +115,7 @@ export function createAiActivities({ db, agents, now = () => new Date() }: AiAct
       answered = await answerJob(db, agents, job);
     } catch (error) {
       if (!(error instanceof AllProvidersUnavailableError)) throw error;
-      return { status: 'unavailable', reason: error.message, job };
+      return { status: 'unavailable', error, job };
     }
     return asSystem(db, async (tx) => {
       const current = await lockAgentJob(tx, job.id);
@@ -119,14 +142,30 @@ export function createAiActivities({ db, agents, now = () => new Date() }: AiAct
     ...createStudyReportActivities({ db, local: agents.local, now }),
 
     /**
-     * Runs an agent job; when every provider is down, queues it for the retry schedule instead.
-     * It heartbeats, so a worker that dies mid-agent is noticed at the caller's heartbeat timeout.
+     * Runs an agent job. When no provider answers: every one refused it (keys, models) -> the job
+     * fails, as asking again changes nothing; every one that may answer later is busy (rate limits,
+     * overload) -> this activity fails so Temporal tries it again after their Retry-After, up to
+     * AGENT_JOB_ATTEMPTS; otherwise -> the job is queued for the retry schedule. It heartbeats, so a
+     * worker that dies mid-agent is noticed at the caller's heartbeat timeout.
      */
     async runAgentJob(input: { jobId: string; notify?: CompletionNotice }): Promise<AgentJobOutcome> {
       return whileHeartbeating(async () => {
         const outcome = await runJob(input.jobId);
         if (outcome.status !== 'unavailable') return outcome;
-        const { job, reason } = outcome;
+        const { job, error } = outcome;
+        const reason = error.message;
+        if (!error.retryable) {
+          await asSystem(db, (tx) => failQueuedJob(tx, job.id, reason));
+          return { status: 'failed' };
+        }
+        const attempt = activityAttempt();
+        if (error.busy && attempt !== undefined && attempt < AGENT_JOB_ATTEMPTS) {
+          throw ApplicationFailure.create({
+            type: AI_PROVIDERS_BUSY,
+            message: reason,
+            nextRetryDelay: busyRetryDelayMs(error, attempt),
+          });
+        }
         await asSystem(db, async (tx) => {
           await enqueueAiWork(tx, {
             step: job.kind,
@@ -186,9 +225,18 @@ export function createAiActivities({ db, agents, now = () => new Date() }: AiAct
         });
         return 'failed';
       }
+      if (outcome.status === 'unavailable' && !outcome.error.retryable) {
+        // Every provider refused it: another round in 15 minutes would be refused the same way.
+        const reason = outcome.error.message;
+        await asSystem(db, async (tx) => {
+          await failQueuedJob(tx, jobId, reason);
+          await finishAiWork(tx, item.id, { status: 'failed', at: now(), error: reason.slice(0, ERROR_MAX) });
+        });
+        return 'failed';
+      }
       if (outcome.status === 'unavailable') {
         const retryAt = new Date(now().getTime() + REQUEUE_DELAY_MS);
-        await asSystem(db, (tx) => requeueAiWork(tx, item.id, outcome.reason, retryAt));
+        await asSystem(db, (tx) => requeueAiWork(tx, item.id, outcome.error.message, retryAt));
         return 'requeued';
       }
       const done = outcome.status === 'complete';

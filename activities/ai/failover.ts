@@ -1,4 +1,4 @@
-import { AllProvidersUnavailableError, describeFailure } from './errors.ts';
+import { AllProvidersUnavailableError, classifyFailure, type ProviderFailure } from './errors.ts';
 import type { AiProvider, AiRequest } from '../../clients/ai/types.ts';
 
 /** What agents log through: pino's shape, so the worker's logger fits. */
@@ -18,8 +18,9 @@ export interface ProviderAnswer<T> {
 
 /**
  * Asks the providers in order until one answers with output that `accept` takes. A provider that is
- * unreachable, times out, rate-limits, errors or answers with output that fails its schema is
- * skipped for the next. When none is left, AllProvidersUnavailableError names each failure.
+ * unreachable, times out, rate-limits, refuses or answers with output that fails its schema is
+ * skipped for the next (`onRefused` hears of each refusal, which needs an operator). When none is
+ * left, AllProvidersUnavailableError carries each failure, classified.
  */
 export async function askInOrder<T>(
   providers: readonly AiProvider[],
@@ -27,17 +28,22 @@ export async function askInOrder<T>(
   accept: (text: string) => T,
   logger: AgentLogger,
   context: Record<string, unknown> = {},
+  onRefused: (failure: ProviderFailure) => Promise<void> = async () => {},
 ): Promise<ProviderAnswer<T>> {
-  const failures: string[] = [];
+  const failures: ProviderFailure[] = [];
   for (const [index, provider] of providers.entries()) {
     try {
       const value = accept(await provider.complete(request));
       logger.info({ ...context, provider: provider.name, usedFallback: index > 0 }, 'AI provider answered');
       return { value, provider: provider.name, usedFallback: index > 0 };
     } catch (error) {
-      const reason = describeFailure(error);
-      failures.push(`${provider.name}: ${reason}`);
-      logger.warn({ ...context, provider: provider.name, reason }, 'AI provider failed; trying the next');
+      const failure = classifyFailure(provider.name, error);
+      failures.push(failure);
+      logger.warn(
+        { ...context, provider: provider.name, kind: failure.kind, reason: failure.reason },
+        'AI provider failed; trying the next',
+      );
+      if (failure.kind === 'refused') await onRefused(failure);
     }
   }
   throw new AllProvidersUnavailableError(failures);

@@ -1,22 +1,37 @@
-import { GoogleGenerativeAI } from '@google/generative-ai';
+import { GoogleGenAI } from '@google/genai';
+import { z } from 'zod';
 import { MAX_OUTPUT_TOKENS, type AiProvider, type ProviderSettings } from './types.ts';
 
-/** Gemini's generateContent with a JSON response type; base URL and timeout per request options. */
+/**
+ * Gemini's generateContent through `@google/genai` (the maintained SDK; its predecessor
+ * `@google/generative-ai` is archived) with a JSON response schema (`responseJsonSchema`) made
+ * from the answer's zod schema; this SDK has no zod helper of its own. Retries are off.
+ */
 export function googleProvider(settings: ProviderSettings): AiProvider {
-  const client = new GoogleGenerativeAI(settings.apiKey);
+  const client = new GoogleGenAI({
+    apiKey: settings.apiKey,
+    httpOptions: { baseUrl: settings.baseUrl, timeout: settings.timeoutMs, retryOptions: { attempts: 1 } },
+  });
   return {
     name: 'google',
-    async complete({ system, prompt }) {
-      const model = client.getGenerativeModel(
-        {
-          model: settings.model,
+    async complete({ system, prompt, answer }) {
+      const response = await client.models.generateContent({
+        model: settings.model,
+        contents: prompt,
+        config: {
           systemInstruction: system,
-          generationConfig: { responseMimeType: 'application/json', maxOutputTokens: MAX_OUTPUT_TOKENS },
+          responseMimeType: 'application/json',
+          responseJsonSchema: answerJsonSchema(answer.schema),
+          maxOutputTokens: MAX_OUTPUT_TOKENS,
         },
-        { baseUrl: settings.baseUrl, timeout: settings.timeoutMs },
-      );
-      const result = await model.generateContent(prompt);
-      return result.response.text();
+      });
+      return response.text ?? '';
     },
   };
+}
+
+/** The answer as the model must write it (defaults filled in: `io: output`), without the `$schema` tag. */
+function answerJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _tag, ...json } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' });
+  return json;
 }

@@ -123,7 +123,7 @@ export interface ReportWording {
     plainEnglish: string;
   }[];
   readonly recommendations: readonly { criterion: string; text: string }[];
-  readonly narrative?: string | undefined;
+  readonly narrative?: string | null | undefined;
 }
 
 const PENALTY: Readonly<Record<FindingSeverity, number>> = { critical: 25, high: 15, medium: 8, low: 3 };

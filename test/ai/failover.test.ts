@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { createAgents, LOCAL_ANALYST } from '../../activities/ai/agents.ts';
-import { AllProvidersUnavailableError } from '../../activities/ai/errors.ts';
+import {
+  AllProvidersUnavailableError,
+  type FailureKind,
+  type ProviderFailure,
+} from '../../activities/ai/errors.ts';
 import { configuredProviders } from '../../clients/ai/configured.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../../clients/ai/types.ts';
 import { ConfigError } from '../../config/index.ts';
@@ -52,11 +56,28 @@ describe('AI providers: one interface, failover in the configured order', () => 
     });
   }
 
+  for (const primary of PROVIDER_NAMES) {
+    it(`${primary} is asked for structured output in its API's own mode, with the answer's schema`, async () => {
+      await agentsWith([primary]).agent1Insights({ signals: struggle });
+      const { schema, strict, prompt } = servers[primary].requests[0]!;
+      assert.ok(schema, 'the request carries a JSON schema');
+      assert.deepEqual(Object.keys(schema.properties as object).sort(), ['moments', 'summary']);
+      assert.equal(schema.additionalProperties, false);
+      if (primary === 'openai') assert.equal(strict, true);
+      // The shape is the schema's job, not the prompt's.
+      assert.doesNotMatch(prompt, /JSON shape/);
+    });
+  }
+
   const failures: readonly [ProviderMode, string][] = [
     ['error500', 'answers 500'],
     ['timeout', 'times out'],
     ['rateLimited', 'rate-limits (429)'],
+    ['overloaded', 'is overloaded (529 or 503)'],
+    ['badKey', 'refuses the key (401)'],
+    ['modelRetired', 'no longer serves the model (404)'],
     ['notJson', 'answers with output that is not JSON'],
+    ['fenced', 'answers with JSON inside a Markdown fence (nothing is dug out of text)'],
     ['unknownIds', 'answers about moments that do not exist (schema failure)'],
   ];
   for (const primary of PROVIDER_NAMES) {
@@ -125,13 +146,60 @@ describe('AI providers: one interface, failover in the configured order', () => 
       (error: unknown) => {
         assert.ok(error instanceof AllProvidersUnavailableError);
         assert.deepEqual(
-          error.failures.map((f) => f.split(':')[0]),
-          ['openai', 'anthropic', 'google'],
+          error.failures.map((f) => [f.provider, f.kind]),
+          [
+            ['openai', 'unavailable'],
+            ['anthropic', 'unavailable'],
+            ['google', 'output'],
+          ],
         );
-        assert.match(error.failures[0]!, /HTTP 500/);
+        assert.match(error.failures[0]!.reason, /HTTP 500/);
+        assert.equal(error.retryable, true);
         return true;
       },
     );
+  });
+
+  it('each failure is classified: busy (with its Retry-After), unavailable, output, refused', async () => {
+    const expected: readonly [ProviderMode, FailureKind][] = [
+      ['rateLimited', 'busy'],
+      ['overloaded', 'busy'],
+      ['error500', 'unavailable'],
+      ['timeout', 'unavailable'],
+      ['notJson', 'output'],
+      ['fenced', 'output'],
+      ['unknownIds', 'output'],
+      ['badKey', 'refused'],
+      ['modelRetired', 'refused'],
+    ];
+    for (const name of PROVIDER_NAMES) {
+      for (const [mode, kind] of expected) {
+        servers[name].mode = mode;
+        const refused: ProviderFailure[] = [];
+        const agents = createAgents({
+          providers: configuredProviders(
+            testConfig({ AI_PROVIDER_ORDER: name, AI_TIMEOUT_MS: '400', ...envOf(servers, [name]) }).ai,
+          ),
+          onRefused: (failure) => {
+            refused.push(failure);
+            return Promise.resolve();
+          },
+        });
+        const error = await agents.agent1Insights({ signals: struggle }).then(
+          () => assert.fail(`${name} ${mode} answered`),
+          (caught: unknown) => caught,
+        );
+        assert.ok(error instanceof AllProvidersUnavailableError);
+        const [failure] = error.failures;
+        assert.equal(failure!.kind, kind, `${name} ${mode}: ${failure!.reason}`);
+        // Only a refusal needs an operator; only it makes the step not worth retrying.
+        assert.deepEqual(refused, kind === 'refused' ? [failure] : []);
+        assert.equal(error.retryable, kind !== 'refused');
+        assert.equal(error.busy, kind === 'busy');
+        if (mode === 'rateLimited' && name !== 'google') assert.equal(error.retryAfterMs, 30_000);
+      }
+      servers[name].mode = 'ok';
+    }
   });
 
   it('a provider without its API key is left out of the order', () => {

@@ -25,7 +25,10 @@ import { sessionToken } from '../support/tokens.ts';
 import { putBack, queuedAiWorkOf } from './fixtures.ts';
 
 /** Agents whose every provider is down: each step is queued for the retry schedule. */
-const down = (): Promise<never> => Promise.reject(new AllProvidersUnavailableError(['openai: HTTP 500']));
+const down = (): Promise<never> =>
+  Promise.reject(
+    new AllProvidersUnavailableError([{ provider: 'openai', kind: 'unavailable', reason: 'HTTP 500' }]),
+  );
 const allDown: Agents = {
   local: false,
   agent1Insights: down,

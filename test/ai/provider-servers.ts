@@ -4,13 +4,27 @@ import type { AddressInfo } from 'node:net';
 import type { ProviderName } from '../../clients/ai/types.ts';
 
 /** How a local provider behaves: answers, or one of the failures failover must survive. */
-export type ProviderMode = 'ok' | 'error500' | 'timeout' | 'rateLimited' | 'notJson' | 'unknownIds';
+export type ProviderMode =
+  | 'ok'
+  | 'error500'
+  | 'timeout'
+  | 'rateLimited'
+  | 'overloaded'
+  | 'badKey'
+  | 'modelRetired'
+  | 'notJson'
+  | 'fenced'
+  | 'unknownIds';
 
 export interface ModelRequest {
   readonly provider: ProviderName;
   readonly model: string;
   readonly system: string;
   readonly prompt: string;
+  /** The JSON schema the request asked the answer to follow, where each API takes it. */
+  readonly schema: Record<string, unknown> | undefined;
+  /** OpenAI only: whether the schema was sent in strict mode. */
+  readonly strict?: boolean;
 }
 
 /** What the "model" says: the text of its answer. */
@@ -20,6 +34,10 @@ export interface LocalProvider {
   readonly name: ProviderName;
   readonly url: string;
   mode: ProviderMode;
+  /** Modes for the next requests, one each, before `mode` applies again. */
+  readonly nextModes: ProviderMode[];
+  /** The Retry-After a rate-limited answer carries (seconds). */
+  retryAfterSeconds: number;
   /** Every request that reached the wire protocol's endpoint, parsed. */
   readonly requests: ModelRequest[];
   /** Environment variables pointing the service at this server. */
@@ -36,12 +54,13 @@ const KEY: Readonly<Record<ProviderName, string>> = {
 /**
  * An HTTP server answering like one provider's API, so the real SDK runs against it: OpenAI's
  * POST /v1/chat/completions, Anthropic's POST /v1/messages, Gemini's POST
- * /v1beta/models/<model>:generateContent. It checks the API key the SDK sends.
+ * /v1/models/<model>:generateContent (or /v1beta/, the older version). It checks the API key the SDK sends.
  */
 export async function startLocalProvider(name: ProviderName, model: Model): Promise<LocalProvider> {
   const requests: ModelRequest[] = [];
   const held = new Set<ServerResponse>();
-  const state = { mode: 'ok' as ProviderMode };
+  const state = { mode: 'ok' as ProviderMode, retryAfterSeconds: 30 };
+  const nextModes: ProviderMode[] = [];
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: Error) => json(res, 500, { error: { message: error.message } }));
@@ -54,17 +73,31 @@ export async function startLocalProvider(name: ProviderName, model: Model): Prom
     if (!parsed) return json(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     if (!authorised(name, req)) return json(res, 401, { error: { message: 'invalid api key' } });
     requests.push(parsed);
-    switch (state.mode) {
+    switch (nextModes.shift() ?? state.mode) {
       case 'error500':
         return json(res, 500, { error: { message: 'internal error', type: 'server_error' } });
       case 'rateLimited':
-        res.setHeader('retry-after', '30');
+        res.setHeader('retry-after', String(state.retryAfterSeconds));
         return json(res, 429, { error: { message: 'rate limit exceeded', type: 'rate_limit_error' } });
+      case 'overloaded':
+        // Anthropic's own status for an overloaded API; the others answer 503.
+        return json(res, name === 'anthropic' ? 529 : 503, {
+          error: { message: 'overloaded', type: 'overloaded_error' },
+        });
+      case 'badKey':
+        return json(res, 401, { error: { message: 'invalid x-api-key', type: 'authentication_error' } });
+      case 'modelRetired':
+        return json(res, 404, {
+          error: { message: `model ${parsed.model} not found`, type: 'not_found_error' },
+        });
       case 'timeout':
         held.add(res); // never answered: the client's timeout must fire
         return;
       case 'notJson':
         return json(res, 200, wrap(name, parsed.model, 'Sure! Here is what I found: the session went fine.'));
+      case 'fenced':
+        // Right JSON in a Markdown fence: not what a structured-output answer is.
+        return json(res, 200, wrap(name, parsed.model, `\`\`\`json\n${model(parsed)}\n\`\`\``));
       case 'unknownIds':
         return json(res, 200, wrap(name, parsed.model, withUnknownIds(model(parsed))));
       case 'ok':
@@ -84,6 +117,13 @@ export async function startLocalProvider(name: ProviderName, model: Model): Prom
     },
     set mode(mode: ProviderMode) {
       state.mode = mode;
+    },
+    nextModes,
+    get retryAfterSeconds() {
+      return state.retryAfterSeconds;
+    },
+    set retryAfterSeconds(seconds: number) {
+      state.retryAfterSeconds = seconds;
     },
     requests,
     env: () => ({
@@ -128,18 +168,22 @@ function authorised(name: ProviderName, req: IncomingMessage): boolean {
   return req.headers['x-goog-api-key'] === KEY.google || url.searchParams.get('key') === KEY.google;
 }
 
+type JsonSchema = Record<string, unknown>;
 interface OpenAiBody {
   model: string;
   messages: { role: string; content: string }[];
+  response_format?: { type: string; json_schema?: { name: string; strict?: boolean; schema: JsonSchema } };
 }
 interface AnthropicBody {
   model: string;
   system?: string;
   messages: { role: string; content: string }[];
+  output_config?: { format?: { type: string; schema: JsonSchema } };
 }
 interface GeminiBody {
   contents: { parts: { text: string }[] }[];
   systemInstruction?: { parts: { text: string }[] };
+  generationConfig?: { responseMimeType?: string; responseJsonSchema?: JsonSchema };
 }
 
 function parseRequest(name: ProviderName, req: IncomingMessage, raw: string): ModelRequest | undefined {
@@ -152,7 +196,16 @@ function parseRequest(name: ProviderName, req: IncomingMessage, raw: string): Mo
         .filter((m) => m.role === role)
         .map((m) => m.content)
         .join('\n');
-    return { provider: name, model: body.model, system: text('system'), prompt: text('user') };
+    const format =
+      body.response_format?.type === 'json_schema' ? body.response_format.json_schema : undefined;
+    return {
+      provider: name,
+      model: body.model,
+      system: text('system'),
+      prompt: text('user'),
+      schema: format?.schema,
+      strict: format?.strict === true,
+    };
   }
   if (name === 'anthropic' && path === '/v1/messages') {
     const body = JSON.parse(raw) as AnthropicBody;
@@ -161,9 +214,11 @@ function parseRequest(name: ProviderName, req: IncomingMessage, raw: string): Mo
       model: body.model,
       system: body.system ?? '',
       prompt: body.messages.map((m) => m.content).join('\n'),
+      schema:
+        body.output_config?.format?.type === 'json_schema' ? body.output_config.format.schema : undefined,
     };
   }
-  const gemini = /^\/v1beta\/models\/([^/:]+):generateContent$/.exec(path);
+  const gemini = /^\/v1(?:beta)?\/models\/([^/:]+):generateContent$/.exec(path);
   if (name === 'google' && gemini) {
     const body = JSON.parse(raw) as GeminiBody;
     return {
@@ -171,6 +226,10 @@ function parseRequest(name: ProviderName, req: IncomingMessage, raw: string): Mo
       model: gemini[1]!,
       system: body.systemInstruction?.parts.map((p) => p.text).join('\n') ?? '',
       prompt: body.contents.flatMap((c) => c.parts.map((p) => p.text)).join('\n'),
+      schema:
+        body.generationConfig?.responseMimeType === 'application/json'
+          ? body.generationConfig.responseJsonSchema
+          : undefined,
     };
   }
   return undefined;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Client } from '@temporalio/client';
 import { REQUEUE_DELAY_MS } from '../../activities/ai/ai-activities.ts';
+import { AGENT_JOB_ATTEMPTS } from '../../lib/failures.ts';
 import { STRANDED_AFTER_MS } from '../../activities/ai/job-recovery-activities.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../../clients/ai/types.ts';
 import { asSystem } from '../../db/doors.ts';
@@ -69,6 +70,74 @@ describe('all AI providers down: queued AI work and the 15-minute retry schedule
   });
   beforeEach(() => {
     clock.aheadMs = 0;
+    for (const name of PROVIDER_NAMES) {
+      servers[name].mode = 'ok';
+      servers[name].nextModes.length = 0;
+      servers[name].retryAfterSeconds = 30;
+    }
+  });
+
+  /** Agent 1 on a fresh session through POST /api/ai, to its workflow's end. */
+  async function runAgent1(): Promise<{ analysisJobId: string; status: string; attempts: number }> {
+    const jobId = await activeStudy(api, business);
+    const { sessionId } = await startSession(api, business, jobId);
+    await recordStruggle(sessionId, new Date(Date.now() - 60_000));
+    const response = await api.request('POST', '/api/ai', { body: { sessionId }, token: business });
+    assert.equal(response.status, 202, response.text);
+    const { analysisJobId } = response.body.data as { analysisJobId: string };
+    const env = await temporalEnvironment();
+    const agent1 = env.client.workflow.getHandle<typeof agent1Workflow>(agent1WorkflowId(analysisJobId));
+    const { status } = await agent1.result();
+    const started = ((await agent1.fetchHistory()).events ?? []).flatMap(
+      (e) => e.activityTaskStartedEventAttributes ?? [],
+    );
+    return { analysisJobId, status, attempts: Math.max(...started.map((e) => e.attempt ?? 1)) };
+  }
+
+  it('every provider busy (429 with Retry-After): Temporal tries the agent again after it, without the queue', async () => {
+    for (const name of PROVIDER_NAMES) {
+      servers[name].retryAfterSeconds = 1;
+      servers[name].nextModes.push(name === 'google' ? 'overloaded' : 'rateLimited');
+    }
+    const { analysisJobId, status, attempts } = await runAgent1();
+    assert.equal(status, 'complete');
+    assert.equal(attempts, 2, "the activity's second attempt answered");
+    const job = await agentJob(analysisJobId);
+    assert.deepEqual([job.status, job.provider, job.used_fallback], ['complete', 'openai', false]);
+    assert.deepEqual(await queuedAiWorkOf(analysisJobId), []);
+  });
+
+  it('still busy after every attempt: the step waits in the queue like any outage', async () => {
+    for (const name of PROVIDER_NAMES) {
+      servers[name].retryAfterSeconds = 1;
+      servers[name].mode = 'rateLimited';
+    }
+    const { analysisJobId, status, attempts } = await runAgent1();
+    assert.deepEqual([status, attempts], ['queued', AGENT_JOB_ATTEMPTS]);
+    const [item] = await queuedAiWorkOf(analysisJobId);
+    assert.equal(item!.status, 'queued');
+    assert.match(item!.last_error!, /openai: HTTP 429/);
+  });
+
+  it('every provider refuses (a bad key, a retired model): the job fails at once and is not queued', async () => {
+    servers.openai.mode = 'badKey';
+    servers.anthropic.mode = 'modelRetired';
+    servers.google.mode = 'badKey';
+    const { analysisJobId, status, attempts } = await runAgent1();
+    assert.deepEqual([status, attempts], ['failed', 1]);
+    const job = await agentJob(analysisJobId);
+    assert.equal(job.status, 'failed');
+    assert.match(job.error!, /openai: HTTP 401.*anthropic: HTTP 404.*google: HTTP 401/);
+    assert.deepEqual(await queuedAiWorkOf(analysisJobId), []);
+  });
+
+  it('refused by one and down at another: retried through the queue, as the other may come back', async () => {
+    servers.openai.mode = 'badKey';
+    servers.anthropic.mode = 'error500';
+    servers.google.mode = 'error500';
+    const { analysisJobId, status } = await runAgent1();
+    assert.equal(status, 'queued');
+    assert.equal((await queuedAiWorkOf(analysisJobId)).length, 1);
   });
   after(async () => {
     await service?.stop();

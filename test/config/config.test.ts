@@ -59,6 +59,11 @@ describe('loadConfig', () => {
       uiUrl: 'http://127.0.0.1:8233',
     });
     assert.equal(config.redisUrl, undefined);
+    // Current models, chosen from each provider's pages (sources in config/ai.ts).
+    assert.deepEqual(
+      [config.ai.openai.model, config.ai.anthropic.model, config.ai.google.model],
+      ['gpt-6-luna', 'claude-haiku-4-5-20251001', 'gemini-3.5-flash-lite'],
+    );
     assert.ok(config.auth.jwtSecret.length >= 32);
   });
 

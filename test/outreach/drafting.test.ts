@@ -101,7 +101,10 @@ describe('acceptProposal (activities/outreach/outreach-activities.ts)', function
     const down: Agents = {
       ...createAgents({ providers: [] }),
       local: false,
-      draftOutreach: () => Promise.reject(new AllProvidersUnavailableError(['openai: HTTP 500'])),
+      draftOutreach: () =>
+        Promise.reject(
+          new AllProvidersUnavailableError([{ provider: 'openai', kind: 'unavailable', reason: 'HTTP 500' }]),
+        ),
     };
     const decision = await pendingProposal('BG');
     const outreachId = randomUUID();

@@ -37,9 +37,6 @@ const SYSTEM = [
   'Do not invent moments, change severities or times; refer to moments only by their momentId.',
 ].join(' ');
 
-const ANSWER_SHAPE =
-  '{"summary": string (at most 2000 characters), "moments": [{"momentId": string, "context": string (at most 500 characters)}]}';
-
 /** Agent 1: the facts from the signal-analysis core, worded by a provider or the local analyst. */
 export async function agent1Insights(
   word: WordingRunner,
@@ -65,7 +62,6 @@ export async function agent1Insights(
   const { wording, provider, usedFallback } = await word({
     agent: 'agent1',
     system: SYSTEM,
-    answerShape: ANSWER_SHAPE,
     material: {
       ...facts,
       moments: moments.slice(0, MATERIAL_ITEMS).map((m) => ({

@@ -69,9 +69,6 @@ const SYSTEM = [
   'Do not change criteria, severities, times or elements, and refer to findings and patterns only by their ids.',
 ].join(' ');
 
-const ANSWER_SHAPE =
-  '{"summary": string, "findings": [{"findingId": string, "title": string (at most 120 characters), "description": string}], "patterns": [{"patternId": string, "description": string}]}';
-
 /** Agent 2: WCAG-mapped findings, severities and cross-task patterns from the analysis core, worded. */
 export async function agent2Findings(
   word: WordingRunner,
@@ -103,7 +100,6 @@ export async function agent2Findings(
   const { wording, provider, usedFallback } = await word({
     agent: 'agent2',
     system: SYSTEM,
-    answerShape: ANSWER_SHAPE,
     material: {
       overallFrustrationScore: analysis.overallFrustrationScore,
       findings: shown.map((f) => ({

@@ -31,12 +31,6 @@ export const TONE_INSTRUCTIONS: Readonly<Record<ToneProfile, string>> = {
     'Restorative: trauma-informed language for sensitive user groups; never imply the tester failed.',
 };
 
-const ANSWER_SHAPE = [
-  '{"findings": [{"findingId": string, "title": string (at most 120 characters),',
-  '"description": string (technical), "plainEnglish": string (for a non-specialist)}],',
-  '"recommendations": [{"criterion": string, "text": string}], "narrative": string (only for the narrative format)}',
-].join(' ');
-
 /**
  * Agent 3: the tester's report. Scores, severities, criteria, times and places come from the
  * confirmed notes; the provider (or the local analyst) writes titles, descriptions, Plain English
@@ -57,7 +51,6 @@ export async function agent3Report(
       `Format: ${narrative ? 'narrative: also write the report as prose in "narrative"' : 'structured'}.`,
       'Do not change severities, criteria, times or scores; refer to findings by findingId and recommendations by criterion.',
     ].join(' '),
-    answerShape: ANSWER_SHAPE,
     material: {
       tone: input.tone,
       format: input.format,
@@ -82,15 +75,16 @@ export async function agent3Report(
               'findingId',
             ),
             title: words(120),
-            description: words(4000),
-            plainEnglish: words(2000),
+            description: words(4000).describe('technical'),
+            plainEnglish: words(2000).describe('for a non-specialist'),
           }),
         )
         .default([]),
       recommendations: z
         .array(z.object({ criterion: knownId(facts.recommendationCriteria, 'criterion'), text: words(1000) }))
         .default([]),
-      narrative: narrative ? words(20_000) : z.string().optional(),
+      // Nullable rather than absent: OpenAI's strict schemas require every property.
+      narrative: narrative ? words(20_000) : z.string().nullable().optional(),
     }),
     local: () => local,
   });

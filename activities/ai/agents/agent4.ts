@@ -51,9 +51,6 @@ const SYSTEM = [
   'Do not change counts, severities or scores; refer to barriers only by their findingId.',
 ].join(' ');
 
-const ANSWER_SHAPE =
-  '{"summary": string, "topFindings": [{"findingId": string, "title": string (at most 120 characters)}], "recommendations": [string]}';
-
 /** Agent 4: cross-test facts from the reports and profiles, worded by a provider or the local analyst. */
 export async function agent4Aggregate(
   word: WordingRunner,
@@ -69,7 +66,6 @@ export async function agent4Aggregate(
   const { wording, provider, usedFallback } = await word({
     agent: 'agent4',
     system: SYSTEM,
-    answerShape: ANSWER_SHAPE,
     material: {
       sessionCount: facts.sessionCount,
       studyScore: facts.studyScore,

@@ -73,14 +73,17 @@ export async function draftOutreach(
   const worded = await word({
     agent: 'outreach',
     system: SYSTEM,
-    answerShape: email
-      ? '{"subject": "at most 150 characters", "body": "the message"}'
-      : '{"body": "the message"}',
     material: input,
-    schema: z.object({ subject: words(150).optional(), body: words(2_000) }),
+    // Nullable rather than absent: OpenAI's strict schemas require every property.
+    schema: z.object({
+      subject: words(150)
+        .nullable()
+        .describe(email ? "the email's subject" : 'null: a chat message has none'),
+      body: words(2_000),
+    }),
     local: () => {
       const draft = localOutreachDraft(input);
-      return { body: draft.body, ...(draft.subject ? { subject: draft.subject } : {}) };
+      return { body: draft.body, subject: draft.subject };
     },
   });
   const { subject, body } = worded.wording;
