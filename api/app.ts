@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/connection.ts';
 import { createEmailSender, type EmailSender } from '../clients/email.ts';
+import { createApiMetrics, type ApiMetrics } from './http/metrics.ts';
 import { createFacialEngine } from '../clients/facial/facial-engine-client.ts';
 import { paymentProviderFor } from '../clients/payments/configured.ts';
 import { aiRoutes } from './ai/ai.routes.ts';
@@ -86,6 +87,8 @@ export interface Api {
   readonly router: Router<RequestState>;
   /** The web pages (`METHOD path`), mounted on the same router but not in the API document. */
   readonly pages: readonly string[];
+  /** Request, rate-limit and ingestion metrics, which api/main.ts serves on METRICS_PORT. */
+  readonly metrics: ApiMetrics;
   listen(port?: number, host?: string): Promise<string>;
   stop(): Promise<void>;
 }
@@ -107,6 +110,7 @@ export function createApi(deps: AppDependencies): Api {
   // What every command runs over, for the routes and the pages alike.
   const facialEngine = createFacialEngine(config.facialEngine);
   const context: CommandContext = { db, temporal, config, logger, now, email, payments, facialEngine };
+  const metrics = createApiMetrics(() => router);
   const routes: RouteDefinition[] = [
     ...healthRoutes({ db, temporal, providers: config.providers }),
     ...authRoutes(auth),
@@ -129,7 +133,7 @@ export function createApi(deps: AppDependencies): Api {
     ...proposalRoutes(context),
     ...outreachRoutes(context),
     ...auditRoutes(context),
-    ...ingestionRoutes(context),
+    ...ingestionRoutes(context, metrics),
     ...billingRoutes(context),
     ...webhookRoutes(context),
     ...messagingWebhookRoutes({ ...context, messaging: createMessagingSender(config.messaging) }),
@@ -180,6 +184,7 @@ export function createApi(deps: AppDependencies): Api {
   app.silent = true;
   let stopping = false;
   app
+    .use(metrics.middleware)
     .use(async (ctx, next) => {
       await next();
       // A request that finishes during shutdown closes its connection, so `stop` need not wait
@@ -226,6 +231,7 @@ export function createApi(deps: AppDependencies): Api {
     routes,
     router,
     pages,
+    metrics,
     async listen(port = config.http.port, host = config.http.host) {
       server = app.listen(port, host);
       answerClientErrorsInEnvelope(server);

@@ -5,6 +5,7 @@ import { createLogger } from '../config/logger.ts';
 import { providerSummary } from '../config/providers.ts';
 import { connectDatabase } from '../db/connection.ts';
 import { createApi } from './app.ts';
+import { processMetrics, serveMetrics } from './http/metrics.ts';
 
 const config = loadConfig();
 const logger = createLogger(config, 'api');
@@ -19,6 +20,15 @@ const api = createApi({ config, db: database.db, temporal, logger });
 
 const url = await api.listen();
 logger.info({ url, providers: providerSummary(config) }, 'api listening');
+const metricsServer =
+  config.metrics.apiPort === undefined
+    ? undefined
+    : await serveMetrics(
+        [api.metrics.registry, processMetrics()],
+        config.metrics.host,
+        config.metrics.apiPort,
+      );
+if (metricsServer) logger.info({ url: metricsServer.url }, 'api metrics listening');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -28,6 +38,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     logger.info({ signal }, 'api shutting down');
     void (async () => {
       await api.stop();
+      metricsServer?.server.close();
       await connection.close();
       await database.close();
       logger.info('api stopped');

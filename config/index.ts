@@ -30,6 +30,12 @@ const environmentSchema = z
     TEMPORAL_UI_URL: z.url().default('http://127.0.0.1:8233'),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEVELOPMENT_JWT_SECRET),
     REDIS_URL: z.url().optional(),
+    // Prometheus: the API serves GET /metrics on METRICS_HOST:METRICS_PORT, apart from the public
+    // port; the worker's (its Temporal SDK metrics and its own) on METRICS_HOST:WORKER_METRICS_PORT.
+    // Unset: no metrics endpoint.
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    METRICS_PORT: port.optional(),
+    WORKER_METRICS_PORT: port.optional(),
     SMTP_URL: z.url().optional(),
     EMAIL_FROM: z.string().min(3).default('Usability service <no-reply@localhost>'),
     OUTBOX_DIR: z.string().min(1).default('.data/outbox'),
@@ -167,6 +173,12 @@ export interface Config {
   /** SMTP when `smtpUrl` is set (and EMAIL_PROVIDER is not `local`), otherwise `.eml` files in `outboxDir`. */
   readonly email: { readonly smtpUrl: string | undefined; readonly from: string; readonly outboxDir: string };
   readonly redisUrl: string | undefined;
+  /** Where the API's and the worker's Prometheus endpoints listen; a port left undefined is off. */
+  readonly metrics: {
+    readonly host: string;
+    readonly apiPort: number | undefined;
+    readonly workerPort: number | undefined;
+  };
   readonly audits: {
     readonly chromiumPath: string;
     readonly taskQueue: string;
@@ -251,6 +263,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       outboxDir: env.OUTBOX_DIR,
     },
     redisUrl: env.REDIS_URL,
+    metrics: { host: env.METRICS_HOST, apiPort: env.METRICS_PORT, workerPort: env.WORKER_METRICS_PORT },
     audits: {
       chromiumPath: env.CHROMIUM_PATH,
       taskQueue: env.AUDIT_TASK_QUEUE,

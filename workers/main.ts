@@ -16,6 +16,7 @@ import { createLogger } from '../config/logger.ts';
 import { connectDatabase } from '../db/connection.ts';
 import { createAuditWorker } from './audit-worker.ts';
 import { createServiceWorker } from './service-worker.ts';
+import { workerTelemetry } from './runtime.ts';
 
 const config = loadConfig();
 const logger = createLogger(config, 'worker');
@@ -27,10 +28,12 @@ const PINO_LEVEL: Readonly<Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' 
   ERROR: 'error',
 };
 // The SDK's own logs (bundling, state changes) join ours; it also stops the worker on SIGINT/SIGTERM.
+const telemetry = workerTelemetry(config.metrics);
 Runtime.install({
   logger: new DefaultLogger('WARN', ({ level, message, meta }) =>
     logger[PINO_LEVEL[level]](meta ?? {}, message),
   ),
+  ...(telemetry ? { telemetryOptions: telemetry } : {}),
 });
 
 // Logs in as the service role (no superuser, no BYPASSRLS): every query goes through a door.

@@ -1,5 +1,6 @@
 import { AllProvidersUnavailableError, classifyFailure, type ProviderFailure } from './errors.ts';
 import type { AiProvider, AiRequest } from '../../clients/ai/types.ts';
+import { workerMetrics } from '../worker-metrics.ts';
 
 /** What agents log through: pino's shape, so the worker's logger fits. */
 export interface AgentLogger {
@@ -31,14 +32,18 @@ export async function askInOrder<T>(
   onRefused: (failure: ProviderFailure) => Promise<void> = async () => {},
 ): Promise<ProviderAnswer<T>> {
   const failures: ProviderFailure[] = [];
+  const metrics = workerMetrics();
   for (const [index, provider] of providers.entries()) {
     try {
       const value = accept(await provider.complete(request));
       logger.info({ ...context, provider: provider.name, usedFallback: index > 0 }, 'AI provider answered');
+      metrics.aiCall(provider.name, 'answered');
+      if (index > 0) metrics.aiFailover(typeof context.agent === 'string' ? context.agent : 'unknown');
       return { value, provider: provider.name, usedFallback: index > 0 };
     } catch (error) {
       const failure = classifyFailure(provider.name, error);
       failures.push(failure);
+      metrics.aiCall(provider.name, failure.kind);
       logger.warn(
         { ...context, provider: provider.name, kind: failure.kind, reason: failure.reason },
         'AI provider failed; trying the next',

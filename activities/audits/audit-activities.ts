@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { errors as playwrightErrors } from 'playwright-core';
 import type { EmailAttachment, EmailSender } from '../../clients/email.ts';
 import type { Db } from '../../db/connection.ts';
+import { workerMetrics } from '../worker-metrics.ts';
 import { asSystem } from '../../db/doors.ts';
 import {
   findAuditJob,
@@ -89,23 +90,35 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
     shots: boolean,
   ) {
     const started = Date.now();
-    await guarded(() => assertAuditableUrl(url, deps.urlPolicy));
-    const timeoutMs = budgetMs - (Date.now() - started);
-    const afterWalk = shots ? AFTER_WALK_MS.report : AFTER_WALK_MS.instant;
-    return guarded(() =>
-      deps.pool.withPage({ viewport, timeoutMs }, async (page, egress) => {
-        const result = await auditPage(page, url, {
-          categories,
-          egress,
-          navigationTimeoutMs: Math.round(timeoutMs * 0.6),
-          walkDeadline: started + budgetMs - afterWalk,
-        });
-        const screenshots = shots
-          ? await annotatedScreenshots(page, result.issues, SCREENSHOTS_PER_PAGE)
-          : new Map<string, Buffer>();
-        return { result, screenshots };
-      }),
-    );
+    const checked = async () => {
+      await guarded(() => assertAuditableUrl(url, deps.urlPolicy));
+      const timeoutMs = budgetMs - (Date.now() - started);
+      const afterWalk = shots ? AFTER_WALK_MS.report : AFTER_WALK_MS.instant;
+      return guarded(() =>
+        deps.pool.withPage({ viewport, timeoutMs }, async (page, egress) => {
+          const result = await auditPage(page, url, {
+            categories,
+            egress,
+            navigationTimeoutMs: Math.round(timeoutMs * 0.6),
+            walkDeadline: started + budgetMs - afterWalk,
+          });
+          const screenshots = shots
+            ? await annotatedScreenshots(page, result.issues, SCREENSHOTS_PER_PAGE)
+            : new Map<string, Buffer>();
+          return { result, screenshots };
+        }),
+      );
+    };
+    // audit_duration_seconds, by kind and outcome (`ok`, or the failure's type: a timeout, a blocked URL).
+    let outcome = 'ok';
+    try {
+      return await checked();
+    } catch (error) {
+      outcome = error instanceof ApplicationFailure ? (error.type ?? 'failed') : 'failed';
+      throw error;
+    } finally {
+      workerMetrics().auditDuration(shots ? 'report' : 'instant', outcome, (Date.now() - started) / 1000);
+    }
   }
 
   return {

@@ -55,6 +55,16 @@ export function healthRoutes({ db, temporal, providers }: HealthDependencies): R
   return [
     defineRoute({
       method: 'GET',
+      path: '/api/health/live',
+      tag: 'Operations',
+      summary:
+        'Liveness: the process answers, whatever its dependencies (a restart would not mend a database outage); readiness is GET /api/health',
+      auth: 'public',
+      response: z.object({ status: z.literal('ok') }),
+      handler: () => Promise.resolve({ data: { status: 'ok' as const } }),
+    }),
+    defineRoute({
+      method: 'GET',
       path: '/api/health',
       tag: 'Operations',
       summary:

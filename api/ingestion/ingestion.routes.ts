@@ -1,6 +1,7 @@
 import { invalid } from '../../lib/errors.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import type { RequestState } from '../http/state.ts';
+import type { ApiMetrics } from '../http/metrics.ts';
 import { sessionIdParams } from '../sessions/sessions.schema.ts';
 import { batchResponse, snapshotsResponse } from './ingestion.schema.ts';
 import { dataBatchBody, sessionBatchBody, type BatchKind } from '../../commands/ingestion/batch.schema.ts';
@@ -33,7 +34,15 @@ const describe = (kind: BatchKind) =>
  * `POST /api/sessions/:id/events|snapshots|voice` naming it in the path. Who may record is
  * decided by row-level security: the session's tester (or an admin), never its business.
  */
-export function ingestionRoutes(deps: CommandContext): RouteDefinition[] {
+export function ingestionRoutes(
+  deps: CommandContext,
+  metrics: Pick<ApiMetrics, 'ingestion'>,
+): RouteDefinition[] {
+  /** The batch's answer, counted first (ingestion_items_total). */
+  const counted = <R extends BatchResult>(kind: string, result: R): R => {
+    metrics.ingestion(kind, result.accepted, result.rejected);
+    return result;
+  };
   const data = (kind: 'events' | 'facial' | 'voice') =>
     defineRoute({
       method: 'POST',
@@ -45,7 +54,10 @@ export function ingestionRoutes(deps: CommandContext): RouteDefinition[] {
       response: batchResponse,
       errors: [404, 409],
       handler: async ({ body, principal, ctx }) => ({
-        data: await recordBatch(deps, kind, { principal, ...body, log: (ctx.state as RequestState).log }),
+        data: counted(
+          kind,
+          await recordBatch(deps, kind, { principal, ...body, log: (ctx.state as RequestState).log }),
+        ),
       }),
     });
   const session = (kind: 'events' | 'snapshots' | 'voice') =>
@@ -63,12 +75,15 @@ export function ingestionRoutes(deps: CommandContext): RouteDefinition[] {
       handler: async ({ body, params, principal, ctx }) => {
         if (body.sessionId !== undefined && body.sessionId !== params.id)
           throw invalid('sessionId: must match the session in the path');
-        const result: BatchResult & Pick<SnapshotsResult, 'tasks'> = await recordBatch(deps, kind, {
-          principal,
-          sessionId: params.id,
-          batch: body.batch,
-          log: (ctx.state as RequestState).log,
-        });
+        const result: BatchResult & Pick<SnapshotsResult, 'tasks'> = counted(
+          kind === 'snapshots' ? 'facial' : kind,
+          await recordBatch(deps, kind, {
+            principal,
+            sessionId: params.id,
+            batch: body.batch,
+            log: (ctx.state as RequestState).log,
+          }),
+        );
         return { data: result.tasks ? { ...result, tasks: result.tasks.map(toTask) } : result };
       },
     });

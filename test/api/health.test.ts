@@ -81,6 +81,9 @@ describe('GET /api/health', () => {
       assert.equal(body.data, null);
       assert.match(body.error, /temporal unreachable/);
       assert.doesNotMatch(body.error, /database/);
+      // Liveness is the process, not its dependencies: a restart would not bring Temporal back.
+      const live = await fetch(`${url}/api/health/live`);
+      assert.equal(live.status, 200);
     } finally {
       await down.stop();
       await connection.close();

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Worker } from '@temporalio/worker';
 import pg from 'pg';
 import { asSystem } from '../../db/doors.ts';
@@ -15,6 +14,7 @@ import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { sessionToken } from '../support/tokens.ts';
+import { spawnServiceWorker } from '../support/worker-process.ts';
 import {
   activeStudy,
   eligibleTester,
@@ -87,7 +87,6 @@ describe('session workflow across a graceful worker restart', () => {
 
 describe('session workflow across a killed worker process', () => {
   const taskQueue = `session-kill-${process.pid}`;
-  const script = fileURLToPath(new URL('../support/service-worker-process.ts', import.meta.url));
   let api: TestApi;
   let bundlePath: string;
   let lock: pg.Client | undefined;
@@ -95,27 +94,8 @@ describe('session workflow across a killed worker process', () => {
 
   /** Starts the service worker as a child process and waits until it polls the task queue. */
   const spawnWorker = async (): Promise<ChildProcess> => {
-    const env = await temporalEnvironment();
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: env.address,
-        TEMPORAL_NAMESPACE: env.namespace ?? 'default',
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        WORKFLOW_BUNDLE_PATH: bundlePath,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = await spawnServiceWorker({ taskQueue, bundlePath });
     children.add(child);
-    const ready = new Promise<void>((resolve, reject) => {
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('worker ready')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready`)));
-    });
-    await ready;
     return child;
   };
   /** SIGKILL: no shutdown, no goodbye to the server; whatever the worker held is simply gone. */

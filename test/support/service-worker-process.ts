@@ -6,6 +6,7 @@
 //   WORKFLOW_BUNDLE_PATH  the suite's workflow bundle, written to a file, so no start re-bundles
 //   WORKER_MONEY          `1`: also the email sender and the payment activities the configuration
 //                         names (the local provider without credentials), as the production worker
+//   WORKER_METRICS_PORT   (optional) its Prometheus endpoint, as the production worker's
 // It logs in as the service (usability_service, derived from DATABASE_URL as the configuration
 // does), like the production worker. It prints `worker ready` once it polls, and runs until killed.
 import { readFile } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { createEmailSender } from '../../clients/email.ts';
 import { loadConfig } from '../../config/index.ts';
 import { serviceDatabaseUrl } from './database.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
+import { workerTelemetry } from '../../workers/runtime.ts';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -24,7 +26,8 @@ function required(name: string): string {
 }
 
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-Runtime.install({ logger: quiet });
+const telemetry = workerTelemetry(loadConfig().metrics);
+Runtime.install({ logger: quiet, ...(telemetry ? { telemetryOptions: telemetry } : {}) });
 
 /** What the production worker moves money and sends mail with (workers/main.ts). */
 function moneyDependencies() {
