@@ -9,6 +9,7 @@ import { providerSummary } from '../config/providers.ts';
 import { RECORDER_DOWNLOAD_PATH, RECORDER_PACKAGE_FILE } from '../lib/recorder-package.ts';
 import { prepareDatabase } from './lib/database.ts';
 import { BUILT_EXTENSION_DIR, buildExtension, serviceOriginOf } from './lib/extension-build.ts';
+import { loadDotEnv } from './lib/dot-env.ts';
 import { Lifecycle } from './lib/lifecycle.ts';
 import { stopProcess } from './lib/processes.ts';
 import { startDevServer, temporalReachable } from './lib/temporal-dev-server.ts';
@@ -16,6 +17,10 @@ import { planTemporal } from './lib/temporal-plan.ts';
 import { chromium, PROJECT_ROOT, temporalCli } from './lib/tools.ts';
 import { reachableUrl } from './lib/urls.ts';
 
+// `.env` as docker compose reads it (`.env.example`); the shell's environment wins. Read before
+// the configuration, and inherited by the API and the worker.
+const fromDotEnv = loadDotEnv(join(PROJECT_ROOT, '.env'));
+if (fromDotEnv.length) console.log(`[start] .env: ${fromDotEnv.join(', ')}`);
 const config = loadConfig();
 /** The API closes its connections within 10 s (api/app.ts); the worker finishes its tasks. */
 const CHILD_STOP_GRACE_MS = 15_000;

@@ -59,9 +59,12 @@ export function createApiMetrics(router: () => Router<RequestState>): ApiMetrics
     registers: [registry],
   });
 
-  /** The matched route's template; requests refused before routing are labelled by the route they asked for. */
-  const routeOf = (path: string, method: string): string => {
-    const template = router().match(path, method).pathAndMethod.at(-1)?.path;
+  /**
+   * The matched route's template, which the router leaves on the context; a request refused before
+   * routing (a bad token, a rate limit) is labelled by the route it asked for, matched again here.
+   */
+  const routeOf = (ctx: { _matchedRoute?: string | RegExp; path: string; method: string }): string => {
+    const template = ctx._matchedRoute ?? router().match(ctx.path, ctx.method).pathAndMethod.at(-1)?.path;
     return template === undefined ? 'unmatched' : String(template);
   };
 
@@ -78,7 +81,7 @@ export function createApiMetrics(router: () => Router<RequestState>): ApiMetrics
       } finally {
         const labels = {
           method: ctx.method,
-          route: routeOf(ctx.path, ctx.method),
+          route: routeOf(ctx),
           status: String(ctx.status),
         };
         requests.inc(labels);

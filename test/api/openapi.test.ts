@@ -31,6 +31,7 @@ const BY_ID = [...COMMON, 404] as const;
 const BODY_BY_ID = [...JSON_BODY, 404] as const;
 const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'GET /api/health': [...COMMON],
+  'GET /api/health/live': [...COMMON],
   'POST /api/auth/register': [...JSON_BODY, 409],
   'POST /api/auth/login': JSON_BODY,
   'POST /api/auth/refresh': BODY_WITHOUT_SCHEMA,

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import { loadConfig } from '../../config/index.ts';
+import { loadDotEnv } from '../../scripts/lib/dot-env.ts';
 import { stopProcess } from '../../scripts/lib/processes.ts';
 import { planTemporal } from '../../scripts/lib/temporal-plan.ts';
 import { reachableUrl } from '../../scripts/lib/urls.ts';
@@ -96,5 +102,37 @@ describe('npm start: stopping what it started', () => {
     const child = spawn(process.execPath, ['-e', '']);
     await once(child, 'exit');
     assert.equal(await stopProcess(child, 100), 'exited');
+  });
+});
+
+describe('`.env` for npm start', () => {
+  it('sets what the environment lacks, leaves what it has, and needs no file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dot-env-'));
+    try {
+      const path = join(dir, '.env');
+      writeFileSync(
+        path,
+        '# a comment\nJWT_SECRET=from-the-file\nEMAIL_PROVIDER=local\nQUOTED="two words"\n',
+      );
+      const env: NodeJS.ProcessEnv = { JWT_SECRET: 'from-the-shell' };
+      assert.deepEqual(loadDotEnv(path, env), ['EMAIL_PROVIDER', 'QUOTED']);
+      assert.deepEqual(env, { JWT_SECRET: 'from-the-shell', EMAIL_PROVIDER: 'local', QUOTED: 'two words' });
+      assert.deepEqual(loadDotEnv(join(dir, 'missing.env'), env), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('.env.example names every variable docker-compose.yml requires, and production starts with it', () => {
+    const example = parseEnv(readFileSync('.env.example', 'utf8'));
+    const compose = readFileSync('docker-compose.yml', 'utf8');
+    const required = [...compose.matchAll(/\$\{(\w+):\?/g)].map((match) => match[1]!);
+    assert.ok(required.length >= 3);
+    for (const name of new Set(required)) assert.ok(example[name], `.env.example sets ${name}`);
+    const config = loadConfig({ ...example, NODE_ENV: 'production' });
+    assert.deepEqual(
+      [config.providers.email, config.providers.messaging, config.providers.ai, config.providers.payments],
+      ['local', 'local', 'local', 'local'],
+    );
   });
 });

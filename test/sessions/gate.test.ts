@@ -53,6 +53,7 @@ const none = (why: string): Exposure => ({ exposes: false, why });
  */
 const ROUTES: Readonly<Record<string, Exposure>> = {
   'GET /api/health': none('service status'),
+  'GET /api/health/live': none('service status'),
   'POST /api/auth/register': none('accounts and credentials'),
   'POST /api/auth/login': none('accounts and credentials'),
   'POST /api/auth/refresh': none('accounts and credentials'),
