@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { prepareSuiteEnvironment, type SuiteEnvironment } from './lib/suite-environment.ts';
-import { planSuite, shardPriority, specFiles } from './lib/test-shards.ts';
+import { planSuite, specFiles } from './lib/test-shards.ts';
 import { PROJECT_ROOT } from './lib/tools.ts';
 
 const SHARDS = 3;
@@ -101,13 +101,7 @@ for (const _ of runs) environments.push(await prepareSuiteEnvironment('test'));
 const prepared = Date.now();
 const ended = await Promise.all(
   shards.map((files, index) =>
-    runShard(
-      environments[index]!,
-      [...args, ...files],
-      `[${index + 1}]`,
-      shardTimesFile(index),
-      shardPriority(files),
-    ),
+    runShard(environments[index]!, [...args, ...files], `[${index + 1}]`, shardTimesFile(index)),
   ),
 );
 if (realTime.length) {

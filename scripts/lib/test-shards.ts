@@ -42,23 +42,6 @@ const UNKNOWN_FILE_SECONDS = 5;
  */
 const SAME_SHARD: readonly (readonly string[])[] = [['audits', 'pages']];
 
-/**
- * The niceness of a shard without those folders. Their instant audits must answer within the
- * spec's 10 seconds of real time; on a slow day (2026-11-29: every file about twice its usual
- * time, the processor 0 % idle with 20 to 30 runnable processes) they ran out of it beside two
- * shards of equal priority. At niceness 5 the other shards (whose tests wait on workflows, with
- * their own retries) yield the processor to the audits' Chromium when both want it.
- */
-export const SHARD_BESIDE_AUDITS_PRIORITY = 5;
-
-/** The niceness a shard runs at: 0 for the one holding the time-limited audits, else SHARD_BESIDE_AUDITS_PRIORITY. */
-export function shardPriority(files: readonly string[]): number {
-  const timeLimited = SAME_SHARD[0]!;
-  return files.some((file) => timeLimited.includes(file.split('/')[1] ?? ''))
-    ? 0
-    : SHARD_BESIDE_AUDITS_PRIORITY;
-}
-
 /** Every spec file under `test/`, as paths relative to the project's root, sorted. */
 export function specFiles(root: string): string[] {
   const found: string[] = [];

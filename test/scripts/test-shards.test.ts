@@ -7,8 +7,6 @@ import {
   REAL_TIME_FILES,
   planShards,
   planSuite,
-  SHARD_BESIDE_AUDITS_PRIORITY,
-  shardPriority,
   specFiles,
 } from '../../scripts/lib/test-shards.ts';
 import { PROJECT_ROOT } from '../../scripts/lib/tools.ts';
@@ -49,20 +47,6 @@ describe('npm test: the suite split into shards (scripts/lib/test-shards.ts)', (
       shards.findIndex((shard) => shard.some((file) => folderOf(file) === folder));
     assert.notEqual(shardOf('audits'), -1);
     assert.equal(shardOf('pages'), shardOf('audits'));
-  });
-
-  it('runs the shard with the time-limited audits at normal priority and the others below it', () => {
-    const { shards } = planSuite(files, 3);
-    const priorities = shards.map(shardPriority);
-    assert.deepEqual(
-      priorities.filter((p) => p === 0).length,
-      1,
-      'exactly one shard, the one with audits and pages, keeps normal priority',
-    );
-    const auditShard = shards[priorities.indexOf(0)]!;
-    assert.ok(auditShard.some((file) => folderOf(file) === 'audits'));
-    assert.ok(SHARD_BESIDE_AUDITS_PRIORITY > 0);
-    assert.ok(priorities.every((p) => p === 0 || p === SHARD_BESIDE_AUDITS_PRIORITY));
   });
 
   it('runs the real-time media suites in a process of their own after the shards, the folders beside them in others, and every other file in a shard once', () => {
