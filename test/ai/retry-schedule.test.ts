@@ -77,8 +77,8 @@ describe('all AI providers down: queued AI work and the 15-minute retry schedule
     }
   });
 
-  /** Agent 1 on a fresh session through POST /api/ai, to its workflow's end. */
-  async function runAgent1(): Promise<{ analysisJobId: string; status: string; attempts: number }> {
+  /** Agent 1 on a fresh session with struggle signals, asked for through POST /api/ai. */
+  async function startAgent1() {
     const jobId = await activeStudy(api, business);
     const { sessionId } = await startSession(api, business, jobId);
     await recordStruggle(sessionId, new Date(Date.now() - 60_000));
@@ -86,7 +86,15 @@ describe('all AI providers down: queued AI work and the 15-minute retry schedule
     assert.equal(response.status, 202, response.text);
     const { analysisJobId } = response.body.data as { analysisJobId: string };
     const env = await temporalEnvironment();
-    const agent1 = env.client.workflow.getHandle<typeof agent1Workflow>(agent1WorkflowId(analysisJobId));
+    return {
+      analysisJobId,
+      agent1: env.client.workflow.getHandle<typeof agent1Workflow>(agent1WorkflowId(analysisJobId)),
+    };
+  }
+
+  /** startAgent1 to its workflow's end, with the highest attempt its activity reached. */
+  async function runAgent1(): Promise<{ analysisJobId: string; status: string; attempts: number }> {
+    const { analysisJobId, agent1 } = await startAgent1();
     const { status } = await agent1.result();
     const started = ((await agent1.fetchHistory()).events ?? []).flatMap(
       (e) => e.activityTaskStartedEventAttributes ?? [],
@@ -195,15 +203,7 @@ describe('all AI providers down: queued AI work and the 15-minute retry schedule
 
   it('down -> queued; still down -> requeued; back -> completed exactly once', async () => {
     for (const name of PROVIDER_NAMES) servers[name].mode = 'error500';
-    const jobId = await activeStudy(api, business);
-    const { sessionId } = await startSession(api, business, jobId);
-    await recordStruggle(sessionId, new Date(Date.now() - 60_000));
-
-    const response = await api.request('POST', '/api/ai', { body: { sessionId }, token: business });
-    assert.equal(response.status, 202, response.text);
-    const { analysisJobId } = response.body.data as { analysisJobId: string };
-    const env = await temporalEnvironment();
-    const agent1 = env.client.workflow.getHandle<typeof agent1Workflow>(agent1WorkflowId(analysisJobId));
+    const { analysisJobId, agent1 } = await startAgent1();
     const outcome = await agent1.result();
     assert.equal(outcome.status, 'queued');
     // Its agent heartbeats: a worker that dies mid-agent is noticed in 10 s, not 5 minutes.
