@@ -28,8 +28,13 @@ export function providerRefusalAlerts({
   logger,
   now = () => new Date(),
 }: ProviderAlertDependencies) {
+  // While a key is bad every agent call is refused: after the first alert of the day this process
+  // asks the database nothing more (the outbox's dedupe key still guards other processes).
+  const alerted = new Set<string>();
   return async (failure: ProviderFailure): Promise<void> => {
     const day = now().toISOString().slice(0, 10);
+    const key = `${failure.provider}:${day}`;
+    if (alerted.has(key)) return;
     try {
       const admins = await asSystem(db, (tx) => adminContacts(tx));
       for (const admin of admins) {
@@ -51,6 +56,7 @@ export function providerRefusalAlerts({
           ].join('\n'),
         });
       }
+      alerted.add(key);
     } catch (error) {
       logger.warn({ provider: failure.provider, error: String(error) }, 'the AI provider alert was not sent');
     }

@@ -272,6 +272,34 @@ describe('agent jobs for the session workflow: Agents 2 and 3 with provider, use
     assert.deepEqual([row.provider, row.used_fallback, row.result?.reportId], ['anthropic', true, report.id]);
   });
 
+  it('every provider refuses (a bad key): the job fails for good, directly and through the queue', async () => {
+    PROVIDER_NAMES.forEach((name) => (servers[name].mode = 'badKey'));
+    const { sessionId } = await startSession(api, business, jobId);
+    await recordStruggle(sessionId, new Date(Date.now() - 60_000));
+    const direct = await queuedAgentJob(sessionId, 'agent2');
+    assert.deepEqual(await remote.runAgentJob({ jobId: direct }), { status: 'failed' });
+    const failed = await agentJob(direct);
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.error!, /openai: HTTP 401/);
+
+    const queued = await queuedAgentJob(sessionId, 'agent2');
+    await asSystem(db(), (tx) =>
+      enqueueAiWork(tx, {
+        step: 'agent2',
+        agentJobId: queued,
+        sessionId,
+        error: 'all down',
+        now: new Date(),
+      }),
+    );
+    const all = await remote.claimQueuedAiWork({ limit: 100 });
+    await putBack(all.filter((c) => c.agentJobId !== queued).map((c) => c.workId));
+    const item = all.find((c) => c.agentJobId === queued)!;
+    // Not put back for another round in 15 minutes: it would be refused the same way.
+    assert.equal(await remote.processQueuedAiWork({ workId: item.workId }), 'failed');
+    assert.equal((await agentJob(queued)).status, 'failed');
+  });
+
   it('a job whose input is not there fails for good, directly and through the queue', async () => {
     const { sessionId } = await startSession(api, business, jobId);
     const direct = await queuedAgentJob(sessionId, 'agent3');
