@@ -1,7 +1,7 @@
 # The session recorder's package, built for the service at BASE_URL (the extension trusts that one
 # origin; docker-compose.yml passes the same BASE_URL as the services'). Its build needs the
 # development dependencies, which stay in this stage; the image below takes the zip and its facts.
-FROM node:20-bookworm-slim AS recorder
+FROM node:26.12.1-trixie-slim AS recorder
 ARG BASE_URL=http://localhost:3000
 WORKDIR /build
 # .puppeteerrc.json first: it stops pa11y's puppeteer from downloading a browser at install, and
@@ -12,7 +12,7 @@ COPY . .
 RUN node --import tsx scripts/build-extension.ts --service "$BASE_URL"
 
 # One image for the API, the worker, the facial engine and the one-shot migration; the command picks the role.
-FROM node:20-bookworm-slim
+FROM node:26.12.1-trixie-slim
 # Debian's Chromium drives the accessibility audits in the worker (CHROMIUM_PATH below is where the
 # package puts it); nothing downloads a browser at build or run time. Liberation fonts give pages
 # real text metrics, which contrast and target-size checks depend on.
@@ -28,7 +28,10 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only: pa11y (a development dependency, for the audit benchmark) is what
 # would bring puppeteer and its browser download, so nothing here fetches a browser.
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# The image's own Node is the runtime: the same version as the optional `node-linux-*` package that
+# `npm test` runs on (package.json), whose second copy of the binary is dropped here.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force \
+ && rm -rf node_modules/node-linux-* node_modules/.bin/node
 COPY . .
 COPY --from=recorder /build/dist/usability-session-recorder.* ${RECORDER_PACKAGE_DIR}/
 RUN mkdir -p "$OUTBOX_DIR" && chown -R node:node "$(dirname "$OUTBOX_DIR")"

@@ -79,6 +79,19 @@ function checkTreeStillClean(changesAtStart, code) {
   return code || 1;
 }
 
+/**
+ * The Node.js the project runs on: the LTS binary its optional dependency `node-linux-<arch>`
+ * installs (the one the Dockerfile ships), so what is tested is what ships whatever Node started
+ * npm. Elsewhere (another platform, or an install without optional dependencies) the Node that
+ * runs this script, said once.
+ */
+function projectRuntime() {
+  const installed = `${root}/node_modules/.bin/node`;
+  if (existsSync(installed)) return installed;
+  console.log(`[setup] the project's Node.js binary is not installed here: running on ${process.version}`);
+  return process.execPath;
+}
+
 const [command, ...rest] = process.argv.slice(2);
 const script = COMMANDS[command];
 if (!script) {
@@ -93,7 +106,7 @@ if (KEEPS_TREE_CLEAN.has(command) && changesAtStart === null) {
   console.log('[setup] the work tree has changes: what this run leaves in it is not checked');
 }
 ensureDependencies();
-const child = spawn(process.execPath, ['--import', 'tsx', `${root}/${script}`, ...rest], {
+const child = spawn(projectRuntime(), ['--import', 'tsx', `${root}/${script}`, ...rest], {
   cwd: root,
   stdio: 'inherit',
 });
