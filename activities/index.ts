@@ -19,6 +19,8 @@ import { createPrivacyActivities } from './privacy/privacy-activities.ts';
 import { createScreenshotRecordActivities } from './recordings/screenshot-records.ts';
 import { createSessionActivities } from './sessions/session-activities.ts';
 import { createStudyActivities } from './studies/study-activities.ts';
+import { createWebhookActivities } from './webhooks/delivery-activities.ts';
+import type { UrlPolicy } from '../lib/url-guard.ts';
 
 export interface ActivityDependencies {
   readonly db: Db;
@@ -40,6 +42,11 @@ export interface ActivityDependencies {
   readonly aiClock?: () => Date;
   /** Days a screen recording is kept after its last chunk (RECORDING_RETENTION_DAYS); default 90. */
   readonly recordingRetentionDays?: number;
+  /**
+   * Where organizations' webhook deliveries may go: the audits' URL policy (workers/main.ts); by
+   * default public addresses only. `attemptTimeoutMs` shortens an attempt's wait in tests.
+   */
+  readonly webhooks?: { readonly urlPolicy: UrlPolicy; readonly attemptTimeoutMs?: number };
 }
 
 /** Offer links of a worker started without a configuration: the development origin and secret. */
@@ -81,5 +88,11 @@ export function createActivities(deps: ActivityDependencies) {
     ...createOutreachActivities({ db: deps.db, agents }),
     ...createCommunityStatsActivities({ db: deps.db }),
     ...createScreenshotRecordActivities({ db: deps.db }),
+    ...createWebhookActivities({
+      db: deps.db,
+      urlPolicy: deps.webhooks?.urlPolicy ?? { allowPrivate: false },
+      baseUrl: (deps.offerLinks ?? LOCAL_OFFER_LINKS).baseUrl,
+      ...(deps.webhooks?.attemptTimeoutMs ? { attemptTimeoutMs: deps.webhooks.attemptTimeoutMs } : {}),
+    }),
   };
 }

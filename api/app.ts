@@ -63,6 +63,7 @@ import { testerRoutes } from './testers/testers.routes.ts';
 import { gamificationRoutes } from './gamification/gamification.routes.ts';
 import { messagingWebhookRoutes } from './webhooks/messaging.routes.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
+import { webhookEndpointRoutes } from './webhooks/endpoints.routes.ts';
 
 /** JSON bodies above this are refused with 413 (DESIGN.md, "Limits not shown"). */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -136,6 +137,7 @@ export function createApi(deps: AppDependencies): Api {
     ...ingestionRoutes(context, metrics),
     ...billingRoutes(context),
     ...webhookRoutes(context),
+    ...webhookEndpointRoutes(context),
     ...messagingWebhookRoutes({ ...context, messaging: createMessagingSender(config.messaging) }),
     ...communityRoutes({ db, temporal, taskQueue: config.temporal.taskQueue, logger, now }),
     ...cronRoutes({ temporal, secret: config.serviceCredentials.cronSecret, now }),

@@ -11,6 +11,7 @@ import type {
 } from '../lib/domain.ts';
 import type { AuditTables } from './schema-audits.ts';
 import type { AuthTables } from './schema-auth.ts';
+import type { WebhookTables } from './schema-webhooks.ts';
 import type {
   AwardedBadgesTable,
   BadgesTable,
@@ -157,7 +158,7 @@ export interface StudyVariantsTable {
 }
 
 /** Every table; areas with their own owners keep their types in `schema-<area>.ts`. */
-export interface Database extends AuditTables, AuthTables {
+export interface Database extends AuditTables, AuthTables, WebhookTables {
   organizations: OrganizationsTable;
   users: UsersTable;
   organization_memberships: OrganizationMembershipsTable;

@@ -12,6 +12,24 @@ export const MEMBER_ROLES = ['owner', 'member'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 export const API_TOKEN_SCOPES = ['read', 'read_write', 'admin'] as const;
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+/** What an organization's webhook endpoints can subscribe to (docs/decisions/webhooks.md). */
+export const WEBHOOK_EVENT_TYPES = [
+  'study.activated',
+  'study.completed',
+  'session.completed',
+  'session.confirmed',
+  'report.ready',
+  'study_report.ready',
+  'audit.completed',
+  'payout.paid',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
+export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
+/** `owner`: turned off by the organization; `failing`: by the service, after a delivery's whole schedule failed. */
+export type WebhookDisabledReason = 'owner' | 'failing';
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 /** `messaging_link`: the code a tester sends to the messaging bot to link their chat (0027). */
 export const ONE_TIME_TOKEN_PURPOSES = ['magic_link', 'password_reset', 'messaging_link'] as const;
 export type OneTimeTokenPurpose = (typeof ONE_TIME_TOKEN_PURPOSES)[number];

@@ -15,7 +15,13 @@ try {
   console.log(
     `One study's whole life on ${settings.baseUrl}${byHand ? ', with the human steps left to you' : ''}.`,
   );
-  const summary = await runDemo({ ...settings, byHand, print: (line) => console.log(line) });
+  const webhookUrl = process.env.DEMO_WEBHOOK_URL;
+  const summary = await runDemo({
+    ...settings,
+    byHand,
+    print: (line) => console.log(line),
+    ...(webhookUrl ? { webhookUrl } : {}),
+  });
   console.log(`
 Summary
   Study ${summary.jobId}: ${summary.studyStatus}; study report ${summary.studyReport}

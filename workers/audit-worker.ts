@@ -21,6 +21,8 @@ export interface AuditWorkerOptions {
   /** Slots reserved for instant audits; the pool size when not given. */
   readonly instantSlots?: number;
   readonly allowPrivateUrls: boolean;
+  /** The service's task queue, where audits' webhook deliveries run. */
+  readonly serviceTaskQueue: string;
   /** `host:port` pairs audits may reach although they are private (`AUDIT_ALLOWED_HOSTS`). */
   readonly allowedHosts?: readonly string[];
 }
@@ -51,7 +53,13 @@ export async function createAuditWorker(options: AuditWorkerOptions): Promise<Au
   try {
     await pool.start();
     const activities = {
-      ...createAuditActivities({ db: options.db, pool, email, urlPolicy }),
+      ...createAuditActivities({
+        db: options.db,
+        pool,
+        email,
+        urlPolicy,
+        serviceTaskQueue: options.serviceTaskQueue,
+      }),
       // The pictures of reported findings: replays and reconstructions need the same browser.
       ...createFindingScreenshotActivities({ db: options.db, pool, urlPolicy }),
     };

@@ -60,6 +60,9 @@ const worker = await createServiceWorker({
     onRefused: providerRefusalAlerts({ db: database.db, email: paymentEmail, logger }),
   }),
   recordingRetentionDays: config.recordings.retentionDays,
+  webhooks: {
+    urlPolicy: { allowPrivate: config.audits.allowPrivateUrls, allowedHosts: config.audits.allowedHosts },
+  },
 });
 // The end-of-period invoices: one Schedule, created or brought up to date at every start.
 const scheduleConnection = await Connection.connect({ address: config.temporal.address });
@@ -83,6 +86,7 @@ const auditWorker = await createAuditWorker({
   poolSize: config.audits.poolSize,
   allowPrivateUrls: config.audits.allowPrivateUrls,
   allowedHosts: config.audits.allowedHosts,
+  serviceTaskQueue: config.temporal.taskQueue,
 });
 
 logger.info(

@@ -14,3 +14,4 @@ export { offerWorkflow } from './offer.ts';
 export { gamificationWorkflow } from './gamification.ts';
 export { communityStatsRefreshWorkflow } from './community-stats.ts';
 export { findingScreenshotsWorkflow } from './finding-screenshots.ts';
+export { webhookDeliveryWorkflow } from './webhook-delivery.ts';

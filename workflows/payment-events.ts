@@ -1,16 +1,23 @@
-import { getExternalWorkflowHandle, log, proxyActivities } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, log, patched, proxyActivities } from '@temporalio/workflow';
 import type { PaymentActivities } from '../activities/payments/payment-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
+import type { WebhookActivities } from '../activities/webhooks/delivery-activities.ts';
+import { payoutPaidKey } from '../lib/webhook-keys.ts';
 import type { PaymentEventInput } from './messages/payment-events.ts';
 import { payoutAccountReadySignal, payoutSettledSignal, payoutWorkflowId } from './messages/payout.ts';
 import { startDelivery } from './notification.ts';
 import { startPayoutChild } from './payout.ts';
 
-const { sendStudyCommissionedEmail, notifyTesterOfPayout, paymentsAwaitingAccount, signalStudy } =
-  proxyActivities<PaymentActivities & StudyActivities>({
-    startToCloseTimeout: '1 minute',
-    retry: { initialInterval: '2 seconds', maximumInterval: '10 minutes' },
-  });
+const {
+  sendStudyCommissionedEmail,
+  notifyTesterOfPayout,
+  paymentsAwaitingAccount,
+  signalStudy,
+  announceWebhookEvent,
+} = proxyActivities<PaymentActivities & StudyActivities & WebhookActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', maximumInterval: '10 minutes' },
+});
 
 /** Signals a workflow that may have ended; false when nothing is running under that id. */
 async function signalIfRunning(send: () => Promise<void>, what: string): Promise<boolean> {
@@ -47,6 +54,10 @@ export async function paymentEventWorkflow({ followUp }: PaymentEventInput): Pro
       if (settlement.outcome === 'paid') {
         const { notificationId } = await notifyTesterOfPayout({ paymentId });
         if (notificationId) await startDelivery(notificationId);
+        // Histories recorded before outgoing webhooks existed replay without this step.
+        if (patched('payout-paid-webhooks')) {
+          await announceWebhookEvent({ dedupeKey: payoutPaidKey(settlement.payoutId) });
+        }
       } else if (!taken) {
         // No payout workflow is waiting for it (the payout failed after it was reported paid, or
         // its workflow is gone): a new one starts from this failure, alerting the admins and

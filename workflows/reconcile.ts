@@ -14,6 +14,7 @@ const {
   reconcileSessionWorkflows,
   reconcileMessageDeliveries,
   reconcileOpenOffers,
+  reconcileWebhookDeliveries,
 } = proxyActivities<ReconcileActivities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '1 minute',
@@ -37,6 +38,7 @@ export interface ReconcileSummary {
   /** Open offers whose workflow was looked for, and those closed because it was gone. */
   readonly offersChecked?: number;
   readonly offersClosed?: number;
+  readonly webhookDeliveriesStarted?: number;
 }
 
 /**
@@ -46,8 +48,8 @@ export interface ReconcileSummary {
  * session that is a couple of minutes old and has none, from its recorded state. Studies first,
  * so a repaired session's confirmation finds its study running (signal-with-start would start
  * it anyway). Then the messages the API queued without starting their delivery are started, and
- * the open offers whose workflow is gone are closed, and the screen recordings past their
- * retention are erased.
+ * the open offers whose workflow is gone are closed, the webhook deliveries never started are
+ * started, and the screen recordings past their retention are erased.
  */
 export async function lifecycleReconcileWorkflow(): Promise<ReconcileSummary> {
   const studies = await drain(reconcileStudyWorkflows);
@@ -59,6 +61,9 @@ export async function lifecycleReconcileWorkflow(): Promise<ReconcileSummary> {
   // One batch a run too: each run takes the open offers looked at longest ago.
   const offers = patched('reconcile-offers')
     ? await reconcileOpenOffers({ limit: RECONCILE_BATCH })
+    : undefined;
+  const webhooks = patched('reconcile-webhooks')
+    ? await reconcileWebhookDeliveries({ limit: RECONCILE_BATCH })
     : undefined;
   let recordingsErased = 0;
   for (let round = 0; round < MAX_BATCHES; round += 1) {
@@ -74,6 +79,7 @@ export async function lifecycleReconcileWorkflow(): Promise<ReconcileSummary> {
     recordingsErased,
     ...(messages ? { messagesStarted: messages.started } : {}),
     ...(offers ? { offersChecked: offers.checked, offersClosed: offers.started } : {}),
+    ...(webhooks ? { webhookDeliveriesStarted: webhooks.started } : {}),
   };
 }
 

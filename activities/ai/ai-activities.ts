@@ -2,6 +2,9 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from '../../db/connection.ts';
 import { asSystem, type Tx } from '../../db/doors.ts';
+import { recordWebhookEvent, type WebhookEvent } from '../../db/repositories/webhooks.ts';
+import { reportReadyEvent, studyReportReadyEvent } from '../../commands/webhooks/webhook-events.ts';
+import { announceDeliveries } from '../webhooks/announce.ts';
 import {
   findAgentJob,
   lockAgentJob,
@@ -97,6 +100,22 @@ async function failQueuedJob(tx: Tx, jobId: string, reason: string): Promise<voi
   await updateAgentJobRow(tx, job.id, { status: 'failed', error: reason.slice(0, ERROR_MAX) });
 }
 
+/** The webhook event of a report an agent job wrote: Agent 3's tester report, Agent 4's study report. */
+function reportEventOf(
+  job: AgentJobRow,
+  result: Record<string, unknown>,
+  at: Date,
+): WebhookEvent | undefined {
+  if (job.kind === 'agent3' && job.session_id && typeof result.reportId === 'string') {
+    const session = { id: job.session_id, organization_id: job.organization_id, study_id: job.study_id };
+    return reportReadyEvent({ reportId: result.reportId, jobId: job.id }, session, at);
+  }
+  if (job.kind === 'agent4' && typeof result.aggregateReportId === 'string') {
+    return studyReportReadyEvent(job, result.aggregateReportId, at);
+  }
+  return undefined;
+}
+
 /** Agent jobs (run, fail) and the queue of AI work that waits out a provider outage. */
 export function createAiActivities({ db, agents, now = () => new Date() }: AiActivityDependencies) {
   /**
@@ -117,9 +136,10 @@ export function createAiActivities({ db, agents, now = () => new Date() }: AiAct
       if (!(error instanceof AllProvidersUnavailableError)) throw error;
       return { status: 'unavailable', error, job };
     }
-    return asSystem(db, async (tx) => {
+    const written = await asSystem(db, async (tx) => {
       const current = await lockAgentJob(tx, job.id);
-      if (current?.status !== 'queued') return { status: current?.status ?? 'failed' } as const;
+      if (current?.status !== 'queued')
+        return { status: current?.status ?? 'failed', deliveries: [] } as const;
       const completedAt = now();
       const result = await answered.persist(tx, completedAt);
       await updateAgentJobRow(tx, job.id, {
@@ -133,8 +153,11 @@ export function createAiActivities({ db, agents, now = () => new Date() }: AiAct
         result,
         error: null,
       });
-      return { status: 'complete' } as const;
+      const event = reportEventOf(job, result, completedAt);
+      return { status: 'complete', deliveries: event ? await recordWebhookEvent(tx, event) : [] } as const;
     });
+    await announceDeliveries(written.deliveries);
+    return { status: written.status };
   }
 
   return {

@@ -1,4 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { recordWebhookEvent } from '../../db/repositories/webhooks.ts';
+import { auditCompletedEvent } from '../../commands/webhooks/webhook-events.ts';
+import { announceDeliveries } from '../webhooks/announce.ts';
 import { errors as playwrightErrors } from 'playwright-core';
 import type { EmailAttachment, EmailSender } from '../../clients/email.ts';
 import type { Db } from '../../db/connection.ts';
@@ -33,6 +36,8 @@ export interface AuditActivityDependencies {
   readonly pool: BrowserPool;
   readonly email: EmailSender;
   readonly urlPolicy: UrlPolicy;
+  /** Where the service's workflows run: an audit's webhook deliveries start there, not on the audit queue. */
+  readonly serviceTaskQueue: string;
   readonly now?: () => Date;
 }
 
@@ -251,15 +256,21 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
         html,
         attachments,
       });
-      await asSystem(deps.db, (tx) =>
-        finishAuditJob(tx, job.id, {
+      const deliveries = await asSystem(deps.db, async (tx) => {
+        const at = now();
+        await finishAuditJob(tx, job.id, {
           status: 'complete',
           result: summary,
           error: null,
           deliveredTo: job.recipients,
-          at: now(),
-        }),
-      );
+          at,
+        });
+        // Audits asked for by someone outside any organization (a tester, an admin) announce nothing.
+        if (!job.organization_id) return [];
+        const audit = { id: job.id, organizationId: job.organization_id, url: job.url };
+        return recordWebhookEvent(tx, auditCompletedEvent(audit, at));
+      });
+      await announceDeliveries(deliveries, deps.serviceTaskQueue);
       return { deliveredTo: job.recipients };
     },
 

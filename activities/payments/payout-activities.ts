@@ -1,4 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { announceEvent } from '../webhooks/announce.ts';
+import { payoutPaidKey } from '../../lib/webhook-keys.ts';
 import type { Db } from '../../db/connection.ts';
 import { asSystem } from '../../db/doors.ts';
 import {
@@ -192,7 +194,10 @@ export function createPayoutActivities({ db, provider }: PayoutActivityDependenc
       await asSystem(db, (tx) => paymentEventEffect(tx, asked, new Date(), true));
       const after = await load(paymentId);
       const current = after.provider_payout_id === payoutId;
-      if (current && after.status === 'paid') return 'paid';
+      if (current && after.status === 'paid') {
+        await announceEvent(db, payoutPaidKey(payoutId));
+        return 'paid';
+      }
       if (current && after.status === 'failed') return 'failed';
       return settled;
     },

@@ -1,6 +1,9 @@
 import type { Db } from '../../db/connection.ts';
 import { ApplicationFailure } from '@temporalio/common';
 import { asSystem } from '../../db/doors.ts';
+import { recordWebhookEvent } from '../../db/repositories/webhooks.ts';
+import { sessionEvent } from '../../commands/webhooks/webhook-events.ts';
+import { announceDeliveries } from '../webhooks/announce.ts';
 import { insertAgentJob } from '../../db/repositories/agent-jobs.ts';
 import { applyDecisions } from '../../db/repositories/session-notes.ts';
 import { queuePayment, refreshStudyNotesConfirmed, updateSession } from '../../db/repositories/sessions.ts';
@@ -25,7 +28,7 @@ export function createSessionActivities({ db, payoutsEnabled = false }: SessionA
     ...createAgentActivities({ db }),
 
     async recordSessionStatus(input: { sessionId: string; status: SessionStatus; completedAt?: string }) {
-      await asSystem(db, async (tx) => {
+      const deliveries = await asSystem(db, async (tx): Promise<string[]> => {
         const session = await requireSession(tx, input.sessionId);
         const stamped =
           input.status === 'analyzed'
@@ -35,7 +38,7 @@ export function createSessionActivities({ db, payoutsEnabled = false }: SessionA
               : {};
         if (!input.completedAt) {
           await updateSession(tx, input.sessionId, { status: input.status, ...stamped });
-          return;
+          return [];
         }
         // Signal batches still in flight commit first, so the success pages see them.
         await closeRecording(tx, input.sessionId);
@@ -50,7 +53,9 @@ export function createSessionActivities({ db, payoutsEnabled = false }: SessionA
           duration_seconds: seconds,
         });
         await judgeSuccessPages(tx, input.sessionId);
+        return recordWebhookEvent(tx, sessionEvent('session.completed', session, completedAt));
       });
+      await announceDeliveries(deliveries);
     },
 
     /** One change of a task attempt the workflow judged (begun, or ended with its time on task). */
@@ -72,9 +77,9 @@ export function createSessionActivities({ db, payoutsEnabled = false }: SessionA
     async recordConfirmation(input: { sessionId: string; confirmation: Confirmation; reportJobId: string }) {
       const { rating, comment, decisions, confirmedAt } = input.confirmation;
       const at = new Date(confirmedAt);
-      await asSystem(db, async (tx) => {
+      const deliveries = await asSystem(db, async (tx): Promise<string[]> => {
         const session = await requireSession(tx, input.sessionId);
-        if (session.status === 'confirmed') return;
+        if (session.status === 'confirmed') return [];
         await applyDecisions(tx, session.id, decisions, at);
         await updateSession(tx, session.id, {
           status: 'confirmed',
@@ -97,7 +102,9 @@ export function createSessionActivities({ db, payoutsEnabled = false }: SessionA
           options: { reportFormat: 'structured' },
           estimated_completion_seconds: REPORT_ESTIMATE_SECONDS,
         });
+        return recordWebhookEvent(tx, sessionEvent('session.confirmed', session, at));
       });
+      await announceDeliveries(deliveries);
     },
 
     /**

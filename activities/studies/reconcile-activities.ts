@@ -20,6 +20,8 @@ import {
   workflowStatusOf,
 } from '../../clients/temporal.ts';
 import { untriedMessages } from '../../db/repositories/notification-outbox.ts';
+import { untriedDeliveries } from '../../db/repositories/webhooks.ts';
+import { startWebhookDeliveries } from '../../clients/webhook-deliveries.ts';
 import { closeOpenOffer, openOffersToCheck } from '../../db/repositories/offers.ts';
 import { RECOVERY_MAIL_KINDS, TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
 
@@ -108,6 +110,19 @@ export function createReconcileActivities({ db }: ReconcileDependencies) {
         Context.current().heartbeat();
       }
       if (ids.length) log.warn('Started the delivery of messages queued without one', { count: ids.length });
+      return { checked: ids.length, started: ids.length };
+    },
+
+    /**
+     * Webhook deliveries committed a couple of minutes ago and never tried (the worker that
+     * recorded them died before starting them, or the payment event's follow-up did): started,
+     * `USE_EXISTING` leaving a running one alone. One batch a run, oldest first.
+     */
+    async reconcileWebhookDeliveries({ limit }: { limit: number }): Promise<ReconcileBatch> {
+      const ids = await asSystem(db, (tx) => untriedDeliveries(tx, cutoff(), limit));
+      const { client, info, log } = Context.current();
+      await startWebhookDeliveries(client, info.taskQueue, ids);
+      if (ids.length) log.warn('Started webhook deliveries that had no workflow', { count: ids.length });
       return { checked: ids.length, started: ids.length };
     },
 

@@ -4,7 +4,10 @@ import { asSystem } from '../../db/doors.ts';
 import { studyStatusOf } from '../../db/repositories/lifecycle.ts';
 import { unpaidPaymentsOfStudy } from '../../db/repositories/payments.ts';
 import { confirmedAgainstTarget } from '../../db/repositories/sessions.ts';
-import { setStudyStatus } from '../../db/repositories/studies.ts';
+import { lockedStudyStatus, setStudyStatus } from '../../db/repositories/studies.ts';
+import { recordWebhookEvent } from '../../db/repositories/webhooks.ts';
+import { studyEvent } from '../../commands/webhooks/webhook-events.ts';
+import { announceDeliveries } from '../webhooks/announce.ts';
 import type { StudyStatus } from '../../lib/domain.ts';
 import { createReconcileActivities } from './reconcile-activities.ts';
 import { signalStudyWithStart, type StudySignal } from '../../clients/temporal.ts';
@@ -22,8 +25,25 @@ export function createStudyActivities({ db, payoutsEnabled }: StudyActivityDepen
   return {
     ...createReconcileActivities({ db }),
 
+    /**
+     * Records the status the workflow moved to; the first move to active (its activation, not a
+     * resume) and to completed are announced to the organization's webhook endpoints.
+     */
     async recordStudyStatus(input: { studyId: string; status: StudyStatus }): Promise<void> {
-      await asSystem(db, (tx) => setStudyStatus(tx, input.studyId, input.status));
+      const deliveries = await asSystem(db, async (tx) => {
+        const before = await lockedStudyStatus(tx, input.studyId);
+        await setStudyStatus(tx, input.studyId, input.status);
+        const type =
+          before?.status === 'draft' && input.status === 'active'
+            ? 'study.activated'
+            : input.status === 'completed'
+              ? 'study.completed'
+              : undefined;
+        if (!before || !type) return [];
+        const study = { id: input.studyId, organizationId: before.organization_id };
+        return recordWebhookEvent(tx, studyEvent(type, study, new Date()));
+      });
+      await announceDeliveries(deliveries);
     },
 
     /** Whether the study has as many confirmed sessions as it set out to collect. */

@@ -1,6 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { STRIPE_SIGNATURE_HEADER } from '../../clients/payments/provider-events.ts';
 import { unauthenticated } from '../../lib/errors.ts';
+import { hmacHex } from '../../lib/webhook-signing.ts';
 
 /** Header names of the spec's signed webhooks. */
 export const PAYMENT_SIGNATURE_HEADER = 'Payment-Signature';
@@ -27,17 +28,7 @@ export function signatureHeader(get: (name: string) => string, names: readonly s
 /** Signatures older (or further in the future) than this are refused: a captured request cannot be replayed later. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-const hmacHex = (secret: string, timestamp: string, rawBody: Buffer) =>
-  createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
-
-/**
- * The header value a sender computes: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.rawBody">`.
- * Signing the timestamp with the body is what makes replay protection possible.
- */
-export function signWebhook(rawBody: Buffer | string, secret: string, now: Date = new Date()): string {
-  const timestamp = String(Math.floor(now.getTime() / 1000));
-  return `t=${timestamp},v1=${hmacHex(secret, timestamp, Buffer.from(rawBody))}`;
-}
+export { signWebhook } from '../../lib/webhook-signing.ts';
 
 export interface WebhookSignatureCheck {
   /** The signature header's value; undefined or empty when absent. */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { recordWebhookEvent } from '../../db/repositories/webhooks.ts';
+import { payoutPaidEvent } from '../webhooks/webhook-events.ts';
 import type { Tx } from '../../db/doors.ts';
 import {
   completeCheckoutSession,
@@ -130,9 +132,10 @@ const payoutPaid: Handler = async (tx, event, at, apply) => {
   if (payment.status === 'failed' && payment.provider_payout_id === payout.id) {
     return { note: 'the provider reported this payout failed: a failed payout is never paid' };
   }
-  if (!(await markPaymentPaid(tx, payment.id, { payoutId: payout.id, paidAt: at }))) {
-    return { note: 'payment already settled' };
-  }
+  const paid = await markPaymentPaid(tx, payment.id, { payoutId: payout.id, paidAt: at });
+  if (!paid) return { note: 'payment already settled' };
+  // Its deliveries are started by whoever follows up (the event's workflow, the payout's poll).
+  await recordWebhookEvent(tx, payoutPaidEvent(paid, at));
   return followUp;
 };
 

@@ -145,6 +145,19 @@ export async function updateStudyRow(tx: Tx, id: string, change: Updateable<Stud
   await tx.updateTable('studies').set(change).where('id', '=', id).execute();
 }
 
+/** The study's status and organization, its row locked until the transaction ends. */
+export function lockedStudyStatus(
+  tx: Tx,
+  id: string,
+): Promise<{ status: StudyStatus; organization_id: string } | undefined> {
+  return tx
+    .selectFrom('studies')
+    .select(['status', 'organization_id'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 export async function setStudyStatus(tx: Tx, id: string, status: StudyStatus): Promise<void> {
   await tx.updateTable('studies').set({ status, updated_at: new Date() }).where('id', '=', id).execute();
 }

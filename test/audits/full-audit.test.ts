@@ -5,6 +5,11 @@ import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './h
 import { asSystem } from '../../db/doors.ts';
 import { testDatabase } from '../support/database.ts';
 import { eventually } from './polling.ts';
+import { insertWebhookEndpoint } from '../../db/repositories/webhooks.ts';
+import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { verifyWebhook } from '../webhooks/verify-example.ts';
+
+const WEBHOOK_SECRET = `whsec_${'a'.repeat(43)}`;
 
 interface AuditJob {
   auditJobId: string;
@@ -35,9 +40,11 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
   let business: BusinessFixture;
   let token: string;
   let requesterEmail: string;
+  let receiver: Receiver;
 
   before(async () => {
     harness = await acquireAuditHarness();
+    receiver = await startReceiver();
     business = await createBusiness('pro');
     token = await sessionToken(business.claims);
     requesterEmail = await asSystem(
@@ -52,7 +59,10 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
         ).email,
     );
   });
-  after(() => releaseAuditHarness());
+  after(async () => {
+    await receiver?.stop();
+    await releaseAuditHarness();
+  });
 
   async function read(id: string): Promise<AuditJob> {
     const response = await harness.api.request('GET', `/api/audits/${id}`, { token });
@@ -72,6 +82,17 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
   }
 
   it('answers 202 queued at once; the job runs to complete and its report is emailed to the recipients and the requester', async () => {
+    // The organization's webhook endpoint hears audit.completed once the report is out.
+    await asSystem(testDatabase(), (tx) =>
+      insertWebhookEndpoint(tx, {
+        organizationId: business.organizationId,
+        createdBy: business.userId,
+        url: receiver.url,
+        description: '',
+        events: ['audit.completed'],
+        secret: WEBHOOK_SECRET,
+      }),
+    );
     const response = await harness.api.request('POST', '/api/audits/full', {
       token,
       body: {
@@ -129,6 +150,17 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
     // The images are inline parts of the mail, shown where the issue is listed.
     assert.ok(screenshots.every((a) => a.cid));
     assert.match(html, /alt="Screenshot with the element outlined in red"/);
+
+    const [delivery] = await receiver.waitFor(1, 30_000);
+    assert.equal(delivery!.body.type, 'audit.completed');
+    assert.deepEqual(delivery!.body.data.object, {
+      auditId: queued.auditJobId,
+      url: queued.url,
+      status: 'complete',
+    });
+    assert.ok(
+      verifyWebhook(delivery!.rawBody, String(delivery!.headers['webhook-signature']), WEBHOOK_SECRET),
+    );
   });
 
   it('GET shows running with progress (pages done of planned) while the pages are audited', async () => {

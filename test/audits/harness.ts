@@ -2,7 +2,7 @@ import { startTestApi, type TestApi } from '../support/api.ts';
 import { testConfig } from '../support/config.ts';
 import { serviceDatabase } from '../support/database.ts';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
-import { temporalEnvironment, workflowBundle } from '../support/temporal.ts';
+import { TEST_TASK_QUEUE, temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { createAuditWorker } from '../../workers/audit-worker.ts';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
 
@@ -60,6 +60,7 @@ export function acquireAuditHarness(): Promise<AuditHarness> {
       instantSlots: HARNESS_SLOTS.instant,
       allowPrivateUrls: config.audits.allowPrivateUrls,
       allowedHosts: config.audits.allowedHosts,
+      serviceTaskQueue: TEST_TASK_QUEUE,
     });
     const running = audit.run();
     parts.stops.unshift(async () => {

@@ -19,6 +19,7 @@ import { ENGAGEMENT_TABLES } from './rls-matrix/tables-engagement.ts';
 import { REPORT_TABLES } from './rls-matrix/tables-reports.ts';
 import { SESSION_TABLES } from './rls-matrix/tables-sessions.ts';
 import { TESTER_TABLES } from './rls-matrix/tables-testers.ts';
+import { WEBHOOK_TABLES } from './rls-matrix/tables-webhooks.ts';
 
 const MATRIX: readonly TableCells[] = [
   ...CORE_TABLES,
@@ -28,6 +29,7 @@ const MATRIX: readonly TableCells[] = [
   ...ENGAGEMENT_TABLES,
   ...AUDIT_TABLES,
   ...AUTH_TABLES,
+  ...WEBHOOK_TABLES,
 ];
 
 /** One transaction per table, always rolled back: the cells inside roll back to their savepoints too. */

@@ -147,6 +147,9 @@ export async function startPaymentsHarness(options: HarnessOptions = {}): Promis
           }
         : {}),
       payments: paymentActivityDependencies(config, db, workerEmail),
+      webhooks: {
+        urlPolicy: { allowPrivate: config.audits.allowPrivateUrls, allowedHosts: config.audits.allowedHosts },
+      },
     });
     const running = worker.run();
     workers.push({ worker, running });

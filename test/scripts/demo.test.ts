@@ -13,6 +13,8 @@ import { createPasswordUser, type PasswordUser } from '../auth/helpers.ts';
 import { startPaymentsHarness, type PaymentsHarness } from '../payments/harness.ts';
 import { SHORT_QUIZ } from '../pages/short-quiz.ts';
 import { testDatabase } from '../support/database.ts';
+import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { verifyWebhook } from '../webhooks/verify-example.ts';
 
 const sessionRow = (id: string) =>
   asSystem(testDatabase(), (tx) =>
@@ -31,6 +33,7 @@ describe("npm run demo: one study's whole life through the public HTTP API", fun
   let h: PaymentsHarness;
   let outboxDir: string;
   let admin: PasswordUser;
+  let receiver: Receiver;
   const settings = (country: string, printed: PrintedLines, byHand = false): DemoSettings => ({
     baseUrl: h.url,
     outboxDir,
@@ -45,10 +48,12 @@ describe("npm run demo: one study's whole life through the public HTTP API", fun
 
   before(async () => {
     outboxDir = await mkdtemp(join(tmpdir(), 'demo-outbox-'));
+    receiver = await startReceiver();
     h = await startPaymentsHarness({
       local: true,
       ownOrigin: true,
-      env: { SMTP_URL: undefined, OUTBOX_DIR: outboxDir },
+      // The business's webhook receiver is on loopback: the one private address the service may post to.
+      env: { SMTP_URL: undefined, OUTBOX_DIR: outboxDir, AUDIT_ALLOWED_HOSTS: new URL(receiver.url).host },
     });
     admin = await createPasswordUser('admin');
     const login = await h.request('POST', '/api/auth/login', { body: admin });
@@ -58,12 +63,13 @@ describe("npm run demo: one study's whole life through the public HTTP API", fun
   });
   after(async () => {
     await h?.stop();
+    await receiver?.stop();
     await rm(outboxDir, { recursive: true, force: true });
   });
 
   it('runs every step, printing the pages and workflows to look at, and ends with a completed study', async () => {
     const printed = new PrintedLines();
-    const summary = await runDemo(settings('GH', printed));
+    const summary = await runDemo({ ...settings('GH', printed), webhookUrl: receiver.url });
     assert.equal(summary.studyStatus, 'completed');
     assert.equal(summary.studyReport, 'complete');
     assert.ok(summary.findings > 0, 'Agent 2 found the barriers in the synthetic signals');
@@ -86,7 +92,44 @@ describe("npm run demo: one study's whole life through the public HTTP API", fun
     ]) {
       assert.ok(output.includes(link), `the demo prints ${link}`);
     }
-    assert.match(output, /^11\. The report, the payout, the points and the study report follow$/m);
+    assert.match(output, /^12\. The report, the payout, the points and the study report follow$/m);
+
+    // The business's webhook endpoint heard the study's whole life, each event once and signed.
+    assert.match(output, /^ 3\. The business registers a webhook endpoint$/m);
+    assert.ok(summary.webhook);
+    const heard = receiver.received.map((request) => request.body);
+    assert.deepEqual(
+      new Set(heard.map((event) => event.type)),
+      new Set([
+        'study.activated',
+        'session.completed',
+        'session.confirmed',
+        'report.ready',
+        'payout.paid',
+        'study.completed',
+        'study_report.ready',
+      ]),
+    );
+    const delivered = receiver.received.filter((request) => request.answeredWith === 200);
+    assert.equal(
+      new Set(delivered.map((request) => request.body.id)).size,
+      delivered.length,
+      'no event twice',
+    );
+    for (const request of receiver.received) {
+      assert.ok(
+        verifyWebhook(request.rawBody, String(request.headers['webhook-signature']), summary.webhook.secret),
+      );
+      assert.equal(request.headers['webhook-id'], request.body.id);
+    }
+    const byType = new Map(heard.map((event) => [event.type, event.data.object]));
+    assert.deepEqual(byType.get('study.completed'), { studyId: summary.jobId, status: 'completed' });
+    assert.deepEqual(byType.get('session.confirmed'), {
+      sessionId: summary.sessionId,
+      studyId: summary.jobId,
+      status: 'confirmed',
+    });
+    assert.equal(byType.get('report.ready')?.reportId, summary.reportId);
     // The tester did the first task and gave up on the second: the business's per-task results.
     assert.deepEqual(
       summary.taskResults.map((line) => line.replace(/, [0-9.]+ s on task/, '')),

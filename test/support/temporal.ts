@@ -68,6 +68,8 @@ export async function createTestServiceWorker(
     workflowBundle: await workflowBundle(),
     db: serviceDatabase(),
     offerLinks: { baseUrl: testConfig().http.baseUrl, secret: testConfig().auth.jwtSecret },
+    // The tests' webhook receivers listen on loopback; what reaches the API is checked there.
+    webhooks: { urlPolicy: { allowPrivate: true } },
     ...deps,
   });
 }

@@ -83,6 +83,7 @@ describe("the worker's metrics: AI calls, failovers and audits beside the Tempor
       pool: {} as BrowserPool, // never reached: the address is refused first
       email: { destination: 'nowhere', send: () => Promise.resolve(), close() {} },
       urlPolicy: { allowPrivate: false, allowedHosts: [] },
+      serviceTaskQueue: 'unused',
     });
     await assert.rejects(
       // No schedule-to-close deadline: the instant audit's own budget applies.

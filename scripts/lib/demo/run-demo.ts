@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WEBHOOK_EVENT_TYPES } from '../../../lib/domain.ts';
 import { SEED_PASSWORD } from '../../../db/seed/seed-data.ts';
 import { DemoApi, DemoBrowser } from './demo-http.ts';
 import { mailsTo, type OutboxMail } from './outbox.ts';
@@ -21,6 +22,12 @@ export interface DemoSettings {
   readonly pollMs?: number;
   /** How long one step may take before the demo gives up. */
   readonly stepTimeoutMs?: number;
+  /**
+   * A receiver for the business's webhook endpoint (DEMO_WEBHOOK_URL): the demo registers it for
+   * every event type and waits for the study's events to be delivered. It must pass the service's
+   * URL guard (a public address, or one of AUDIT_ALLOWED_HOSTS).
+   */
+  readonly webhookUrl?: string;
 }
 
 export interface DemoSummary {
@@ -38,7 +45,12 @@ export interface DemoSummary {
   readonly studyReport: string;
   /** The per-task results as printed, one line a task. */
   readonly taskResults: readonly string[];
+  /** The webhook endpoint's signing secret and the event types delivered to it, when one was registered. */
+  readonly webhook?: { readonly secret: string; readonly delivered: readonly string[] };
 }
+
+/** The events a study's life sends (audit.completed needs a full audit, which the demo does not run). */
+const DEMO_WEBHOOK_EVENTS = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'audit.completed');
 
 interface TaskFigures {
   readonly testers: number;
@@ -211,6 +223,20 @@ export async function runDemo(settings: DemoSettings): Promise<DemoSummary> {
     `Study page:          ${studyPage}`,
     `Study workflow:      ${workflow(`study:${jobId}`)}`,
   ]);
+
+  // The business's own systems follow the study through a webhook endpoint, when the demo has one.
+  const endpoint = settings.webhookUrl
+    ? await api.call<{ endpointId: string; secret: string }>('POST', '/api/webhook-endpoints', {
+        token: business,
+        body: { url: settings.webhookUrl, events: WEBHOOK_EVENT_TYPES, description: 'The demo' },
+      })
+    : undefined;
+  if (endpoint) {
+    step('The business registers a webhook endpoint', [
+      `${settings.webhookUrl} hears every event type, signed with ${endpoint.secret.slice(0, 10)}... (shown once).`,
+      `Delivery log (API):  ${page(`/api/webhook-endpoints/${endpoint.endpointId}/deliveries`)}`,
+    ]);
+  }
 
   // 3. The business pays by checkout; the provider's signed event makes the study active.
   const checkout = await api.call<{
@@ -429,12 +455,24 @@ export async function runDemo(settings: DemoSettings): Promise<DemoSummary> {
     });
     return read.data && read.data.status !== 'queued' ? read.data : undefined;
   });
+  const delivered = endpoint
+    ? await waitFor('the webhook deliveries', async () => {
+        const log = await api.call<{ eventType: string; status: string }[]>(
+          'GET',
+          `/api/webhook-endpoints/${endpoint.endpointId}/deliveries?limit=100`,
+          { token: business },
+        );
+        const types = new Set(log.filter((row) => row.status === 'delivered').map((row) => row.eventType));
+        return DEMO_WEBHOOK_EVENTS.every((type) => types.has(type)) ? [...types] : undefined;
+      })
+    : undefined;
   step('The report, the payout, the points and the study report follow', [
     `Session report (Agent 3): ${page(`/reports/${report.reportId}`)} (API: ${page(report.reportUrl!)})`,
     `Payout: ${payoutLine} paid (${payout.file})`,
     `Tester: ${standing.points} points, level ${standing.level}, badges: ${standing.badges.map((badge) => badge.name).join(', ') || 'none yet'}`,
     `Study: ${study.status}; study report (Agent 4): ${studyReport.status}, ${page(`/dashboard/jobs/${jobId}/report`)}`,
     `Tester's profile:    ${page('/profile')}`,
+    ...(delivered ? [`Webhook endpoint: delivered ${delivered.join(', ')}`] : []),
   ]);
 
   return {
@@ -451,5 +489,6 @@ export async function runDemo(settings: DemoSettings): Promise<DemoSummary> {
     studyStatus: study.status,
     studyReport: studyReport.status,
     taskResults,
+    ...(endpoint && delivered ? { webhook: { secret: endpoint.secret, delivered } } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Tx } from '../../../db/doors.ts';
 import { email, hex64, unique } from './unique.ts';
 
@@ -18,6 +19,11 @@ export interface PlatformRows {
   readonly oauthState: string;
   readonly identity: string;
   readonly loginFailure: string;
+  readonly webhookEndpoint: string;
+  readonly webhookEvent: string;
+  readonly webhookDelivery: string;
+  /** An event not delivered yet: the matrix's fresh delivery rows are of it. */
+  readonly webhookEventUndelivered: string;
 }
 
 export interface PlatformParents {
@@ -165,7 +171,51 @@ export async function createPlatformRows(tx: Tx, parents: PlatformParents): Prom
     .insertInto('login_failures')
     .values({ email: loginFailure, failure_count: 3, last_failure_at: issued.created_at })
     .execute();
+  const webhookEndpoint = await tx
+    .insertInto('webhook_endpoints')
+    .values({
+      organization_id: organizationA,
+      created_by: businessA,
+      url: 'https://hooks.example/usability',
+      events: sql<['study.completed']>`array['study.completed']`,
+      secret: `whsec_${hex64()}`,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then(id);
+  const webhookEvent = await tx
+    .insertInto('webhook_events')
+    .values({
+      organization_id: organizationA,
+      type: 'study.completed',
+      object: JSON.stringify({ studyId: finishedStudy, status: 'completed' }),
+      dedupe_key: unique('study.completed'),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then(id);
+  const webhookEventUndelivered = await tx
+    .insertInto('webhook_events')
+    .values({
+      organization_id: organizationA,
+      type: 'study.activated',
+      object: JSON.stringify({ studyId: finishedStudy, status: 'active' }),
+      dedupe_key: unique('study.activated'),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then(id);
+  const webhookDelivery = await tx
+    .insertInto('webhook_deliveries')
+    .values({ event_id: webhookEvent, endpoint_id: webhookEndpoint, organization_id: organizationA })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then(id);
   return {
+    webhookEndpoint,
+    webhookEvent,
+    webhookDelivery,
+    webhookEventUndelivered,
     providerEvent,
     booking,
     statsSnapshot,

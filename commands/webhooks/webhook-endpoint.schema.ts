@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { WEBHOOK_EVENT_TYPES } from '../../lib/domain.ts';
+import { storableString } from '../../lib/validation/storable.ts';
+
+const requiredOr = (message: string) => (issue: { readonly input?: unknown }) =>
+  issue.input === undefined ? 'Required' : message;
+
+const endpointUrl = z
+  .url({ protocol: /^https?$/, error: requiredOr('Must be an http or https URL') })
+  .max(2048, 'Must be at most 2048 characters')
+  .describe('Where events are POSTed; it must resolve to a public address (as audit URLs must)');
+
+const events = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .min(1, 'At least one event type is required')
+  .max(WEBHOOK_EVENT_TYPES.length, `Must list at most ${WEBHOOK_EVENT_TYPES.length} event types`)
+  .transform((types) => [...new Set(types)])
+  .describe('The event types sent to this endpoint');
+
+const description = storableString()
+  .max(200, 'Must be at most 200 characters')
+  .trim()
+  .describe('What the endpoint is for, for its owners');
+
+export const createWebhookEndpointBody = z.object({
+  url: endpointUrl,
+  events,
+  description: description.default(''),
+});
+
+export const updateWebhookEndpointBody = z
+  .object({
+    url: endpointUrl.optional(),
+    events: events.optional(),
+    description: description.optional(),
+    enabled: z
+      .boolean()
+      .optional()
+      .describe(
+        'false turns the endpoint off; true turns it on again (after the service disabled a failing one too)',
+      ),
+  })
+  .refine(
+    (body) => Object.values(body).some((value) => value !== undefined),
+    'At least one field is required',
+  );
