@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { traceRequests } from './http/tracing.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
@@ -186,6 +187,7 @@ export function createApi(deps: AppDependencies): Api {
   app.silent = true;
   let stopping = false;
   app
+    .use(traceRequests((ctx) => metrics.routeOf(ctx)))
     .use(metrics.middleware)
     .use(async (ctx, next) => {
       await next();

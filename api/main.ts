@@ -1,4 +1,6 @@
 import { Client } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import { startTracing } from '../clients/telemetry/tracing.ts';
 import { connectApiToTemporal } from '../clients/temporal-connection.ts';
 import { loadConfig } from '../config/index.ts';
 import { createLogger } from '../config/logger.ts';
@@ -9,13 +11,20 @@ import { processMetrics, serveMetrics } from './http/metrics.ts';
 
 const config = loadConfig();
 const logger = createLogger(config, 'api');
+// Before anything makes a span: the provider every request's span and the Temporal client report to.
+const tracing = startTracing('usability-api', config.tracing.otlpEndpoint);
 // Logs in as the service role (no superuser, no BYPASSRLS): every query goes through a door.
 const database = connectDatabase(config.database.serviceUrl, {
   poolSize: config.database.poolSize,
   log: logger,
 });
 const connection = connectApiToTemporal(config.temporal.address);
-const temporal = new Client({ connection, namespace: config.temporal.namespace });
+const temporal = new Client({
+  connection,
+  namespace: config.temporal.namespace,
+  // The request's trace context goes into each workflow's headers, so the worker's spans join it.
+  ...(tracing ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
+});
 const api = createApi({ config, db: database.db, temporal, logger });
 
 const url = await api.listen();
@@ -41,6 +50,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       metricsServer?.server.close();
       await connection.close();
       await database.close();
+      await tracing?.shutdown();
       logger.info('api stopped');
     })();
   });

@@ -36,6 +36,9 @@ const environmentSchema = z
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     METRICS_PORT: port.optional(),
     WORKER_METRICS_PORT: port.optional(),
+    // OpenTelemetry traces (HTTP request -> workflow -> activities), sent by OTLP over HTTP (JSON)
+    // to <endpoint>/v1/traces, the collector's standard variable. Unset: no traces.
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
     SMTP_URL: z.url().optional(),
     EMAIL_FROM: z.string().min(3).default('Usability service <no-reply@localhost>'),
     OUTBOX_DIR: z.string().min(1).default('.data/outbox'),
@@ -179,6 +182,8 @@ export interface Config {
     readonly apiPort: number | undefined;
     readonly workerPort: number | undefined;
   };
+  /** Where traces go (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: none are made. */
+  readonly tracing: { readonly otlpEndpoint: string | undefined };
   readonly audits: {
     readonly chromiumPath: string;
     readonly taskQueue: string;
@@ -264,6 +269,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: env.REDIS_URL,
     metrics: { host: env.METRICS_HOST, apiPort: env.METRICS_PORT, workerPort: env.WORKER_METRICS_PORT },
+    tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT },
     audits: {
       chromiumPath: env.CHROMIUM_PATH,
       taskQueue: env.AUDIT_TASK_QUEUE,

@@ -1,4 +1,4 @@
-import { Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, type NativeConnection, type WorkerPlugin, type WorkflowBundle } from '@temporalio/worker';
 import { createAuditActivities, type InstantAuditInput } from '../activities/audits/audit-activities.ts';
 import { BrowserPool } from '../activities/audits/browser-pool.ts';
 import { createFindingScreenshotActivities } from '../activities/recordings/finding-screenshots.ts';
@@ -21,6 +21,8 @@ export interface AuditWorkerOptions {
   /** Slots reserved for instant audits; the pool size when not given. */
   readonly instantSlots?: number;
   readonly allowPrivateUrls: boolean;
+  /** Temporal worker plugins: the tracing one (workers/runtime.ts) when traces are on. */
+  readonly plugins?: readonly WorkerPlugin[];
   /** The service's task queue, where audits' webhook deliveries run. */
   readonly serviceTaskQueue: string;
   /** `host:port` pairs audits may reach although they are private (`AUDIT_ALLOWED_HOSTS`). */
@@ -66,6 +68,7 @@ export async function createAuditWorker(options: AuditWorkerOptions): Promise<Au
     const common = {
       connection: options.connection,
       namespace: options.namespace,
+      plugins: [...(options.plugins ?? [])],
       ...(options.workflowBundle
         ? { workflowBundle: options.workflowBundle }
         : { workflowsPath: WORKFLOWS_PATH }),

@@ -16,7 +16,8 @@ import { createLogger } from '../config/logger.ts';
 import { connectDatabase } from '../db/connection.ts';
 import { createAuditWorker } from './audit-worker.ts';
 import { createServiceWorker } from './service-worker.ts';
-import { workerTelemetry } from './runtime.ts';
+import { tracingPlugins, workerTelemetry } from './runtime.ts';
+import { startTracing } from '../clients/telemetry/tracing.ts';
 
 const config = loadConfig();
 const logger = createLogger(config, 'worker');
@@ -29,6 +30,8 @@ const PINO_LEVEL: Readonly<Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' 
 };
 // The SDK's own logs (bundling, state changes) join ours; it also stops the worker on SIGINT/SIGTERM.
 const telemetry = workerTelemetry(config.metrics);
+const tracing = startTracing('usability-worker', config.tracing.otlpEndpoint);
+const plugins = tracingPlugins(tracing);
 Runtime.install({
   logger: new DefaultLogger('WARN', ({ level, message, meta }) =>
     logger[PINO_LEVEL[level]](meta ?? {}, message),
@@ -60,6 +63,7 @@ const worker = await createServiceWorker({
     onRefused: providerRefusalAlerts({ db: database.db, email: paymentEmail, logger }),
   }),
   recordingRetentionDays: config.recordings.retentionDays,
+  plugins,
   webhooks: {
     urlPolicy: { allowPrivate: config.audits.allowPrivateUrls, allowedHosts: config.audits.allowedHosts },
   },
@@ -87,6 +91,7 @@ const auditWorker = await createAuditWorker({
   allowPrivateUrls: config.audits.allowPrivateUrls,
   allowedHosts: config.audits.allowedHosts,
   serviceTaskQueue: config.temporal.taskQueue,
+  plugins,
 });
 
 logger.info(
@@ -99,6 +104,7 @@ try {
   await Promise.all([worker.run(), auditWorker.run()]);
 } finally {
   paymentEmail.close();
+  await tracing?.shutdown();
   await connection.close();
   await database.close();
   logger.info('worker stopped');

@@ -1,4 +1,6 @@
-import type { TelemetryOptions } from '@temporalio/worker';
+import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
+import type { TelemetryOptions, WorkerPlugin } from '@temporalio/worker';
+import type { Tracing } from '../clients/telemetry/tracing.ts';
 import type { Config } from '../config/index.ts';
 
 /**
@@ -21,4 +23,14 @@ export function workerTelemetry(metrics: Config['metrics']): TelemetryOptions | 
       },
     },
   };
+}
+
+/**
+ * With traces on (OTEL_EXPORTER_OTLP_ENDPOINT), Temporal's OpenTelemetry plugin: each workflow
+ * and activity run is a span in the trace of whoever started it (the API's request), read from
+ * the workflow's headers; workflow spans leave the sandbox through a sink.
+ */
+export function tracingPlugins(tracing: Tracing | undefined): WorkerPlugin[] {
+  if (!tracing) return [];
+  return [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })];
 }

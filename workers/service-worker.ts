@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, type NativeConnection, type WorkerPlugin, type WorkflowBundle } from '@temporalio/worker';
 import { createActivities, type ActivityDependencies } from '../activities/index.ts';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -10,6 +10,8 @@ export interface ServiceWorkerOptions extends ActivityDependencies {
   readonly taskQueue: string;
   /** A pre-built bundle (tests build one per run); otherwise the worker bundles the workflows itself. */
   readonly workflowBundle?: WorkflowBundle;
+  /** Temporal worker plugins: the tracing one (workers/runtime.ts) when traces are on. */
+  readonly plugins?: readonly WorkerPlugin[];
 }
 
 /** The worker for the service's task queue: every workflow, every activity. */
@@ -18,12 +20,14 @@ export function createServiceWorker({
   namespace,
   taskQueue,
   workflowBundle,
+  plugins = [],
   ...deps
 }: ServiceWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
     taskQueue,
+    plugins: [...plugins],
     ...(workflowBundle ? { workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(deps),
   });

@@ -20,6 +20,8 @@ export interface ApiMetrics {
 export interface ApiMetricsRecorder extends ApiMetrics {
   /** Times each request and counts it by method, route template and status. */
   readonly middleware: Middleware<RequestState>;
+  /** The route template a request matched (or asked for), as the metrics and the traces name it. */
+  routeOf(ctx: { _matchedRoute?: string | RegExp; path: string; method: string }): string;
 }
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -70,6 +72,7 @@ export function createApiMetrics(router: () => Router<RequestState>): ApiMetrics
 
   return {
     registry,
+    routeOf,
     ingestion(kind, accepted, rejected) {
       if (accepted) items.inc({ kind, outcome: 'accepted' }, accepted);
       if (rejected) items.inc({ kind, outcome: 'rejected' }, rejected);

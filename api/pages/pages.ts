@@ -23,6 +23,7 @@ import { pageRouter } from './shared/page-routes.ts';
 import { mountSignInPages } from './sign-in/routes.tsx';
 import { mountStudyPages } from './study/routes.tsx';
 import { mountTokenPages } from './tokens/routes.tsx';
+import { mountWebhookPages } from './webhooks/routes.tsx';
 import type { CommandContext } from '../../commands/context.ts';
 
 /**
@@ -58,6 +59,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountReportPages(pages, deps.commands);
   mountMomentPages(pages, deps.auth.db);
   mountTokenPages(pages, deps.auth);
+  mountWebhookPages(pages, deps.commands);
   mountOfferListPages(pages, deps.commands);
   mountLocalCheckoutPages(pages, deps.commands);
   mountProfilePages(pages, deps.commands);

@@ -67,6 +67,12 @@ export const reviewPath = (sessionId: string) => `/sessions/${sessionId}/review`
 export const TOKENS_PATH = '/dashboard/tokens';
 export const tokenRevokePath = (tokenId: string) => `${TOKENS_PATH}/${tokenId}/revoke`;
 
+// webhooks/: the organization's webhook endpoints and their delivery logs.
+export const WEBHOOKS_PATH = '/dashboard/webhooks';
+export const webhookPath = (endpointId: string) => `${WEBHOOKS_PATH}/${endpointId}`;
+export const webhookStatusPath = (endpointId: string) => `${WEBHOOKS_PATH}/${endpointId}/status`;
+export const webhookDeletePath = (endpointId: string) => `${WEBHOOKS_PATH}/${endpointId}/delete`;
+
 // admin/: capacity reviews and testers.
 export const CAPACITY_REVIEWS_PATH = '/admin/capacity-reviews';
 export const capacityReviewPath = (reviewId: string) => `${CAPACITY_REVIEWS_PATH}/${reviewId}`;

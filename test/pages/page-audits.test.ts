@@ -46,7 +46,8 @@ describe('every page passes the instant audit with grade A and axe-core without 
   const pages: AuditedPage[] = [];
 
   before(async () => {
-    api = await startTestApi({ env: { TRUST_PROXY: '1' } });
+    // 127.0.0.1:9: a webhook endpoint the organization may register (never sent to here).
+    api = await startTestApi({ env: { TRUST_PROXY: '1', AUDIT_ALLOWED_HOSTS: '127.0.0.1:9' } });
     pool = new BrowserPool({
       executablePath: testConfig().audits.chromiumPath,
       size: 1,
@@ -119,6 +120,17 @@ describe('every page passes the instant audit with grade A and axe-core without 
       body: { name: 'Audit export', scope: 'read' },
     });
     assert.equal(token.status, 201, token.text);
+    // A webhook endpoint to list, and its page (an empty delivery log).
+    const endpoint = await api.request('POST', '/api/webhook-endpoints', {
+      token: business,
+      body: {
+        url: 'http://127.0.0.1:9/orders',
+        events: ['study.completed', 'payout.paid'],
+        description: 'Orders',
+      },
+    });
+    assert.equal(endpoint.status, 201, endpoint.text);
+    const endpointId = (endpoint.body.data as { endpointId: string }).endpointId;
     // A study whose one session is confirmed: its tester report and its study report are written.
     const reported = await reportedStudy(api);
     // One finding with the picture of its moment, the others still without (the form to make them).
@@ -164,6 +176,8 @@ describe('every page passes the instant audit with grade A and axe-core without 
       { name: 'business dashboard without studies', path: '/dashboard', as: emptyBusiness },
       { name: 'create a study', path: '/dashboard/jobs/new', as: business },
       { name: 'API tokens', path: '/dashboard/tokens', as: business },
+      { name: 'webhook endpoints', path: '/dashboard/webhooks', as: business },
+      { name: 'a webhook endpoint', path: `/dashboard/webhooks/${endpointId}`, as: business },
       {
         name: 'review of analysed findings',
         path: `/sessions/${analyzed.sessionId}/review`,

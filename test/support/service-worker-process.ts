@@ -7,6 +7,8 @@
 //   WORKER_MONEY          `1`: also the email sender and the payment activities the configuration
 //                         names (the local provider without credentials), as the production worker
 //   WORKER_METRICS_PORT   (optional) its Prometheus endpoint, as the production worker's
+//   OTEL_EXPORTER_OTLP_ENDPOINT (optional) its traces, as the production worker's (the bundle must
+//                         then hold the tracing workflow interceptors: a prebuilt one gets none)
 // It logs in as the service (usability_service, derived from DATABASE_URL as the configuration
 // does), like the production worker. It prints `worker ready` once it polls, and runs until killed.
 import { readFile } from 'node:fs/promises';
@@ -17,7 +19,8 @@ import { createEmailSender } from '../../clients/email.ts';
 import { loadConfig } from '../../config/index.ts';
 import { serviceDatabaseUrl } from './database.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
-import { workerTelemetry } from '../../workers/runtime.ts';
+import { tracingPlugins, workerTelemetry } from '../../workers/runtime.ts';
+import { startTracing } from '../../clients/telemetry/tracing.ts';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -45,6 +48,7 @@ const worker = await createServiceWorker({
   taskQueue: required('TEMPORAL_TASK_QUEUE'),
   workflowBundle: { code: await readFile(required('WORKFLOW_BUNDLE_PATH'), 'utf8') },
   db: database.db,
+  plugins: tracingPlugins(startTracing('usability-worker', loadConfig().tracing.otlpEndpoint)),
   ...(process.env.WORKER_MONEY === '1' ? moneyDependencies() : {}),
 });
 process.stdout.write('worker ready\n');

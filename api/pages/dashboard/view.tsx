@@ -10,6 +10,7 @@ import {
   studyPath,
   TESTERS_PATH,
   TOKENS_PATH,
+  WEBHOOKS_PATH,
 } from '../paths.ts';
 import { day, Layout, type Viewer } from '../shared/layout.tsx';
 import type { DashboardData, StudyRows, TesterSessionRows } from './data.ts';
@@ -127,6 +128,9 @@ export function DashboardPage({ csrf, viewer, data }: { csrf: string; viewer: Vi
             </li>
             <li>
               <a href={TOKENS_PATH}>API tokens</a> for your programs
+            </li>
+            <li>
+              <a href={WEBHOOKS_PATH}>Webhooks</a>: your systems hear about your studies as they happen
             </li>
           </ul>
           <BusinessStudies rows={data.studies} />
