@@ -28,10 +28,7 @@ export async function webhookDeliveryWorkflow({
     if (nextDelayMs === null) break;
     await sleep(nextDelayMs);
   }
-  const notices = await giveUpWebhookDelivery({
-    deliveryId,
-    failingSince: new Date(firstAttemptAt).toISOString(),
-  });
+  const notices = await giveUpWebhookDelivery({ deliveryId });
   await deliverAll(notices);
   return 'failed';
 }

@@ -20,7 +20,8 @@ import {
   workflowStatusOf,
 } from '../../clients/temporal.ts';
 import { untriedMessages } from '../../db/repositories/notification-outbox.ts';
-import { untriedDeliveries } from '../../db/repositories/webhooks.ts';
+import { closeDelivery, untriedDeliveries } from '../../db/repositories/webhooks.ts';
+import { webhookDeliveryWorkflowId } from '../../workflows/messages/webhook-delivery.ts';
 import { startWebhookDeliveries } from '../../clients/webhook-deliveries.ts';
 import { closeOpenOffer, openOffersToCheck } from '../../db/repositories/offers.ts';
 import { RECOVERY_MAIL_KINDS, TEST_TOKEN_KIND } from '../../lib/outbox-messages.ts';
@@ -114,16 +115,31 @@ export function createReconcileActivities({ db }: ReconcileDependencies) {
     },
 
     /**
-     * Webhook deliveries committed a couple of minutes ago and never tried (the worker that
-     * recorded them died before starting them, or the payment event's follow-up did): started,
-     * `USE_EXISTING` leaving a running one alone. One batch a run, oldest first.
+     * Webhook deliveries committed a couple of minutes ago and never tried, oldest first, one batch
+     * a run: one without a workflow (the worker that recorded it died before starting it, or
+     * Temporal was unreachable) is started; one whose workflow ended without trying it (terminated
+     * by hand) is marked failed, so it does not hold the head of the queue; a running one is left.
      */
     async reconcileWebhookDeliveries({ limit }: { limit: number }): Promise<ReconcileBatch> {
       const ids = await asSystem(db, (tx) => untriedDeliveries(tx, cutoff(), limit));
       const { client, info, log } = Context.current();
-      await startWebhookDeliveries(client, info.taskQueue, ids);
-      if (ids.length) log.warn('Started webhook deliveries that had no workflow', { count: ids.length });
-      return { checked: ids.length, started: ids.length };
+      let started = 0;
+      for (const id of ids) {
+        const status = await workflowStatusOf(client, webhookDeliveryWorkflowId(id));
+        if (status === undefined) {
+          await startWebhookDeliveries(client, info.taskQueue, [id]);
+          started += 1;
+        } else if (status !== 'RUNNING') {
+          await asSystem(db, (tx) => closeDelivery(tx, id, 'failed'));
+          log.warn('Closed a webhook delivery whose workflow ended without trying it', {
+            deliveryId: id,
+            status,
+          });
+        }
+        Context.current().heartbeat();
+      }
+      if (started) log.warn('Started webhook deliveries that had no workflow', { count: started });
+      return { checked: ids.length, started };
     },
 
     /**

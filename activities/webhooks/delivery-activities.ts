@@ -7,6 +7,7 @@ import {
   closeDelivery,
   deliveryToAttempt,
   disableFailingEndpoint,
+  findWebhookEndpoint,
   organizationOwners,
   recordDeliveryAttempt,
 } from '../../db/repositories/webhooks.ts';
@@ -19,7 +20,7 @@ export interface WebhookActivityDependencies {
   readonly db: Db;
   /** Where deliveries may go: the audits' URL policy (no private or metadata addresses in production). */
   readonly urlPolicy: UrlPolicy;
-  /** Where the owners' notice links to (the endpoints' page). */
+  /** The service's origin: the owners' notice links the endpoint's page there. */
   readonly baseUrl: string;
   readonly now?: () => Date;
   /** How long one attempt waits for an answer; tests shorten it. */
@@ -93,24 +94,24 @@ export function createWebhookActivities(deps: WebhookActivityDependencies) {
 
     /**
      * Ends a delivery whose schedule ran out. Its endpoint is disabled when it took no delivery
-     * since this one's first attempt, and then each owner of the organization is sent one email
-     * (outbox rows, whose ids the workflow delivers).
+     * since this one was recorded (its first attempt followed at once), and then each owner of the organization is sent one email
+     * (outbox rows, whose ids the workflow delivers). The notices are keyed by the disabling
+     * itself, so a retry of this activity after its commit finds them again instead of losing them.
      */
-    async giveUpWebhookDelivery(input: { deliveryId: string; failingSince: string }): Promise<string[]> {
+    async giveUpWebhookDelivery(input: { deliveryId: string }): Promise<string[]> {
       return asSystem(deps.db, async (tx) => {
         const delivery = await deliveryToAttempt(tx, input.deliveryId);
-        if (!delivery || !(await closeDelivery(tx, input.deliveryId, 'failed'))) return [];
+        if (!delivery) return [];
         const at = now();
-        const disabled = await disableFailingEndpoint(
-          tx,
-          delivery.endpoint_id,
-          new Date(input.failingSince),
-          at,
-        );
-        if (!disabled) return [];
-        const owners = await organizationOwners(tx, delivery.organization_id);
+        if (await closeDelivery(tx, input.deliveryId, 'failed')) {
+          // Since it was recorded, on the database's clock as every delivered_at is.
+          await disableFailingEndpoint(tx, delivery.endpoint_id, delivery.created_at, at);
+        }
+        const endpoint = await findWebhookEndpoint(tx, delivery.endpoint_id, delivery.organization_id);
+        if (endpoint?.disabled_reason !== 'failing' || !endpoint.disabled_at) return [];
+        const disabledAt = endpoint.disabled_at;
         const notices: string[] = [];
-        for (const owner of owners) {
+        for (const owner of await organizationOwners(tx, delivery.organization_id)) {
           notices.push(
             await queueNotificationOnce(
               tx,
@@ -120,8 +121,8 @@ export function createWebhookActivities(deps: WebhookActivityDependencies) {
                 userId: owner.id,
                 kind: 'webhook_endpoint_disabled',
                 subject: 'A webhook endpoint was disabled',
-                body: disabledNotice(disabled.url, input.failingSince, deps.baseUrl),
-                dedupeKey: `webhook-disabled:${disabled.id}:${at.toISOString()}:${owner.id}`,
+                body: disabledNotice(endpoint.id, endpoint.url, delivery.created_at, deps.baseUrl),
+                dedupeKey: `webhook-disabled:${endpoint.id}:${disabledAt.toISOString()}:${owner.id}`,
               },
               at,
             ),
@@ -135,12 +136,13 @@ export function createWebhookActivities(deps: WebhookActivityDependencies) {
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 
-function disabledNotice(url: string, failingSince: string, baseUrl: string): string {
+function disabledNotice(endpointId: string, url: string, failingSince: Date, baseUrl: string): string {
   return [
-    `Your webhook endpoint ${url} has not accepted a delivery since ${failingSince}, and one`,
+    `Your webhook endpoint ${url} has not accepted a delivery since ${failingSince.toISOString()}, and one`,
     'delivery failed every attempt for three days, so it has been disabled: no new events are sent to it.',
     '',
-    'Fix the receiver, then enable it again with PATCH /api/webhook-endpoints/:id and {"enabled": true}',
-    `(${new URL('/api/docs', baseUrl).href}); its delivery log says what it answered.`,
+    `Fix the receiver, then turn it on again on its page, ${new URL(`/dashboard/webhooks/${endpointId}`, baseUrl).href}`,
+    `(or with PATCH /api/webhook-endpoints/${endpointId} and {"enabled": true}); its delivery log there`,
+    'says what it answered.',
   ].join('\n');
 }

@@ -39,7 +39,7 @@ export const webhookDeliveryView = z.object({
   status: z
     .enum(WEBHOOK_DELIVERY_STATUSES)
     .describe(
-      'pending: being tried; delivered: a 2xx came back; failed: three days of attempts failed; cancelled: the endpoint was disabled, deleted or unsubscribed first',
+      'pending: being tried; delivered: a 2xx came back; failed: three days of attempts failed; cancelled: the endpoint was disabled or unsubscribed from its type first',
     ),
   attempts: z.number().int(),
   lastResponseCode: z

@@ -33,9 +33,20 @@ export async function postWebhook(post: WebhookPost): Promise<WebhookPostResult>
   } catch {
     return { responseCode: null, error: 'The URL is not valid' };
   }
+  // The attempt's time runs from here: a slow name lookup is part of it.
+  const deadline = Date.now() + post.timeoutMs;
+  const late = (): WebhookPostResult => ({
+    responseCode: null,
+    error: `No answer within ${post.timeoutMs / 1000} s`,
+  });
   let address: string;
   try {
-    ({ address } = await checkHost(url.hostname, portOf(url), post.policy));
+    const checked = await Promise.race([
+      checkHost(url.hostname, portOf(url), post.policy),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), post.timeoutMs).unref()),
+    ]);
+    if (!checked) return late();
+    address = checked.address;
   } catch (error) {
     if (error instanceof BlockedUrlError)
       return { responseCode: null, error: error.message.replace(/^url: /, '') };
@@ -52,11 +63,16 @@ export async function postWebhook(post: WebhookPost): Promise<WebhookPostResult>
       method: 'POST',
       headers: { ...post.headers, 'Content-Length': String(Buffer.byteLength(post.body)) },
       lookup: pinned,
+      // A connection of its own: a pooled socket would go to whatever address an earlier attempt checked.
+      agent: false,
     });
-    const timer = setTimeout(() => {
-      req.destroy();
-      resolve({ responseCode: null, error: `No answer within ${post.timeoutMs / 1000} s` });
-    }, post.timeoutMs);
+    const timer = setTimeout(
+      () => {
+        req.destroy();
+        resolve(late());
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     req.on('response', (response: IncomingMessage) => {
       let read = 0;
       response.on('data', (chunk: Buffer) => {

@@ -6,6 +6,7 @@ import {
   deleteWebhookEndpoint,
   findWebhookEndpoint,
   insertWebhookEndpoint,
+  lockEndpointRegistrations,
   listWebhookDeliveries,
   listWebhookEndpoints,
   updateWebhookEndpoint,
@@ -78,10 +79,13 @@ export async function createWebhookEndpoint(
   principal: Principal,
   body: z.output<typeof createWebhookEndpointBody>,
 ) {
+  // Who asks is settled before the URL is looked up: a caller who may not register hears 403, not the URL's fate.
+  await asUser(deps.db, principal.claims, (tx) => ownedOrganization(tx, principal));
   await checkEndpointUrl(deps, body.url);
   const secret = newSecret();
   const row = await asUser(deps.db, principal.claims, async (tx) => {
     const organizationId = await ownedOrganization(tx, principal);
+    await lockEndpointRegistrations(tx, organizationId);
     const { total } = await listWebhookEndpoints(tx, organizationId, { limit: 1, offset: 0 });
     if (total >= MAX_WEBHOOK_ENDPOINTS) {
       throw conflict(
@@ -130,7 +134,14 @@ export async function updateWebhookEndpointOf(
   id: string,
   body: z.output<typeof updateWebhookEndpointBody>,
 ) {
-  if (body.url !== undefined) await checkEndpointUrl(deps, body.url);
+  if (body.url !== undefined) {
+    // The endpoint is found (or not) before its new URL is looked up, as for registration.
+    const found = await asUser(deps.db, principal.claims, async (tx) =>
+      findWebhookEndpoint(tx, id, await ownedOrganization(tx, principal)),
+    );
+    if (!found) throw notFound('Webhook endpoint');
+    await checkEndpointUrl(deps, body.url);
+  }
   const row = await asUser(deps.db, principal.claims, async (tx) =>
     updateWebhookEndpoint(tx, id, await ownedOrganization(tx, principal), body, deps.now()),
   );

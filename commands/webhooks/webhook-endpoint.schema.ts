@@ -10,12 +10,13 @@ const endpointUrl = z
   .max(2048, 'Must be at most 2048 characters')
   .describe('Where events are POSTed; it must resolve to a public address (as audit URLs must)');
 
+// Repeats are dropped before counting: every type once is always allowed.
 const events = z
   .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .max(256, 'Must list at most 256 entries')
   .min(1, 'At least one event type is required')
-  .max(WEBHOOK_EVENT_TYPES.length, `Must list at most ${WEBHOOK_EVENT_TYPES.length} event types`)
   .transform((types) => [...new Set(types)])
-  .describe('The event types sent to this endpoint');
+  .describe('The event types sent to this endpoint (each once; repeats are dropped)');
 
 const description = storableString()
   .max(200, 'Must be at most 200 characters')

@@ -32,6 +32,13 @@ interface NewEndpoint {
   readonly secret: string;
 }
 
+/** Serialises the organization's endpoint registrations until the transaction ends (its count is checked first). */
+export async function lockEndpointRegistrations(tx: Tx, organizationId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${organizationId}`}, 0))`.execute(
+    tx,
+  );
+}
+
 export function insertWebhookEndpoint(tx: Tx, endpoint: NewEndpoint): Promise<WebhookEndpointRow> {
   return tx
     .insertInto('webhook_endpoints')
@@ -156,6 +163,9 @@ export async function recordWebhookEvent(tx: Tx, event: WebhookEvent): Promise<s
     .where('organization_id', '=', event.organizationId)
     .where('status', '=', 'enabled')
     .where(sql<boolean>`${event.type} = any(events)`)
+    // Held until the deliveries reference them: an owner deleting one meanwhile waits, rather than
+    // failing the insert and with it the change this event rides on.
+    .forKeyShare()
     .execute();
   if (!subscribed.length) return [];
   const inserted = await tx
@@ -279,8 +289,8 @@ export async function closeDelivery(
 }
 
 /**
- * Disables an enabled endpoint that has not taken a single delivery since `failingSince` (the
- * first attempt of a delivery whose schedule ran out): the run of failures the docs name. The
+ * Disables an enabled endpoint that has not taken a single delivery since `failingSince` (when a
+ * delivery whose schedule ran out was recorded): the run of failures the docs name. The
  * endpoint when it was disabled by this call, else undefined (already off, or it took one).
  */
 export function disableFailingEndpoint(

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { insertWebhookEndpoint, recordWebhookEvent } from '../../db/repositories/webhooks.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
 import { randomUUID } from 'node:crypto';
 import type { ScheduleHandle } from '@temporalio/client';
 import { defaultPayloadConverter, WorkflowNotFoundError } from '@temporalio/common';
@@ -262,6 +264,54 @@ describe('the lifecycle reconciler schedule', () => {
       ['pending', 0],
       'within 2 minutes the API may still start it',
     );
+  });
+
+  it('starts a webhook delivery recorded but never started (its worker died first), and leaves a young one to its recorder', async () => {
+    const receiver = await startReceiver();
+    try {
+      await asSystem(testDatabase(), (tx) =>
+        insertWebhookEndpoint(tx, {
+          organizationId: business.organizationId,
+          createdBy: business.userId,
+          url: receiver.url,
+          description: '',
+          events: ['study.activated'],
+          secret: `whsec_${'r'.repeat(43)}`,
+        }),
+      );
+      const record = (occurredAt: Date) =>
+        asSystem(testDatabase(), async (tx) => {
+          const studyId = randomUUID();
+          const [deliveryId] = await recordWebhookEvent(tx, {
+            organizationId: business.organizationId,
+            type: 'study.activated',
+            object: { studyId, status: 'active' },
+            dedupeKey: `study.activated:${studyId}`,
+            occurredAt,
+          });
+          return deliveryId!;
+        });
+      const stranded = await record(minutesAgo(5));
+      const young = await record(new Date());
+      const summary = await runSchedule();
+      assert.ok((summary.webhookDeliveriesStarted ?? 0) >= 1, JSON.stringify(summary));
+      const [delivered] = await receiver.waitFor(1);
+      assert.equal(delivered!.body.type, 'study.activated');
+      const rowOf = (id: string) =>
+        asSystem(testDatabase(), (tx) =>
+          tx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+        );
+      await waitFor(async () => (await rowOf(stranded)).status === 'delivered');
+      const left = await rowOf(young);
+      assert.deepEqual(
+        [left.status, left.attempts],
+        ['pending', 0],
+        'within 2 minutes its recorder may still start it',
+      );
+      assert.equal(receiver.received.length, 1);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('closes an open offer whose workflow is gone (withdrawn, or expired past its time) and tells its study; a running one is left', async () => {

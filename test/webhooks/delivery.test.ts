@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import type { EmailMessage, EmailSender } from '../../clients/email.ts';
@@ -88,7 +89,7 @@ describe('outgoing webhooks: a delivery is signed, retried with backoff for thre
   }
 
   /** Records a study.completed event of the suite's organization and runs its deliveries to their end. */
-  async function deliver(): Promise<{ deliveryIds: string[]; outcomes: unknown[] }> {
+  async function deliver(queue = QUEUE): Promise<{ deliveryIds: string[]; outcomes: unknown[] }> {
     const studyId = randomUUID();
     const deliveryIds = await asSystem(testDatabase(), (tx) =>
       recordWebhookEvent(tx, {
@@ -99,7 +100,7 @@ describe('outgoing webhooks: a delivery is signed, retried with backoff for thre
         occurredAt: new Date(),
       }),
     );
-    await startWebhookDeliveries(env.client, QUEUE, deliveryIds);
+    await startWebhookDeliveries(env.client, queue, deliveryIds);
     const outcomes = await Promise.all(
       deliveryIds.map((id) => env.client.workflow.getHandle(webhookDeliveryWorkflowId(id)).result()),
     );
@@ -207,6 +208,76 @@ describe('outgoing webhooks: a delivery is signed, retried with backoff for thre
     // A disabled endpoint is sent nothing new.
     receiver.received.length = 0;
     assert.deepEqual((await deliver()).deliveryIds, []);
+  });
+
+  it('an endpoint that takes other deliveries is not disabled when one event fails for three days', async () => {
+    const endpointId = await endpoint();
+    const [refused, taken] = [randomUUID(), randomUUID()];
+    const recorded = await asSystem(testDatabase(), async (tx) => {
+      const ids: string[] = [];
+      for (const studyId of [refused, taken]) {
+        ids.push(
+          ...(await recordWebhookEvent(tx, {
+            organizationId: business.organizationId,
+            type: 'study.completed',
+            object: { studyId, status: 'completed' },
+            dedupeKey: `study.completed:${studyId}`,
+            occurredAt: new Date(),
+          })),
+        );
+      }
+      return ids;
+    });
+    receiver.answer((_n, body) => ({ status: body.data.object.studyId === refused ? 422 : 200 }));
+    mailed.length = 0;
+    await startWebhookDeliveries(env.client, QUEUE, recorded);
+    // One result awaited at a time: the time-skipping server skips only while a result is awaited.
+    const handle = (id: string) => env.client.workflow.getHandle(webhookDeliveryWorkflowId(id));
+    assert.equal(await handle(recorded[1]!).result(), 'delivered');
+    assert.equal(await handle(recorded[0]!).result(), 'failed');
+    assert.equal((await deliveryRow(recorded[0]!)).attempts, 15);
+    assert.equal((await endpointRow(endpointId)).status, 'enabled');
+    assert.deepEqual(mailed, []);
+  });
+
+  it('an endpoint that no longer takes the event type: the waiting delivery is cancelled', async () => {
+    const endpointId = await endpoint();
+    receiver.answer((n) => {
+      if (n === 1) {
+        void asSystem(testDatabase(), (tx) =>
+          tx
+            .updateTable('webhook_endpoints')
+            .set({ events: sql<['payout.paid']>`array['payout.paid']` })
+            .where('id', '=', endpointId)
+            .execute(),
+        );
+      }
+      return { status: 500, delayMs: n === 1 ? ATTEMPT_TIMEOUT_MS / 2 : 0 };
+    });
+    const { deliveryIds, outcomes } = await deliver();
+    assert.deepEqual(outcomes, ['cancelled']);
+    assert.equal(receiver.received.length, 1);
+    assert.equal((await deliveryRow(deliveryIds[0]!)).status, 'cancelled');
+  });
+
+  it("under production's URL policy a loopback endpoint is never reached: every attempt is blocked, and the log says why", async () => {
+    const guarded = await createServiceWorker({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      taskQueue: `${QUEUE}-guarded`,
+      workflowBundle: await workflowBundle(),
+      db: serviceDatabase(),
+      email,
+      webhooks: { urlPolicy: { allowPrivate: false }, attemptTimeoutMs: ATTEMPT_TIMEOUT_MS },
+    });
+    await endpoint();
+    const { deliveryIds, outcomes } = await guarded.runUntil(deliver(`${QUEUE}-guarded`));
+    assert.deepEqual(outcomes, ['failed']);
+    assert.equal(receiver.received.length, 0);
+    const row = await deliveryRow(deliveryIds[0]!);
+    assert.equal(row.attempts, 15);
+    assert.equal(row.last_response_code, null);
+    assert.match(row.last_error ?? '', /publicly accessible/);
   });
 
   it('an endpoint disabled by its owner while a delivery waits: the delivery is cancelled at its next attempt', async () => {

@@ -21,8 +21,8 @@ export type Answer = { readonly status: number; readonly delayMs?: number } | 'h
 export interface Receiver {
   readonly url: string;
   readonly received: Received[];
-  /** What to answer each request from now on; the default answers 200 at once. */
-  answer(plan: (n: number) => Answer): void;
+  /** What to answer each request from now on (its number, 1-based, and its body); the default answers 200 at once. */
+  answer(plan: (n: number, body: Received['body']) => Answer): void;
   /** Resolves once `count` requests have arrived (now or later); rejects after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   stop(): Promise<void>;
@@ -31,18 +31,19 @@ export interface Receiver {
 /** A local HTTP endpoint that keeps every delivery, raw body and headers, and answers as told. */
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
-  let plan: (n: number) => Answer = () => ({ status: 200 });
+  let plan: (n: number, body: Received['body']) => Answer = () => ({ status: 200 });
   let waiters: { count: number; resolve: () => void }[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const answer = plan(received.length + 1);
       const rawBody = Buffer.concat(chunks);
+      const body = JSON.parse(rawBody.toString('utf8')) as Received['body'];
+      const answer = plan(received.length + 1, body);
       received.push({
         headers: request.headers,
         rawBody,
-        body: JSON.parse(rawBody.toString('utf8')) as Received['body'],
+        body,
         answeredWith: answer === 'hang' ? 'nothing' : answer.status,
       });
       const ready = waiters.filter((waiter) => received.length >= waiter.count);
