@@ -1,18 +1,14 @@
 import { emailAddress } from '../../lib/validation/email.ts';
 import { z } from 'zod';
 import { AUDIT_CATEGORIES } from '../../lib/audits.ts';
+import { httpUrl } from '../../lib/validation/http-url.ts';
 import { int4, storableString } from '../../lib/validation/storable.ts';
 
 export const MAX_PAGES_LIMIT = 50;
 
 export const MAX_RECIPIENTS = 20;
 
-const requiredOr = (message: string) => (issue: { readonly input?: unknown }) =>
-  issue.input === undefined ? 'Required' : message;
-
-const auditUrl = z
-  .url({ protocol: /^https?$/, error: requiredOr('Must be an http or https URL') })
-  .max(2048, 'Must be at most 2048 characters');
+const auditUrl = httpUrl();
 
 const viewport = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrl, requiredOr } from '../../lib/validation/http-url.ts';
 import { DEVICES, PROTOTYPE_TYPES, STUDY_STATUSES, TONE_PROFILES } from '../../lib/domain.ts';
 import { paginationQuery } from '../../lib/validation/pagination.ts';
 import { ISO_4217 } from '../../lib/validation/iso-codes.ts';
@@ -14,14 +15,6 @@ const RATIO_TOLERANCE = 1e-6;
 
 const text = (max: number) =>
   storableString().max(max, `Must be at most ${max} characters`).trim().min(1, 'Must not be empty');
-
-// A schema-level error outranks validate.ts's global "Required", so a missing value keeps it here.
-const requiredOr = (message: string) => (issue: { readonly input?: unknown }) =>
-  issue.input === undefined ? 'Required' : message;
-
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: requiredOr('Must be an http or https URL') })
-  .max(2048, 'Must be at most 2048 characters');
 
 const task = z.object({
   title: text(TITLE_MAX),
@@ -158,7 +151,7 @@ const settings = z.object({
 export const createStudyBody = z.object({
   title: text(TITLE_MAX),
   description: text(TEXT_MAX),
-  prototypeUrl: httpUrl,
+  prototypeUrl: httpUrl(),
   prototypeType: z.enum(PROTOTYPE_TYPES),
   tasks,
   targeting,

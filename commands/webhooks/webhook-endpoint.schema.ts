@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../../lib/domain.ts';
+import { httpUrl } from '../../lib/validation/http-url.ts';
 import { storableString } from '../../lib/validation/storable.ts';
 
-const requiredOr = (message: string) => (issue: { readonly input?: unknown }) =>
-  issue.input === undefined ? 'Required' : message;
-
-const endpointUrl = z
-  .url({ protocol: /^https?$/, error: requiredOr('Must be an http or https URL') })
-  .max(2048, 'Must be at most 2048 characters')
-  .describe('Where events are POSTed; it must resolve to a public address (as audit URLs must)');
+const endpointUrl = httpUrl().describe(
+  'Where events are POSTed; it must resolve to a public address (as audit URLs must)',
+);
 
 // Repeats are dropped before counting: every type once is always allowed.
 const events = z

@@ -5,8 +5,7 @@ import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './h
 import { asSystem } from '../../db/doors.ts';
 import { testDatabase } from '../support/database.ts';
 import { eventually } from './polling.ts';
-import { insertWebhookEndpoint } from '../../db/repositories/webhooks.ts';
-import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { startReceiver, subscribe, type Receiver } from '../webhooks/receiver.ts';
 import { verifyWebhook } from '../webhooks/verify-example.ts';
 
 const WEBHOOK_SECRET = `whsec_${'a'.repeat(43)}`;
@@ -83,16 +82,7 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
 
   it('answers 202 queued at once; the job runs to complete and its report is emailed to the recipients and the requester', async () => {
     // The organization's webhook endpoint hears audit.completed once the report is out.
-    await asSystem(testDatabase(), (tx) =>
-      insertWebhookEndpoint(tx, {
-        organizationId: business.organizationId,
-        createdBy: business.userId,
-        url: receiver.url,
-        description: '',
-        events: ['audit.completed'],
-        secret: WEBHOOK_SECRET,
-      }),
-    );
+    await subscribe(business, receiver.url, ['audit.completed'], WEBHOOK_SECRET);
     const response = await harness.api.request('POST', '/api/audits/full', {
       token,
       body: {

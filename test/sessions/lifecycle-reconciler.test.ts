@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { insertWebhookEndpoint, recordWebhookEvent } from '../../db/repositories/webhooks.ts';
-import { startReceiver } from '../webhooks/receiver.ts';
+import { recordWebhookEvent } from '../../db/repositories/webhooks.ts';
+import { startReceiver, subscribe } from '../webhooks/receiver.ts';
 import { randomUUID } from 'node:crypto';
 import type { ScheduleHandle } from '@temporalio/client';
 import { defaultPayloadConverter, WorkflowNotFoundError } from '@temporalio/common';
@@ -269,16 +269,7 @@ describe('the lifecycle reconciler schedule', () => {
   it('starts a webhook delivery recorded but never started (its worker died first), and leaves a young one to its recorder', async () => {
     const receiver = await startReceiver();
     try {
-      await asSystem(testDatabase(), (tx) =>
-        insertWebhookEndpoint(tx, {
-          organizationId: business.organizationId,
-          createdBy: business.userId,
-          url: receiver.url,
-          description: '',
-          events: ['study.activated'],
-          secret: `whsec_${'r'.repeat(43)}`,
-        }),
-      );
+      await subscribe(business, receiver.url, ['study.activated'], `whsec_${'r'.repeat(43)}`);
       const record = (occurredAt: Date) =>
         asSystem(testDatabase(), async (tx) => {
           const studyId = randomUUID();

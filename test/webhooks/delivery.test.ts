@@ -6,14 +6,14 @@ import type { Worker } from '@temporalio/worker';
 import type { EmailMessage, EmailSender } from '../../clients/email.ts';
 import { startWebhookDeliveries } from '../../clients/webhook-deliveries.ts';
 import { asSystem } from '../../db/doors.ts';
-import { insertWebhookEndpoint, recordWebhookEvent } from '../../db/repositories/webhooks.ts';
+import { recordWebhookEvent } from '../../db/repositories/webhooks.ts';
 import type { WebhookEventType } from '../../lib/domain.ts';
 import { webhookDeliveryWorkflowId } from '../../workflows/messages/webhook-delivery.ts';
 import { createServiceWorker } from '../../workers/service-worker.ts';
 import { serviceDatabase, testDatabase } from '../support/database.ts';
 import { createBusiness, createMembers, type BusinessFixture } from '../support/factories.ts';
 import { timeSkippingEnvironment, workflowBundle } from '../support/temporal.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { startReceiver, subscribe, type Receiver } from './receiver.ts';
 import { verifyWebhook } from './verify-example.ts';
 
 const QUEUE = `webhook-delivery-test-${process.pid}`;
@@ -75,17 +75,7 @@ describe('outgoing webhooks: a delivery is signed, retried with backoff for thre
   });
 
   async function endpoint(events: WebhookEventType[] = ['study.completed']): Promise<string> {
-    const row = await asSystem(testDatabase(), (tx) =>
-      insertWebhookEndpoint(tx, {
-        organizationId: business.organizationId,
-        createdBy: business.userId,
-        url: receiver.url,
-        description: '',
-        events,
-        secret: SECRET,
-      }),
-    );
-    return row.id;
+    return subscribe(business, receiver.url, events, SECRET);
   }
 
   /** Records a study.completed event of the suite's organization and runs its deliveries to their end. */

@@ -1,3 +1,7 @@
+import { asSystem } from '../../db/doors.ts';
+import { insertWebhookEndpoint } from '../../db/repositories/webhooks.ts';
+import type { WebhookEventType } from '../../lib/domain.ts';
+import { testDatabase } from '../support/database.ts';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -82,4 +86,27 @@ export async function startReceiver(): Promise<Receiver> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Registers `url` for the business's organization straight in the table, as the system door
+ * would: the tests' receivers listen on loopback, which the API's URL guard refuses.
+ */
+export async function subscribe(
+  business: { readonly organizationId: string; readonly userId: string },
+  url: string,
+  events: readonly WebhookEventType[],
+  secret: string,
+): Promise<string> {
+  const row = await asSystem(testDatabase(), (tx) =>
+    insertWebhookEndpoint(tx, {
+      organizationId: business.organizationId,
+      createdBy: business.userId,
+      url,
+      description: '',
+      events,
+      secret,
+    }),
+  );
+  return row.id;
 }
