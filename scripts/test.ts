@@ -1,4 +1,4 @@
-// `npm test`: the whole suite in three shards at once, each a mocha process with a fresh database
+// `npm test`: the whole suite in two shards at once, each a mocha process with a fresh database
 // of its own and its own Temporal server (scripts/lib/suite-environment.ts, test/support/temporal.ts),
 // then the files whose recognisers work in real time (`REAL_TIME_FILES`) in a process of their own,
 // with only a lowest-priority process of folders that fill the idle processor beside them
@@ -7,8 +7,8 @@
 // Exits non-zero when any process fails.
 //
 // Part of the suite's time is spent waiting (on browsers, workflows, servers restarting): two
-// processes on two cores left about a quarter of the processor idle, three keep it busy
-// (docs/testing.md).
+// processes on two cores leave about a quarter of the processor idle; three kept it busy but
+// starved the time-limited tests on a slow day (docs/testing.md).
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';

@@ -121,5 +121,8 @@ export async function finishAuditJob(
       completed_at: outcome.at,
     })
     .where('id', '=', id)
+    // A job whose report went out stays complete: a late failure (its activity's last retry
+    // failing after the commit) must not contradict the mail the recipients hold.
+    .where('status', '<>', 'complete')
     .execute();
 }
