@@ -145,7 +145,11 @@ export async function updateStudyRow(tx: Tx, id: string, change: Updateable<Stud
   await tx.updateTable('studies').set(change).where('id', '=', id).execute();
 }
 
-/** The study's status and organization, its row locked until the transaction ends. */
+/**
+ * The study's status and organization, its row locked until the transaction ends as the update
+ * that follows would lock it (FOR NO KEY UPDATE): sessions and offers that reference the study
+ * (their foreign keys take KEY SHARE) are not held up, as FOR UPDATE would hold them.
+ */
 export function lockedStudyStatus(
   tx: Tx,
   id: string,
@@ -154,7 +158,7 @@ export function lockedStudyStatus(
     .selectFrom('studies')
     .select(['status', 'organization_id'])
     .where('id', '=', id)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirst();
 }
 
