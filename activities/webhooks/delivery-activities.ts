@@ -15,6 +15,7 @@ import type { UrlPolicy } from '../../lib/url-guard.ts';
 import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from '../../lib/webhook-schedule.ts';
 import { signWebhook } from '../../lib/webhook-signing.ts';
 import { webhookBody, WEBHOOK_HEADERS } from '../../lib/webhook-payload.ts';
+import type { WebhookDeliveryOutcome } from '../../workflows/messages/webhook-delivery.ts';
 
 export interface WebhookActivityDependencies {
   readonly db: Db;
@@ -27,8 +28,8 @@ export interface WebhookActivityDependencies {
   readonly attemptTimeoutMs?: number;
 }
 
-/** What one attempt came to: `failed` is tried again on the workflow's schedule. */
-export type AttemptResult = 'delivered' | 'failed' | 'cancelled' | 'closed';
+/** What one attempt came to: `failed` is tried again on the workflow's schedule; the others end it. */
+export type AttemptResult = WebhookDeliveryOutcome;
 
 const isSuccess = (code: number | null) => code !== null && code >= 200 && code < 300;
 

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { stopProcess } from '../../scripts/lib/processes.ts';
 import { WORKFLOWS_PATH } from '../../workers/service-worker.ts';
+import { eventually } from '../audits/polling.ts';
 import { createPasswordUser } from '../auth/helpers.ts';
 import { freePort } from '../support/free-port.ts';
 import { temporalEnvironment } from '../support/temporal.ts';
@@ -61,15 +62,6 @@ async function startCollector(): Promise<{ url: string; spans: ReceivedSpan[]; s
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, server };
 }
 
-async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return check();
-}
-
 // The API and the worker as the production processes run them (api/main.ts, and the service
 // worker with the tracing plugin), each exporting to a local OTLP/HTTP collector.
 describe('traces: one request through its workflow and activity, in one trace (OTEL_EXPORTER_OTLP_ENDPOINT)', function () {
@@ -108,16 +100,13 @@ describe('traces: one request through its workflow and activity, in one trace (O
       stdio: 'ignore',
     });
     apiUrl = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${apiUrl}/api/health/live`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error('the API process did not answer within 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    // Not listening yet is a refused connection: asked again until it answers.
+    const live = () =>
+      fetch(`${apiUrl}/api/health/live`).then(
+        (response) => response.ok,
+        () => false,
+      );
+    assert.ok(await eventually(live), 'the API process answers within 30 s');
   });
   after(async () => {
     for (const child of [api, worker]) if (child) await stopProcess(child, 10_000);
@@ -142,7 +131,7 @@ describe('traces: one request through its workflow and activity, in one trace (O
       collector.spans.find(
         (span) => span.service === 'usability-worker' && span.name === 'RunActivity:deliverNotification',
       );
-    assert.ok(await waitUntil(() => !!request() && !!activity(), 30_000), JSON.stringify(collector.spans));
+    assert.ok(await eventually(() => !!request() && !!activity()), JSON.stringify(collector.spans));
     const root = request()!;
     const trace = collector.spans.filter((span) => span.traceId === root.traceId);
     const byId = new Map(trace.map((span) => [span.spanId, span]));
