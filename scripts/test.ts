@@ -1,7 +1,7 @@
 // `npm test`: the whole suite in two shards at once, each a mocha process with a fresh database
 // of its own and its own Temporal server (scripts/lib/suite-environment.ts, test/support/temporal.ts),
-// then the files whose recognisers work in real time (`REAL_TIME_FILES`) in a process of their own,
-// with only a lowest-priority process of folders that fill the idle processor beside them
+// then the files whose recognisers work in real time (`REAL_TIME_PROCESSES`) in processes of their
+// own, with only a lowest-priority process of folders that fill the idle processor beside them
 // (`BESIDE_REAL_TIME_FOLDERS`); or mocha over the spec files given as arguments
 // (`npm test -- test/api/x.test.ts`) in one process. Other arguments go to mocha as they are.
 // Exits non-zero when any process fails.
@@ -94,7 +94,7 @@ if (namesSpecFiles) {
 
 const started = Date.now();
 const { shards, realTime, besideRealTime } = planSuite(specFiles(PROJECT_ROOT), SHARDS);
-const runs = [...shards, realTime, ...besideRealTime].filter((files) => files.length);
+const runs = [...shards, ...realTime, ...besideRealTime].filter((files) => files.length);
 const shardTimesFile = (index: number) => `.data/test-times-shard-${index + 1}.json`;
 // One after the other: the first installs what is missing (Temporal's binaries, Chromium), which
 // two at once would do twice over each other.
@@ -107,20 +107,25 @@ const ended = await Promise.all(
   ),
 );
 if (realTime.length) {
-  const index = shards.length;
+  const labelled = (name: string, count: number, offset: number) =>
+    count > 1 ? `[${name} ${offset + 1}]` : `[${name}]`;
+  const realTimeRuns = realTime.map((files, offset) => ({
+    files,
+    label: labelled('real-time', realTime.length, offset),
+    priority: 0,
+  }));
+  const besideRuns = besideRealTime.map((files, offset) => ({
+    files,
+    label: labelled('beside', besideRealTime.length, offset),
+    priority: LOWEST_PRIORITY,
+  }));
   ended.push(
-    ...(await Promise.all([
-      runShard(environments[index]!, [...args, ...realTime], '[real-time]', shardTimesFile(index)),
-      ...besideRealTime.map((files, offset) =>
-        runShard(
-          environments[index + 1 + offset]!,
-          [...args, ...files],
-          besideRealTime.length > 1 ? `[beside ${offset + 1}]` : '[beside]',
-          shardTimesFile(index + 1 + offset),
-          LOWEST_PRIORITY,
-        ),
-      ),
-    ])),
+    ...(await Promise.all(
+      [...realTimeRuns, ...besideRuns].map(({ files, label, priority }, offset) => {
+        const index = shards.length + offset;
+        return runShard(environments[index]!, [...args, ...files], label, shardTimesFile(index), priority);
+      }),
+    )),
   );
 }
 
@@ -148,7 +153,7 @@ if (failedShards && !merged.failures) console.log(`\n${failedShards} process(es)
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 const longest = (runs: readonly { ms: number }[]) => Math.max(0, ...runs.map((run) => run.ms));
 const realTimeText = realTime.length
-  ? `, then ${realTime.length} real-time file(s) with ${besideRealTime.flat().length} file(s) beside them (${seconds(longest(ended.slice(shards.length)))})`
+  ? `, then ${realTime.flat().length} real-time file(s) in ${realTime.length} process(es) with ${besideRealTime.flat().length} file(s) beside them (${seconds(longest(ended.slice(shards.length)))})`
   : '';
 console.log(
   `\n${shards.length} shards (${seconds(longest(ended.slice(0, shards.length)))})${realTimeText}: ${seconds(merged.totalMs)} in all; file times in ${TIMES_FILE}`,

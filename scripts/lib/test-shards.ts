@@ -2,32 +2,33 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * Seconds each test folder took in a three-shard run on the reference machine (2 cores; the clean
- * clone's run of 2026-11-29 12:10 in docs/testing.md, its `.data/test-times.json`), where the shards
- * slow each other down; the real-time files are left out. Only their proportions matter: they
- * balance the shards. A folder missing here counts `UNKNOWN_FILE_SECONDS` a spec file.
+ * Seconds each test folder took in a two-shard run on the reference machine (2 cores; the clean
+ * clone's run of ed50d8a, 2026-11-29 evening, in docs/testing.md, its `.data/test-times.json`), where
+ * the shards slow each other down; the real-time files are left out. Only their proportions matter:
+ * they balance the shards. A folder missing here counts `UNKNOWN_FILE_SECONDS` a spec file.
  */
 const FOLDER_SECONDS: Readonly<Record<string, number>> = {
-  audits: 205,
-  extension: 165,
-  sessions: 147,
-  api: 114,
-  pages: 85,
-  failure: 63,
-  payments: 61,
-  recordings: 57,
-  auth: 39,
-  scripts: 33,
-  workflows: 24,
-  outreach: 12,
-  ai: 11,
-  db: 10,
-  gamification: 9,
+  audits: 146,
+  extension: 134,
+  sessions: 82,
+  api: 65,
+  failure: 61,
+  pages: 58,
+  payments: 35,
+  recordings: 35,
+  scripts: 24,
+  ai: 17,
+  workflows: 16,
+  auth: 15,
+  outreach: 8,
   community: 6,
-  ingestion: 6,
+  db: 6,
+  gamification: 5,
   admin: 3,
-  'facial-engine': 3,
+  webhooks: 3,
+  ingestion: 2,
   testers: 1,
+  'facial-engine': 1,
   matching: 1,
   commands: 1,
   lib: 1,
@@ -59,7 +60,8 @@ export function specFiles(root: string): string[] {
 /**
  * The spec files split into `count` shards of about equal time. A folder stays whole: its files
  * share fixtures and the countries their studies recruit in. Longest folder (or group of folders,
- * `SAME_SHARD`) first, each to the shard with the least time so far.
+ * `SAME_SHARD`) first, each to the shard with the least time so far; the second shard then runs its
+ * folders in the opposite order.
  */
 export function planShards(files: readonly string[], count: number): string[][] {
   const folders = new Map<string, string[]>();
@@ -76,51 +78,62 @@ export function planShards(files: readonly string[], count: number): string[][] 
     unit.files.push(...inFolder);
     units.set(key, unit);
   }
-  const shards = Array.from({ length: count }, () => ({ seconds: 0, files: [] as string[] }));
+  const shards = Array.from({ length: count }, () => ({ seconds: 0, units: [] as string[][] }));
   const longestFirst = [...units.entries()].sort(
     ([a, x], [b, y]) => y.seconds - x.seconds || a.localeCompare(b),
   );
   for (const [, unit] of longestFirst) {
     const lightest = shards.reduce((best, shard) => (shard.seconds < best.seconds ? shard : best));
     lightest.seconds += unit.seconds;
-    lightest.files.push(...unit.files);
+    lightest.units.push(unit.files);
   }
-  return shards.map((shard) => shard.files).filter((shard) => shard.length > 0);
+  // The longest folders are the browsers' (audits, pages, extension). Every other shard runs its
+  // folders shortest first, so one shard's browsers meet the other's waiting tests instead of its
+  // browsers: longest first in both, the processor was saturated for the first minutes and a
+  // quarter to a half idle for the last ones (docs/testing.md).
+  return shards
+    .map((shard, index) => (index % 2 ? [...shard.units].reverse() : shard.units).flat())
+    .filter((shard) => shard.length > 0);
 }
 
 /**
- * Spec files run after the shards, in a process of their own that nothing of equal priority runs
+ * Spec files run after the shards, in processes of their own that nothing of equal priority runs
  * beside (only `BESIDE_REAL_TIME_FOLDERS`, at the lowest): their recognisers work in real time on
  * Chromium's fake camera and microphone, and beside another shard the starved capture stutters
- * (transcripts garbled, a model still loading when the test looks).
+ * (transcripts garbled, a model still loading when the test looks). Two processes at once, the voice
+ * suite alone in one: it waits on the fake microphone's loop (16 s a turn, one to three turns) and
+ * the others together take about as long; one after the other, the processor idled through both.
  */
-export const REAL_TIME_FILES: readonly string[] = [
-  'test/extension/facial.test.ts',
-  'test/extension/voice.test.ts',
-  // A whole session with both models loading at once: starved, a model outlasts its wait.
-  'test/extension/nothing-private-leaves.test.ts',
-  // Its tones reach the on-device recogniser as Chromium plays them: starved, 1 s was heard as 0.72 s.
-  'test/extension/web-speech.test.ts',
+export const REAL_TIME_PROCESSES: readonly (readonly string[])[] = [
+  ['test/extension/voice.test.ts'],
+  [
+    'test/extension/facial.test.ts',
+    // A whole session with both models loading at once: starved, a model outlasts its wait.
+    'test/extension/nothing-private-leaves.test.ts',
+    // Its tones reach the on-device recogniser as Chromium plays them: starved, 1 s was heard as 0.72 s.
+    'test/extension/web-speech.test.ts',
+  ],
 ];
+export const REAL_TIME_FILES: readonly string[] = REAL_TIME_PROCESSES.flat();
 
 /**
  * Folders run beside the real-time files, in a process of their own at the lowest priority, instead
- * of in the shards: the real-time files leave the processor mostly idle for a minute and a half,
- * and these folders fill part of it. Chosen because they start no browser (the recognisers' capture
- * keeps the processor it asks for) and hold no check against a fixed limit of seconds. Their tests
- * mostly wait (on servers restarting, workers killed), so they take about as long there as in a
- * shard, about as long as the real-time files. One process, not two: beside two, the voice suite's
- * first attempt failed in two runs of four and its transcripts came within 0.02 of their limit
- * once, where beside one it passed at once in every run (docs/testing.md).
+ * of in the shards: the real-time files leave the processor mostly idle for a minute, and these
+ * folders fill part of it. Chosen because they start no browser (the recognisers' capture keeps the
+ * processor it asks for) and hold no check against a fixed limit of seconds. Their tests mostly wait
+ * (on servers restarting, workers killed), so they take about as long there as in a shard, about as
+ * long as the real-time files. One process, not two: beside two, the voice suite's first attempt
+ * failed in two runs of four and its transcripts came within 0.02 of their limit once, where beside
+ * one it passed at once in every run (docs/testing.md).
  */
-export const BESIDE_REAL_TIME_FOLDERS: readonly string[] = ['failure', 'payments'];
+export const BESIDE_REAL_TIME_FOLDERS: readonly string[] = ['failure'];
 export const BESIDE_REAL_TIME_PROCESSES = 1;
 
 export interface SuitePlan {
   /** Run at once, first. */
   readonly shards: string[][];
-  /** Run after the shards, at normal priority. */
-  readonly realTime: string[];
+  /** Run after the shards, each list in a process at normal priority, at once. */
+  readonly realTime: string[][];
   /** Run at the same time as `realTime`, each list in a process at the lowest priority. */
   readonly besideRealTime: string[][];
 }
@@ -131,11 +144,13 @@ export interface SuitePlan {
  * folders go to the shards.
  */
 export function planSuite(files: readonly string[], count: number): SuitePlan {
-  const realTime = files.filter((file) => REAL_TIME_FILES.includes(file));
+  const realTime = REAL_TIME_PROCESSES.map((process) =>
+    files.filter((file) => process.includes(file)),
+  ).filter((process) => process.length > 0);
   const beside = realTime.length
     ? files.filter((file) => BESIDE_REAL_TIME_FOLDERS.includes(file.split('/')[1] ?? ''))
     : [];
-  const rest = files.filter((file) => !realTime.includes(file) && !beside.includes(file));
+  const rest = files.filter((file) => !REAL_TIME_FILES.includes(file) && !beside.includes(file));
   return {
     shards: planShards(rest, count),
     realTime,

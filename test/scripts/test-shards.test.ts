@@ -5,6 +5,7 @@ import {
   BESIDE_REAL_TIME_FOLDERS,
   BESIDE_REAL_TIME_PROCESSES,
   REAL_TIME_FILES,
+  REAL_TIME_PROCESSES,
   planShards,
   planSuite,
   specFiles,
@@ -41,6 +42,13 @@ describe('npm test: the suite split into shards (scripts/lib/test-shards.ts)', (
     assert.ok(second!.some((file) => folderOf(file) === 'sessions'));
   });
 
+  it('runs the first shard longest folder first and the second shortest first, so their browsers do not start together', () => {
+    const [first, second] = planShards(files, 2);
+    assert.equal(folderOf(first![0]!), 'audits');
+    assert.equal(folderOf(second!.at(-1)!), 'extension');
+    assert.notEqual(folderOf(second![0]!), 'extension');
+  });
+
   it('keeps the folders that run instant audits against the 10 s limit in one shard: audits and pages', () => {
     const shards = planShards(files, 2);
     const shardOf = (folder: string) =>
@@ -49,16 +57,24 @@ describe('npm test: the suite split into shards (scripts/lib/test-shards.ts)', (
     assert.equal(shardOf('pages'), shardOf('audits'));
   });
 
-  it('runs the real-time media suites in a process of their own after the shards, the folders beside them in others, and every other file in a shard once', () => {
+  it('runs the real-time media suites in processes of their own after the shards, the voice suite alone, the folders beside them in others, and every other file in a shard once', () => {
     const { shards, realTime, besideRealTime } = planSuite(files, 3);
     assert.equal(shards.length, 3);
-    assert.deepEqual(realTime, [...REAL_TIME_FILES].sort());
+    assert.deepEqual(realTime, REAL_TIME_PROCESSES);
+    assert.deepEqual(realTime[0], ['test/extension/voice.test.ts']);
+    assert.ok(
+      REAL_TIME_FILES.every((file) => files.includes(file)),
+      'a real-time file is missing',
+    );
     assert.equal(besideRealTime.length, BESIDE_REAL_TIME_PROCESSES);
     assert.deepEqual(
       [...new Set(besideRealTime.flat().map(folderOf))].sort(),
       [...BESIDE_REAL_TIME_FOLDERS].sort(),
     );
-    assert.deepEqual([...shards.flat(), ...realTime, ...besideRealTime.flat()].sort(), [...files].sort());
+    assert.deepEqual(
+      [...shards.flat(), ...realTime.flat(), ...besideRealTime.flat()].sort(),
+      [...files].sort(),
+    );
   });
 
   it('starts no browser beside the real-time files: their capture keeps the processor', () => {
@@ -78,7 +94,7 @@ describe('npm test: the suite split into shards (scripts/lib/test-shards.ts)', (
       ['test/payments/a.test.ts', 'test/api/b.test.ts'],
       3,
     );
-    assert.deepEqual([realTime, besideRealTime.flat()], [[], []]);
+    assert.deepEqual([realTime.flat(), besideRealTime.flat()], [[], []]);
     assert.deepEqual(shards.flat().sort(), ['test/api/b.test.ts', 'test/payments/a.test.ts']);
   });
 
