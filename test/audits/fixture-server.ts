@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, normalize } from 'node:path';
+import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { actRulesDir } from '../bench/act/catalogue.ts';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 /** The conformance benchmark's pages, served under /conformance/ (test/bench/audit-conformance.ts). */
@@ -29,7 +30,8 @@ export interface FixtureServer {
  * - `/never-responds` never answers; any page with `?hold=<gate>` waits until `release(gate)`;
  * - `/many-links.html?count=<n>` is a page with n links after a skip link, ending with JUMPED_PAST;
  * - `/many-issues.html?count=<n>` is a page with n images without alt (critical) and minor issues;
- * - `/conformance/<page>` is a page of the conformance benchmark (test/bench/audit-conformance/pages).
+ * - `/conformance/<page>` is a page of the conformance benchmark (test/bench/audit-conformance/pages);
+ * - `/WAI/<path>` is a file of the W3C ACT Rules' test cases (actRulesDir()), as w3.org serves them.
  */
 export async function startFixtureServer(): Promise<FixtureServer> {
   const waiting = new Map<string, (() => void)[]>();
@@ -53,6 +55,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     }
     if (url.pathname === '/many-issues.html') {
       html(response, manyIssues(Number(url.searchParams.get('count') ?? 60)));
+      return;
+    }
+    if (url.pathname.startsWith('/WAI/')) {
+      void serveAsIs(actRulesDir(), url.pathname.slice('/WAI'.length), response);
       return;
     }
     const gate = url.searchParams.get('hold');
@@ -100,6 +106,46 @@ async function serveFile(pathname: string, response: ServerResponse, origin: str
       origin.replace('127.0.0.1', 'localhost'),
     );
     html(response, body);
+  } catch {
+    response.writeHead(404, { 'Content-Type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+  }
+}
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.xml': 'application/xml',
+  '.svg': 'image/svg+xml',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.mp3': 'audio/mpeg',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.ogg': 'audio/ogg',
+  '.vtt': 'text/vtt',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** A file under `root` byte for byte, typed by its extension (pictures, fonts and media included). */
+async function serveAsIs(root: string, pathname: string, response: ServerResponse): Promise<void> {
+  const file = join(root, normalize(decodeURIComponent(pathname)));
+  if (!file.startsWith(root)) {
+    response.writeHead(403).end();
+    return;
+  }
+  try {
+    const body = await readFile(file);
+    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    response.writeHead(200, { 'Content-Type': type }).end(body);
   } catch {
     response.writeHead(404, { 'Content-Type': 'text/html' }).end('<!doctype html><title>Not found</title>');
   }

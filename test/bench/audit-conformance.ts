@@ -8,16 +8,12 @@
 // Plain axe is run the way a careful integrator runs it: axe-core injected into the page and into
 // every frame (with cross-origin messaging allowed, so its frame support reaches them), after the
 // page's load event, `axe.run(document)` with axe's defaults, criteria from the violations' tags.
-import { chromium, type Browser } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { loadConfig } from '../../config/index.ts';
-import { criteriaOf } from '../../activities/audits/axe-check.ts';
 import { acquireAuditHarness, releaseAuditHarness } from '../audits/harness.ts';
-import { instantClient, type InstantClient, type InstantResult } from '../audits/instant-client.ts';
-import { plainAxe } from '../audits/plain-axe.ts';
+import { instantClient } from '../audits/instant-client.ts';
+import { axeVerdict, instantVerdict, type Verdict } from './support/verdicts.ts';
 import { CASES, type ConformanceCase } from './audit-conformance/cases.ts';
-
-/** What a tool said of one page: the criteria it reported issues under, or why it could not say. */
-type Verdict = { readonly criteria: ReadonlySet<string> } | { readonly error: string };
 
 interface Tally {
   correct: number;
@@ -41,7 +37,7 @@ export async function run() {
     const client = await instantClient(harness);
     for (const conformance of CASES) {
       const url = `${harness.fixtures.url}/conformance/${conformance.page}`;
-      tally(audit, conformance, await auditVerdict(client, url));
+      tally(audit, conformance, await instantVerdict(client, url));
       tally(axe, conformance, await axeVerdict(browser, url));
     }
   } finally {
@@ -96,7 +92,9 @@ function tally(t: Tally, conformance: ConformanceCase, verdict: Verdict): void {
     if (conformance.expected === 'failed') t.missed.push(name);
     return;
   }
-  const flagged = conformance.criteria.some((criterion) => verdict.criteria.has(criterion));
+  const flagged = verdict.issues.some((criteria) =>
+    criteria.some((criterion) => conformance.criteria.includes(criterion)),
+  );
   if (conformance.expected === 'failed') {
     if (flagged) t.detected++;
     else t.missed.push(name);
@@ -105,21 +103,4 @@ function tally(t: Tally, conformance: ConformanceCase, verdict: Verdict): void {
     t.falseAlarms.push(name);
   }
   if (flagged === (conformance.expected === 'failed')) t.correct++;
-}
-
-/** The instant audit's whole issue list (`issues`), every category. */
-async function auditVerdict(client: InstantClient, url: string): Promise<Verdict> {
-  const response = await client.request({ url });
-  if (response.status !== 200) return { error: `${response.status} ${response.text.slice(0, 200)}` };
-  const result = response.body.data as InstantResult;
-  return { criteria: new Set(result.issues.flatMap((issue) => issue.wcagCriteria)) };
-}
-
-async function axeVerdict(browser: Browser, url: string): Promise<Verdict> {
-  try {
-    const violations = await plainAxe(browser, url);
-    return { criteria: new Set(violations.flatMap((violation) => criteriaOf(violation.tags))) };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
-  }
 }
