@@ -118,13 +118,12 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   };
 }
 
-const REDIRECTED =
-  'Leads to an address that is not publicly accessible (a redirect or script sent the page there)';
+const REDIRECTED = 'Leads to an address that is not publicly accessible (a redirect sent the page there)';
 
 /**
- * Opens the page. Every hop of the main frame's navigation is remembered: when the egress proxy
- * refused one (a public URL redirecting to 169.254.169.254), the audit is refused too, rather
- * than auditing the proxy's refusal page or reporting a load error. (A finding's reconstructed
+ * Opens the page. Every hop of the main frame's navigation (its server redirects) is remembered:
+ * when the egress proxy refused one (a public URL redirecting to 169.254.169.254), the audit is
+ * refused too, rather than auditing the proxy's refusal page or reporting a load error. (A finding's reconstructed
  * picture opens the prototype the same way: activities/recordings/finding-screenshots.ts.)
  */
 export async function loadPage(
@@ -133,8 +132,12 @@ export async function loadPage(
   options: Pick<PageAuditOptions, 'egress' | 'navigationTimeoutMs'>,
 ): Promise<void> {
   const hops: string[] = [];
+  // The audit's own navigation and its server redirects only: a navigation the page starts later
+  // (a meta refresh, a script) is stopped by holdDocument and never leaves the document, wherever
+  // it pointed, so the document as loaded is audited.
   const onRequest = (request: Request) => {
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) hops.push(request.url());
+    if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
+    if (hops.length === 0 || request.redirectedFrom()) hops.push(request.url());
   };
   page.on('request', onRequest);
   await holdDocument(page);

@@ -55,6 +55,17 @@ describe('POST /api/audits/instant', function () {
       assert.match(result.url, /\/script-redirect\.html$/);
       expectIssue(result, { criterion: '1.1.1', element: '#no-alt' });
     });
+
+    for (const [page, how] of [
+      ['refresh-unreachable.html', 'a meta refresh'],
+      ['script-unreachable.html', 'a script'],
+    ] as const) {
+      it(`${how} sending the page to an address the audit may not reach: the document as loaded is audited (issue 35)`, async () => {
+        const result = await audit(page);
+        assert.match(result.url, new RegExp(`/${page.replace('.', '\\.')}$`));
+        expectIssue(result, { criterion: '1.1.1', element: '#no-alt' });
+      });
+    }
   });
 
   describe('frames (issue 17): axe runs in every frame, whatever its origin', () => {
