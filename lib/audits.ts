@@ -1,3 +1,4 @@
+import { WCAG_CATALOG } from './analysis/wcag-catalog.ts';
 import type { AuditGrade } from './domain.ts';
 
 /** The spec's check categories. */
@@ -24,6 +25,15 @@ export interface AuditIssue {
   readonly description: string;
   /** WCAG success criteria, e.g. ["1.4.3"]; empty for best-practice checks. */
   readonly wcagCriteria: readonly string[];
+}
+
+/**
+ * Whether every criterion an issue fails is of level AAA (1.4.6 enhanced contrast, 2.2.4
+ * interruptions, ...): reported at that level, as a minor issue the score leaves out, since the
+ * score and grade measure WCAG A and AA (docs/audits.md, "Level AAA").
+ */
+export function isLevelAaaOnly(wcagCriteria: readonly string[]): boolean {
+  return wcagCriteria.length > 0 && wcagCriteria.every((code) => WCAG_CATALOG.get(code)?.level === 'AAA');
 }
 
 /** What one check concluded on one page: failed checks carry their issues. */

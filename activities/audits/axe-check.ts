@@ -1,7 +1,13 @@
 import type AxeCore from 'axe-core';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { FRAME_SEPARATOR, SHADOW_SEPARATOR, type AuditCategory, type Severity } from '../../lib/audits.ts';
+import {
+  FRAME_SEPARATOR,
+  isLevelAaaOnly,
+  SHADOW_SEPARATOR,
+  type AuditCategory,
+  type Severity,
+} from '../../lib/audits.ts';
 
 const require = createRequire(import.meta.url);
 /** axe-core's minified build, loaded into every audited page by the browser pool's warm contexts. */
@@ -34,20 +40,29 @@ export interface AxeViolation {
 // pages cannot be seen on one); the own skip-link checks judge a skip link.
 const REPLACED_RULES = ['heading-order', 'page-has-heading-one', 'region'];
 // The spec's audit covers WCAG 2.1 A and AA: every axe rule of those levels, and its best
-// practices. 2.2's one rule (target-size, 2.5.8) is left out: it is not part of the contract, and
-// it would regrade every page whose links are stacked closer than 24 px (docs/decisions/audits.md, "WCAG 2.2").
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+// practices; and axe's level AAA rules (enhanced contrast, refreshes without exception, links of
+// the same name), reported at level AAA: minor, outside the score (isLevelAaaOnly). 2.2's one rule
+// (target-size, 2.5.8) is left out: it is not part of the contract, and it would regrade every
+// page whose links are stacked closer than 24 px (docs/decisions/audits.md, "WCAG 2.2").
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag2aaa', 'best-practice'];
 const HEADING_RULES = new Set(['empty-heading', 'heading-order', 'page-has-heading-one', 'p-as-heading']);
 /**
  * Criteria that the condition axe finds also fails and axe's tags leave out: a field without a
  * label fails 1.3.1 too (H44, F68: the tie between the label and the field is not programmatic),
- * an image-map area without alt 1.1.1 (H24: the area's image has no text alternative). An empty
+ * an image-map area without alt 1.1.1 (H24: the area's image has no text alternative); the level
+ * AAA criteria below fail with their level A ones. An empty
  * heading and a frame without a title get none more: neither fails 1.3.1 or 2.4.1 by itself.
  */
 const EXTRA_CRITERIA: Readonly<Record<string, readonly string[]>> = {
   label: ['1.3.1'],
   'select-name': ['1.3.1'],
-  'area-alt': ['1.1.1'],
+  'area-alt': ['1.1.1', '2.4.9'],
+  // A link without a name says nothing of its purpose by itself either (2.4.9, level AAA).
+  'link-name': ['2.4.9'],
+  // A refresh the reader did not ask for is an interruption (2.2.4) and a change of context (3.2.5)
+  // too, whatever its delay; axe's level AAA rule takes only those over 20 hours, which
+  // meta-refresh lets pass.
+  'meta-refresh': ['2.2.4', '3.2.5'],
 };
 
 /** A selector of axe's across shadow roots (an array: the host's, then the selector inside). */
@@ -129,17 +144,19 @@ export function criteriaOf(tags: readonly string[]): string[] {
 
 /** axe's violations as findings, one per offending element. */
 export function axeFindings(violations: readonly AxeViolation[]): AxeFinding[] {
-  return violations.flatMap((violation) =>
-    violation.nodes.map((node) => ({
+  return violations.flatMap((violation) => {
+    const wcag = [...new Set([...criteriaOf(violation.tags), ...(EXTRA_CRITERIA[violation.id] ?? [])])];
+    const levelAaa = isLevelAaaOnly(wcag);
+    return violation.nodes.map((node) => ({
       ruleId: violation.id,
       category: categoryOf(violation.id, violation.tags),
-      severity: node.impact ?? violation.impact ?? 'moderate',
+      severity: levelAaa ? 'minor' : (node.impact ?? violation.impact ?? 'moderate'),
       element: selectorOf(node.target),
-      description: describe(violation.help, node.failureSummary),
-      wcag: [...new Set([...criteriaOf(violation.tags), ...(EXTRA_CRITERIA[violation.id] ?? [])])],
+      description: `${levelAaa ? 'Level AAA: ' : ''}${describe(violation.help, node.failureSummary)}`,
+      wcag,
       fix: `${violation.help} (${violation.helpUrl})`,
-    })),
-  );
+    }));
+  });
 }
 
 /**

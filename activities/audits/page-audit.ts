@@ -9,6 +9,7 @@ import { OWN_RULES, type OwnRuleId } from './own-rules.ts';
 import { AUDIT_INIT_SCRIPT } from './page-script.ts';
 import { bySeverity, countIssues, gradeOf, scoreOf } from './score.ts';
 import {
+  isLevelAaaOnly,
   SEVERITIES,
   type AuditCategory,
   type AuditIssue,
@@ -106,7 +107,8 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   }
 
   const unique = dedupe(issues).sort(bySeverity);
-  const score = scoreOf(outcomesOf(unique));
+  // The score and grade measure WCAG A and AA: level AAA issues are listed beside them.
+  const score = scoreOf(outcomesOf(unique.filter((issue) => !isLevelAaaOnly(issue.wcagCriteria))));
   return {
     url: page.url(),
     score,

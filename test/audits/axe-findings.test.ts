@@ -14,18 +14,37 @@ const violation = (id: string, tags: string[]): AxeViolation => ({
 // docs/decisions/audits.md, "Extra WCAG criteria on axe rules": the criteria WCAG's techniques give the same defects, which axe's
 // tags leave out, are added to the rule's own.
 describe("axe findings' WCAG criteria", () => {
-  it('label and select-name also carry 1.3.1, area-alt 1.1.1; empty-heading and frame-title only their tags', () => {
+  it('label and select-name also carry 1.3.1, area-alt 1.1.1 and 2.4.9, link-name 2.4.9, meta-refresh 2.2.4 and 3.2.5; empty-heading and frame-title only their tags', () => {
     const cases: [string, string[], string[]][] = [
       ['label', ['cat.forms', 'wcag2a', 'wcag412'], ['4.1.2', '1.3.1']],
       ['select-name', ['cat.forms', 'wcag2a', 'wcag412'], ['4.1.2', '1.3.1']],
       ['empty-heading', ['cat.name-role-value', 'best-practice'], []],
       ['frame-title', ['cat.text-alternatives', 'wcag2a', 'wcag412'], ['4.1.2']],
-      ['area-alt', ['cat.text-alternatives', 'wcag2a', 'wcag244', 'wcag412'], ['2.4.4', '4.1.2', '1.1.1']],
+      [
+        'area-alt',
+        ['cat.text-alternatives', 'wcag2a', 'wcag244', 'wcag412'],
+        ['2.4.4', '4.1.2', '1.1.1', '2.4.9'],
+      ],
+      ['link-name', ['cat.name-role-value', 'wcag2a', 'wcag244', 'wcag412'], ['2.4.4', '4.1.2', '2.4.9']],
+      ['meta-refresh', ['cat.time-and-media', 'wcag2a', 'wcag221'], ['2.2.1', '2.2.4', '3.2.5']],
     ];
     for (const [id, tags, criteria] of cases) {
       const [finding] = axeFindings([violation(id, tags)]);
       assert.deepEqual(finding?.wcag, criteria, id);
     }
+  });
+
+  it('a finding of level AAA criteria only is minor and says so; one with a level A criterion keeps its impact', () => {
+    const [enhanced] = axeFindings([
+      violation('color-contrast-enhanced', ['cat.color', 'wcag2aaa', 'wcag146']),
+    ]);
+    assert.equal(enhanced?.severity, 'minor');
+    assert.match(enhanced.description, /^Level AAA: /);
+    const [link] = axeFindings([
+      violation('link-name', ['cat.name-role-value', 'wcag2a', 'wcag244', 'wcag412']),
+    ]);
+    assert.equal(link?.severity, 'serious');
+    assert.doesNotMatch(link.description, /Level AAA/);
   });
 
   it('other rules carry only the criteria of their tags, each once', () => {

@@ -39,10 +39,20 @@ describe('POST /api/audits/instant', function () {
       assert.deepEqual(issuesUnder(result, '2.2.1'), []);
     });
 
-    it('a timed refresh is reported under 2.2.1, and the audit sees the page it refreshes', async () => {
+    it('a timed refresh is reported under 2.2.1, 2.2.4 and 3.2.5, and the audit sees the page it refreshes', async () => {
       const result = await audit('refresh-timed.html');
       assert.match(result.url, /\/refresh-timed\.html$/);
-      expectIssue(result, { criterion: '2.2.1' });
+      const refresh = expectIssue(result, { criterion: '2.2.1', severity: 'critical' });
+      assert.deepEqual(refresh.wcagCriteria, ['2.2.1', '2.2.4', '3.2.5']);
+    });
+
+    it('a refresh after more than 20 hours fails level AAA only (2.2.4, 3.2.5): a minor issue, named so', async () => {
+      const result = await audit('refresh-daily.html');
+      assert.deepEqual(issuesUnder(result, '2.2.1'), []);
+      const aaa = expectIssue(result, { criterion: '2.2.4', severity: 'minor' });
+      assert.deepEqual(aaa.wcagCriteria, ['2.2.4', '3.2.5']);
+      assert.match(aaa.description, /^Level AAA: /);
+      assert.equal(result.score, 100, JSON.stringify(result.issues));
     });
 
     it('a frame and an image that never arrive: the parsed document is audited, within the limit', async () => {
@@ -66,6 +76,17 @@ describe('POST /api/audits/instant', function () {
         expectIssue(result, { criterion: '1.1.1', element: '#no-alt' });
       });
     }
+  });
+
+  it('reports level AAA failures at level AAA (issue 35): minor, named so, outside the score', async () => {
+    const result = await audit('contrast-aa-only.html');
+    assert.deepEqual(issuesUnder(result, '1.4.3'), []);
+    const enhanced = expectIssue(result, { criterion: '1.4.6', element: '#grey', severity: 'minor' });
+    assert.deepEqual(enhanced.wcagCriteria, ['1.4.6']);
+    assert.match(enhanced.description, /^Level AAA: /);
+    assert.equal(result.score, 100, JSON.stringify(result.issues));
+    assert.equal(result.grade, 'A');
+    assert.equal(result.issueCounts.minor, result.issues.filter((i) => i.severity === 'minor').length);
   });
 
   describe('frames (issue 17): axe runs in every frame, whatever its origin', () => {
