@@ -89,6 +89,13 @@ describe('POST /api/audits/instant', function () {
     assert.equal(result.issueCounts.minor, result.issues.filter((i) => i.severity === 'minor').length);
   });
 
+  it('reports a page locked to one orientation by a CSS transform under 1.3.4 (issue 35), in a portrait viewport', async () => {
+    const portrait = await audit('orientation-lock.html', { viewport: { width: 400, height: 800 } });
+    expectIssue(portrait, { criterion: '1.3.4' });
+    // Clean pages stay clean of it.
+    assert.deepEqual(issuesUnder(await audit('clean.html'), '1.3.4'), []);
+  });
+
   describe('frames (issue 17): axe runs in every frame, whatever its origin', () => {
     let result: Awaited<ReturnType<typeof audit>>;
     before(async () => {
