@@ -103,10 +103,11 @@ export function axeOptions(categories: readonly AuditCategory[]): object {
   const enabled = EXPERIMENTAL_RULES.filter((id) => !disabled.has(id));
   return {
     runOnly: { type: 'tag', values: TAGS },
-    rules: Object.fromEntries([
-      ...[...disabled].map((id) => [id, { enabled: false }]),
-      ...enabled.map((id) => [id, { enabled: true }]),
-    ]),
+    rules: Object.fromEntries(
+      [...[...disabled].map((id) => [id, false] as const), ...enabled.map((id) => [id, true] as const)].map(
+        ([id, on]) => [id, { enabled: on }],
+      ),
+    ),
     resultTypes: ['violations'],
   };
 }

@@ -22,6 +22,14 @@ export const OWN_RULES = {
     wcag: ['1.3.1'],
     fix: 'Put the text in the HTML (or an aria-label): text inserted with CSS content is lost when styles are off or replaced (F87).',
   },
+  // Files under axe's avoid-inline-spacing's category; reported where axe's rule did not report
+  // the element (page-audit.ts).
+  'line-height-important': {
+    category: 'aria',
+    severity: 'serious',
+    wcag: ['1.4.12'],
+    fix: 'Drop !important from line-height in style attributes, or make it at least 1.5 times the font size, so readers can widen it.',
+  },
   'keyboard-trap': {
     category: 'keyboard',
     severity: 'critical',

@@ -114,9 +114,16 @@ describe('POST /api/audits/instant', function () {
     });
   });
 
-  it('reports what axe reports at the WCAG 2.x A/AA tags: text spacing set inline with !important (1.4.12)', async () => {
+  it('reports text spacing set inline with !important (1.4.12): what axe reports, and lines tighter than axe sees (issue 35), each once', async () => {
     const result = await audit('inline-spacing.html');
     expectIssue(result, { criterion: '1.4.12', element: '#tight' });
+    expectIssue(result, { criterion: '1.4.12', element: '#tighter', severity: 'serious' });
+    assert.deepEqual(
+      issuesUnder(result, '1.4.12')
+        .map((issue) => issue.element)
+        .sort(),
+      ['#tight', '#tighter'],
+    );
   });
 
   it('answers the spec instant result shape and stores it under an auditId', async () => {

@@ -489,6 +489,69 @@
     return out;
   }
 
+  // ---- text spacing ----
+  // A line height declared !important in a style attribute wins over a user's style sheet, so a
+  // reader cannot widen it (1.4.12 asks that 1.5 times the font size lose nothing). Judged on the
+  // text it sets the line height of (the element's own, and descendants' without a declaration of
+  // their own), where that text is rendered and wraps onto more than one line: a line height only
+  // matters between lines. axe's avoid-inline-spacing misses tight line heights, whose lines it
+  // takes for one (W3C ACT 78fd32).
+  const INHERITED = ['inherit', 'unset', 'revert', 'revert-layer'];
+  /** @param {Element} el */
+  function importantLineHeight(el) {
+    const style = /** @type {HTMLElement} */ (el).style;
+    return style && style.getPropertyPriority('line-height') === 'important'
+      ? style.getPropertyValue('line-height').trim().toLowerCase()
+      : null;
+  }
+  /** @param {Text} text */
+  function wrappedLines(text) {
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const tops = new Set();
+    for (const rect of Array.from(range.getClientRects())) {
+      if (rect.width > 0 && rect.height > 0) tops.add(Math.round(rect.top));
+    }
+    return tops.size;
+  }
+  /** @param {Element} el */
+  function onScreen(el) {
+    const rect = el.getBoundingClientRect();
+    return isVisible(el) && rect.bottom > 0 && rect.right > 0;
+  }
+  function textSpacingChecks() {
+    const out = [];
+    for (const el of deepQueryAll('[style]')) {
+      const declared = importantLineHeight(el);
+      if (declared === null || INHERITED.includes(declared)) continue;
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (!parent || !norm(node.textContent || '') || !onScreen(parent)) continue;
+        // The nearest declaration sets it: a descendant's own !important one is judged on its own.
+        let owner = parent;
+        while (owner !== el && importantLineHeight(owner) === null && owner.parentElement)
+          owner = owner.parentElement;
+        if (owner !== el || wrappedLines(/** @type {Text} */ (node)) < 2) continue;
+        const computed = getComputedStyle(parent);
+        const lineHeight = computed.lineHeight === 'normal' ? 0 : parseFloat(computed.lineHeight);
+        const fontSize = parseFloat(computed.fontSize);
+        if (lineHeight >= 1.5 * fontSize - 0.01) continue;
+        out.push(
+          issue(
+            'line-height-important',
+            el,
+            'Line height "' +
+              declared +
+              '" set !important in the style attribute is under 1.5 times the font size of text that wraps, and readers cannot widen it',
+          ),
+        );
+        break;
+      }
+    }
+    return out;
+  }
+
   // ---- headings ----
   function headingChecks() {
     const out = [];
@@ -881,6 +944,7 @@
   // Everything that reads the page before the Tab walk, in one call: one round trip per audit.
   /** @type {Record<string, () => Issue[]>} */
   const IN_PAGE = {
+    aria: textSpacingChecks,
     contrast: controlContrast,
     images: imageChecks,
     forms: formChecks,
