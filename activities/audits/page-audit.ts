@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { errors as playwrightErrors, type Page, type Request } from 'playwright-core';
-import { axeFindings, axeOptions, categoryOf } from './axe-check.ts';
+import { axeFindings, axeOptions, categoryOf, type AxeFinding } from './axe-check.ts';
 import { axeViolations, topAxeScript, type TopAxeRun } from './axe-run.ts';
 import type { EgressProxy } from './egress-proxy.ts';
 import { withoutGeneratedNames } from './generated-names.ts';
@@ -57,7 +57,7 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
     page,
     await axeViolations(page, inspection.axe, axe, options.walkDeadline - WALK_RESERVE_MS),
   );
-  for (const finding of axeFindings(violations)) {
+  for (const finding of await refreshesThatCount(page, axeFindings(violations))) {
     issues.push(
       toIssue(
         finding.ruleId,
@@ -118,6 +118,26 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
     links: inspection.links,
     fixes,
   };
+}
+
+const REFRESH_RULES = ['meta-refresh', 'meta-refresh-no-exceptions'];
+// HTML's declarative refresh: whitespace, a time (digits, or a fraction), then whitespace, ';', ','
+// or the end; anything else ("0: url") and the browser ignores the element.
+const FIRST_REFRESH = `Array.from(document.querySelectorAll('meta[http-equiv]')).find((m) => m.httpEquiv.trim().toLowerCase() === 'refresh' && /^[\\t\\n\\f\\r ]*(?:[0-9]+|(?=[.]))[0-9.]*(?:[\\t\\n\\f\\r ;,]|$)/.test(m.content))`;
+
+/**
+ * axe's refresh findings on the one refresh a browser acts on, the first valid one: a later
+ * `<meta http-equiv="refresh">` is never processed (W3C ACT bc659a and bisz58).
+ */
+async function refreshesThatCount(page: Page, findings: readonly AxeFinding[]): Promise<AxeFinding[]> {
+  const refreshes = findings.filter((finding) => REFRESH_RULES.includes(finding.ruleId));
+  if (!refreshes.length) return [...findings];
+  const counts = await page.evaluate<boolean[]>(
+    `((selectors) => { const first = ${FIRST_REFRESH}; return selectors.map((s) => !!first && window.__auditKit.resolve(s) === first); })(${JSON.stringify(refreshes.map((finding) => finding.element))})`,
+  );
+  return findings.filter(
+    (finding) => !REFRESH_RULES.includes(finding.ruleId) || counts[refreshes.indexOf(finding)],
+  );
 }
 
 /**

@@ -46,6 +46,14 @@ describe('POST /api/audits/instant', function () {
       assert.deepEqual(refresh.wcagCriteria, ['2.2.1', '2.2.4', '3.2.5']);
     });
 
+    it('only the first valid refresh counts, as in a browser: a later one is never run (issue 35)', async () => {
+      assert.deepEqual(issuesUnder(await audit('refresh-second.html'), '2.2.1'), []);
+      const runs = await audit('refresh-first-invalid.html');
+      const [second] = issuesUnder(runs, '2.2.1');
+      assert.match(second?.element ?? '', /meta/, JSON.stringify(runs.issues));
+      assert.equal(issuesUnder(runs, '2.2.1').length, 1);
+    });
+
     it('a refresh after more than 20 hours fails level AAA only (2.2.4, 3.2.5): a minor issue, named so', async () => {
       const result = await audit('refresh-daily.html');
       assert.deepEqual(issuesUnder(result, '2.2.1'), []);
@@ -94,6 +102,11 @@ describe('POST /api/audits/instant', function () {
     expectIssue(portrait, { criterion: '1.3.4' });
     // Clean pages stay clean of it.
     assert.deepEqual(issuesUnder(await audit('clean.html'), '1.3.4'), []);
+  });
+
+  it('controls with a positive tabindex are reached first, not reported unreachable (issue 35: no false 2.1.1)', async () => {
+    const result = await audit('positive-tabindex.html');
+    assert.deepEqual(issuesUnder(result, '2.1.1'), [], JSON.stringify(result.issues, null, 1));
   });
 
   describe('frames (issue 17): axe runs in every frame, whatever its origin', () => {

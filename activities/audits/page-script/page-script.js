@@ -814,6 +814,13 @@
   // With nothing focused, Tab starts after the "sequential focus navigation starting point",
   // which a URL fragment or a click may have left mid-page: move it to the top of the document.
   function startAtTop() {
+    if (
+      document.body &&
+      deepQueryAll('[tabindex]').some((el) => /** @type {HTMLElement} */ (el).tabIndex > 0)
+    ) {
+      startBeforePositiveTabindex(document.body);
+      return;
+    }
     const root = document.documentElement;
     const tabindex = root.getAttribute('tabindex');
     root.setAttribute('tabindex', '-1');
@@ -821,6 +828,21 @@
     root.blur();
     if (tabindex === null) root.removeAttribute('tabindex');
     else root.setAttribute('tabindex', tabindex);
+  }
+  // Tab from the root (tabindex -1) goes to the first tabindex="0" element and reaches positive
+  // tabindex values only after leaving the document, where a visitor's first Tab reaches them
+  // first. From an element with tabindex="1" before everything else, Tab follows the page's whole
+  // order: it stays, unseen and blurred, until the walk's first Tab has moved focus on.
+  /** @param {HTMLElement} body */
+  function startBeforePositiveTabindex(body) {
+    const start = document.createElement('span');
+    start.tabIndex = 1;
+    start.setAttribute('aria-hidden', 'true');
+    start.style.cssText = 'position:fixed;top:0;left:0;width:0;height:0;overflow:hidden';
+    body.prepend(start);
+    start.focus({ preventScroll: true });
+    start.blur();
+    document.addEventListener('focusin', () => start.remove(), { capture: true, once: true });
   }
   // The skip link: an in-page link that says so ("Skip to content", "Jump to main"), else the first
   // tab stop when it is an in-page link to the main content: its target is, or contains, main
