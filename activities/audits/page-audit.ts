@@ -9,6 +9,7 @@ import { OWN_RULES, type OwnRuleId } from './own-rules.ts';
 import { AUDIT_INIT_SCRIPT } from './page-script.ts';
 import { bySeverity, countIssues, gradeOf, scoreOf } from './score.ts';
 import {
+  FRAME_SEPARATOR,
   isLevelAaaOnly,
   SEVERITIES,
   type AuditCategory,
@@ -89,7 +90,8 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   if (inspection.walk) {
     own.push(...(await keyboardChecks(page, inspection.walk, inspection.skip, options.walkDeadline)));
   }
-  // A script may have sent the page somewhere else meanwhile; the proxy refused it if internal.
+  // Should a navigation of the page's own get past holdDocument to an internal address, the proxy
+  // refused it: the audit is refused rather than judging what stands in its place.
   if (options.egress.wasRefused(page.url())) throw new BlockedUrlError(`url: ${REDIRECTED}`);
   for (const finding of own) {
     const rule = OWN_RULES[finding.ruleId as OwnRuleId];
@@ -126,24 +128,47 @@ const REFRESH_RULES = ['meta-refresh', 'meta-refresh-no-exceptions'];
 const FIRST_REFRESH = `Array.from(document.querySelectorAll('meta[http-equiv]')).find((m) => m.httpEquiv.trim().toLowerCase() === 'refresh' && /^[\\t\\n\\f\\r ]*(?:[0-9]+|(?=[.]))[0-9.]*(?:[\\t\\n\\f\\r ;,]|$)/.test(m.content))`;
 
 /**
+ * For each selector, whether it names one of the elements that `targets` (a script giving an
+ * array of elements, or nulls) names in the page. A selector that names nothing never matches.
+ */
+async function namesOneOf(page: Page, selectors: readonly string[], targets: string): Promise<boolean[]> {
+  return page.evaluate<boolean[]>(
+    `((selectors) => { const targets = new Set((${targets}).filter(Boolean)); return selectors.map((s) => { const el = window.__auditKit.resolve(s); return !!el && targets.has(el); }); })(${JSON.stringify(selectors)})`,
+  );
+}
+
+/** `findings` without those of `candidates` for which `drop` says true. */
+function dropping<T>(findings: readonly T[], candidates: readonly T[], drop: readonly boolean[]): T[] {
+  const dropped = new Set(candidates.filter((_, index) => drop[index]));
+  return findings.filter((finding) => !dropped.has(finding));
+}
+
+/**
  * axe's refresh findings on the one refresh a browser acts on, the first valid one: a later
- * `<meta http-equiv="refresh">` is never processed (W3C ACT bc659a and bisz58).
+ * `<meta http-equiv="refresh">` is never processed (W3C ACT bc659a and bisz58). In the top
+ * document; a frame's are kept as axe found them.
  */
 async function refreshesThatCount(page: Page, findings: readonly AxeFinding[]): Promise<AxeFinding[]> {
-  const refreshes = findings.filter((finding) => REFRESH_RULES.includes(finding.ruleId));
-  if (!refreshes.length) return [...findings];
-  const counts = await page.evaluate<boolean[]>(
-    `((selectors) => { const first = ${FIRST_REFRESH}; return selectors.map((s) => !!first && window.__auditKit.resolve(s) === first); })(${JSON.stringify(refreshes.map((finding) => finding.element))})`,
+  const refreshes = findings.filter(
+    (finding) => REFRESH_RULES.includes(finding.ruleId) && !finding.element.includes(FRAME_SEPARATOR),
   );
-  return findings.filter(
-    (finding) => !REFRESH_RULES.includes(finding.ruleId) || counts[refreshes.indexOf(finding)],
+  if (!refreshes.length) return [...findings];
+  const counts = await namesOneOf(
+    page,
+    refreshes.map((finding) => finding.element),
+    `[${FIRST_REFRESH}]`,
+  );
+  return dropping(
+    findings,
+    refreshes,
+    counts.map((count) => !count),
   );
 }
 
 /**
  * The own line-height findings on elements axe's avoid-inline-spacing did not report already (the
- * own check covers the tight line heights axe misses; one defect is one issue). Compared as the
- * elements the two selectors name in the page, before the Tab walk changes it.
+ * own check covers the tight line heights axe misses; one inline-spacing issue per element).
+ * Compared as the elements the selectors name in the page, before the Tab walk changes it.
  */
 async function withoutAxeSpacing(
   page: Page,
@@ -153,10 +178,12 @@ async function withoutAxeSpacing(
   const mine = findings.filter((finding) => finding.ruleId === 'line-height-important');
   const axe = issues.filter((issue) => issue.ruleId === 'avoid-inline-spacing').map((issue) => issue.element);
   if (!mine.length || !axe.length) return [...findings];
-  const covered = await page.evaluate<boolean[]>(
-    `(([mine, axe]) => { const nodes = new Set(axe.map((s) => window.__auditKit.resolve(s))); return mine.map((s) => nodes.has(window.__auditKit.resolve(s))); })(${JSON.stringify([mine.map((finding) => finding.element), axe])})`,
+  const covered = await namesOneOf(
+    page,
+    mine.map((finding) => finding.element),
+    `${JSON.stringify(axe)}.map((s) => window.__auditKit.resolve(s))`,
   );
-  return findings.filter((finding) => !covered[mine.indexOf(finding)]);
+  return dropping(findings, mine, covered);
 }
 
 const REDIRECTED = 'Leads to an address that is not publicly accessible (a redirect sent the page there)';

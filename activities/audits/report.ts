@@ -1,6 +1,12 @@
 import { outcomesOf } from './page-audit.ts';
 import { bySeverity, checkPenalty, gradeOf } from './score.ts';
-import { AUDIT_CATEGORIES, SEVERITIES, type AuditIssue, type IssueCounts } from '../../lib/audits.ts';
+import {
+  AUDIT_CATEGORIES,
+  isLevelAaaOnly,
+  SEVERITIES,
+  type AuditIssue,
+  type IssueCounts,
+} from '../../lib/audits.ts';
 import type { AuditGrade } from '../../lib/domain.ts';
 
 export interface ReportPage {
@@ -61,7 +67,10 @@ export function remediationOf(pages: readonly ReportPage[]): Remediation[] {
       wcagCriteria: [...new Set(outcome.issues.flatMap((issue) => issue.wcagCriteria))],
       occurrences: outcome.issues.length,
       fix: fixes[outcome.ruleId] ?? outcome.issues[0]!.description,
-      weight: checkPenalty(outcome.severity, outcome.issues.length),
+      // Level AAA issues cost no score (isLevelAaaOnly): they come after every check that does.
+      weight: outcome.issues.every((issue) => isLevelAaaOnly(issue.wcagCriteria))
+        ? 0
+        : checkPenalty(outcome.severity, outcome.issues.length),
     }))
     .sort((a, b) => b.weight - a.weight)
     .map(({ weight: _weight, ...rest }) => rest);

@@ -29,6 +29,8 @@ const entry = (
 const LINK = {
   'wcag20:4.1.2': { forConformance: true },
   'wcag20:2.4.4': { forConformance: true },
+  // For conformance, yet secondary: allowed, never required (as W3C's data marks c487ae's 2.4.9).
+  'wcag20:2.4.9': { forConformance: true, secondary: true },
   'wcag-technique:H30': { forConformance: false },
 };
 const ROLE = { 'wcag20:1.3.1': {}, 'wcag20:4.1.2': {} };
@@ -55,11 +57,8 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
 
   it('judges a rule by its criteria for conformance, else its secondary ones, else 4.1.2; only HTML cases', () => {
     assert.deepEqual(
-      [link.conformance, link.judgedBy],
-      [
-        ['4.1.2', '2.4.4'],
-        ['4.1.2', '2.4.4'],
-      ],
+      [link.conformance, link.secondary, link.judgedBy],
+      [['4.1.2', '2.4.4'], ['2.4.9'], ['4.1.2', '2.4.4']],
     );
     assert.deepEqual([role.conformance, role.judgedBy], [[], ['1.3.1', '4.1.2']]);
     assert.deepEqual([decorative.conformance, decorative.judgedBy], [[], ['4.1.2']]);
@@ -93,6 +92,11 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
     const both = flagged(['4.1.2', '2.4.4']);
     assert.equal(run([both, both, clean, clean]).consistency, 'consistent');
     assert.equal(run([both, both, clean, clean]).correct, 4);
+    // A secondary criterion reported beside them is allowed; one the rule does not name is not.
+    const withSecondary = flagged(['4.1.2', '2.4.4', '2.4.9']);
+    assert.equal(run([withSecondary, both, clean, clean]).consistency, 'consistent');
+    const withOther = flagged(['4.1.2', '2.4.4', '1.3.1']);
+    assert.equal(run([withOther, both, clean, clean]).consistency, 'partially consistent');
     // Every failed case found, but never under 2.4.4: the rule's requirements are not all reported.
     assert.equal(
       run([flagged(['4.1.2']), flagged(['4.1.2']), clean, clean]).consistency,
@@ -106,9 +110,15 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
 
   it('counts right cases only in rules a WCAG criterion requires, and consistent rules among all', () => {
     const scores = score([link, role, decorative], (c) =>
-      c.expected === 'failed' ? flagged(['4.1.2', '2.4.4']) : clean,
+      c.expected === 'failed' ? flagged(c.ruleId === 'c487ae' ? ['4.1.2', '2.4.4'] : ['4.1.2']) : clean,
     );
-    assert.deepEqual([scores.correct, scores.scoredCases, scores.consistentRules], [4, 4, 3]);
+    assert.deepEqual([scores.correct, scores.scoredCases], [4, 4]);
+    // The decorative rule names no criterion, so any it is reported under makes it partial at best.
+    assert.deepEqual(
+      scores.rules.map((rule) => rule.consistency),
+      ['consistent', 'consistent', 'partially consistent'],
+    );
+    assert.equal(scores.consistentRules, 2);
   });
 
   it('names each criterion by its WCAG 2.2 anchor', () => {
@@ -173,6 +183,7 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
       assert.equal(await page.text(), '<!doctype html><title>{{CROSS_ORIGIN}}</title>');
       assert.equal((await fetch(`${server.url}/WAI/content-assets/missing.html`)).status, 404);
       assert.equal((await fetch(`${server.url}/WAI/%2e%2e/%2e%2e/etc/passwd`)).status, 404);
+      assert.equal((await fetch(`${server.url}/WAI/content-assets/%E0%A4%A.html`)).status, 400);
     } finally {
       await server.stop();
       if (previous === undefined) delete process.env.ACT_RULES_DIR;

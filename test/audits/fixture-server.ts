@@ -137,7 +137,13 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 /** A file under `root` byte for byte, typed by its extension (pictures, fonts and media included). */
 async function serveAsIs(root: string, pathname: string, response: ServerResponse): Promise<void> {
-  const file = join(root, normalize(decodeURIComponent(pathname)));
+  let file: string;
+  try {
+    file = join(root, normalize(decodeURIComponent(pathname)));
+  } catch {
+    response.writeHead(400).end(); // a malformed escape
+    return;
+  }
   if (!file.startsWith(root)) {
     response.writeHead(403).end();
     return;

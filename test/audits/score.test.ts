@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { summarize, type ReportPage } from '../../activities/audits/report.ts';
+import { remediationOf, summarize, type ReportPage } from '../../activities/audits/report.ts';
 import { checkPenalty, gradeOf, scoreOf } from '../../activities/audits/score.ts';
 import type { CheckOutcome, Severity } from '../../lib/audits.ts';
 
@@ -68,5 +68,33 @@ describe('audit score and grade', () => {
     const summary = summarize([page(1, 100), page(2, 78), page(3, 61)]);
     assert.equal(summary.score, 80);
     assert.equal(summary.grade, 'B');
+  });
+
+  it('remediation lists level AAA checks after every check that costs score, however many elements fail them', () => {
+    const issue = (ruleId: string, element: string, wcagCriteria: string[]) => ({
+      issueId: `${ruleId}-${element}`,
+      ruleId,
+      category: 'contrast' as const,
+      severity: 'minor' as const,
+      element,
+      description: '',
+      wcagCriteria,
+    });
+    const enhanced = Array.from({ length: 9 }, (_, i) =>
+      issue('color-contrast-enhanced', `#p${i}`, ['1.4.6']),
+    );
+    const fixes = { 'color-contrast-enhanced': 'darker', 'link-in-text-block': 'underline' };
+    const [first, second] = remediationOf([
+      {
+        position: 1,
+        url: 'https://example.com/',
+        score: 99,
+        grade: 'A',
+        issueCounts: { critical: 0, serious: 0, moderate: 0, minor: 10 },
+        issues: [...enhanced, issue('link-in-text-block', '#a', ['1.4.1'])],
+        fixes,
+      },
+    ]);
+    assert.deepEqual([first?.ruleId, second?.ruleId], ['link-in-text-block', 'color-contrast-enhanced']);
   });
 });

@@ -807,6 +807,7 @@
     return { fromTop, resting };
   }
   function takeWalkLog() {
+    endWalkStart();
     const log = walkLog || [];
     walkLog = walkLog && [];
     return { log, now: focusState() };
@@ -814,10 +815,9 @@
   // With nothing focused, Tab starts after the "sequential focus navigation starting point",
   // which a URL fragment or a click may have left mid-page: move it to the top of the document.
   function startAtTop() {
-    if (
-      document.body &&
-      deepQueryAll('[tabindex]').some((el) => /** @type {HTMLElement} */ (el).tabIndex > 0)
-    ) {
+    /** @param {Element} el */
+    const positive = (el) => /** @type {HTMLElement} */ (el).tabIndex > 0 && isVisible(el) && !outOfUse(el);
+    if (document.body && deepQueryAll('[tabindex]').some(positive)) {
       startBeforePositiveTabindex(document.body);
       return;
     }
@@ -832,7 +832,8 @@
   // Tab from the root (tabindex -1) goes to the first tabindex="0" element and reaches positive
   // tabindex values only after leaving the document, where a visitor's first Tab reaches them
   // first. From an element with tabindex="1" before everything else, Tab follows the page's whole
-  // order: it stays, unseen and blurred, until the walk's first Tab has moved focus on.
+  // order: it stays, unseen and blurred, until the walk's first Tab has moved focus on. Counted:
+  // positive values on what can take focus (visible, in use).
   /** @param {HTMLElement} body */
   function startBeforePositiveTabindex(body) {
     const start = document.createElement('span');
@@ -842,7 +843,15 @@
     body.prepend(start);
     start.focus({ preventScroll: true });
     start.blur();
-    document.addEventListener('focusin', () => start.remove(), { capture: true, once: true });
+    walkStart = start;
+    document.addEventListener('focusin', endWalkStart, { capture: true, once: true });
+  }
+  /** @type {HTMLElement | null} */
+  let walkStart = null;
+  // Gone once focus has moved on, or at the latest when the walk reads its first Tabs.
+  function endWalkStart() {
+    if (walkStart) walkStart.remove();
+    walkStart = null;
   }
   // The skip link: an in-page link that says so ("Skip to content", "Jump to main"), else the first
   // tab stop when it is an in-page link to the main content: its target is, or contains, main

@@ -33,8 +33,13 @@ export interface ActCase {
 export interface ActRule {
   readonly ruleId: string;
   readonly ruleName: string;
-  /** The WCAG criteria a failed case must be reported under (`forConformance`), e.g. ["1.4.3"]. */
+  /**
+   * The WCAG criteria the rule requires (`forConformance` and not `secondary`), e.g. ["1.4.3"]: a
+   * failed case must be reported under one of them.
+   */
   readonly conformance: readonly string[];
+  /** The WCAG criteria the rule names as secondary (c487ae's 2.4.9): allowed, never required. */
+  readonly secondary: readonly string[];
   /**
    * What a case is judged by: `conformance`, or for a rule that no criterion requires, the
    * criteria the rule names as secondary, or `NO_CRITERION_JUDGED_BY` (docs/decisions/audits.md).
@@ -52,7 +57,10 @@ export interface ActRule {
 export const NO_CRITERION_JUDGED_BY: readonly string[] = ['4.1.2'];
 
 interface CatalogueEntry extends ActCase {
-  readonly ruleAccessibilityRequirements?: Record<string, { forConformance?: boolean }> | null;
+  readonly ruleAccessibilityRequirements?: Record<
+    string,
+    { forConformance?: boolean; secondary?: unknown }
+  > | null;
 }
 
 /** `wcag20:1.4.3` -> `1.4.3`; techniques and other requirements -> undefined. */
@@ -87,10 +95,12 @@ export function rulesOf(entries: readonly CatalogueEntry[]): ActRule[] {
     let found = rules.get(entry.ruleId);
     if (!found) {
       const requirements = Object.entries(entry.ruleAccessibilityRequirements ?? {});
-      const criteria = (conformance: boolean) => [
+      const required = ({ forConformance, secondary }: { forConformance?: boolean; secondary?: unknown }) =>
+        Boolean(forConformance) && secondary === undefined;
+      const criteria = (wanted: boolean) => [
         ...new Set(
           requirements
-            .filter(([, requirement]) => Boolean(requirement.forConformance) === conformance)
+            .filter(([, requirement]) => required(requirement) === wanted)
             .flatMap(([key]) => criterionOf(key) ?? []),
         ),
       ];
@@ -103,7 +113,7 @@ export function rulesOf(entries: readonly CatalogueEntry[]): ActRule[] {
           ? secondary
           : [...NO_CRITERION_JUDGED_BY];
       found = {
-        rule: { ruleId: entry.ruleId, ruleName: entry.ruleName, conformance, judgedBy, cases },
+        rule: { ruleId: entry.ruleId, ruleName: entry.ruleName, conformance, secondary, judgedBy, cases },
         cases,
       };
       rules.set(entry.ruleId, found);

@@ -20,7 +20,7 @@ export interface RuleResult {
   readonly consistency: Consistency;
   readonly correct: number;
   readonly cases: readonly CaseResult[];
-  /** Every criterion reported on the rule's failed outcomes: complete only when it holds the rule's own. */
+  /** Every criterion reported on the rule's failed outcomes: consistent only when it is the rule's own. */
   readonly reportedRequirements: readonly string[];
 }
 
@@ -46,7 +46,7 @@ export function isCorrect(result: CaseResult): boolean {
 /**
  * The rule's consistency as W3C's table computes it: any passed or inapplicable case flagged makes
  * it inconsistent; every failed case flagged, every case audited and the rule's criteria among those
- * reported makes it consistent; some failed case flagged, partially consistent; none, untested.
+ * reported and none it does not name makes it consistent; some failed case flagged, partially consistent; none, untested.
  */
 export function judgeRule(rule: ActRule, cases: readonly CaseResult[]): RuleResult {
   const isFailed = (result: CaseResult) => result.actCase.expected === 'failed';
@@ -57,7 +57,11 @@ export function judgeRule(rule: ActRule, cases: readonly CaseResult[]): RuleResu
   const reported = new Set(
     cases.filter((result) => result.outcome === 'failed').flatMap((r) => r.reportedUnder),
   );
-  const requirementsMet = rule.conformance.every((criterion) => reported.has(criterion));
+  // act-tools' mapsAllRequirements: every required criterion reported, and none the rule does not name.
+  const named = new Set([...rule.conformance, ...rule.secondary]);
+  const requirementsMet =
+    rule.conformance.every((criterion) => reported.has(criterion)) &&
+    [...reported].every((criterion) => named.has(criterion));
   const consistency: Consistency = falsePositive
     ? 'inconsistent'
     : truePositive && !falseNegative && !untested && requirementsMet
