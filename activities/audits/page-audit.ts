@@ -5,7 +5,7 @@ import { axeViolations, topAxeScript, type TopAxeRun } from './axe-run.ts';
 import type { EgressProxy } from './egress-proxy.ts';
 import { withoutGeneratedNames } from './generated-names.ts';
 import { keyboardChecks, type RawFinding, type SkipLink, type WalkPreparation } from './keyboard-check.ts';
-import { OWN_RULES, type OwnRuleId } from './own-rules.ts';
+import { OWN_RULES, type OwnRuleId, type RuleInfo } from './own-rules.ts';
 import { AUDIT_INIT_SCRIPT } from './page-script.ts';
 import { bySeverity, countIssues, gradeOf, scoreOf } from './score.ts';
 import {
@@ -85,7 +85,7 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
     );
     fixes['name-from-css'] = rule.fix;
   }
-  const own = await withoutAxeSpacing(page, inspection.findings, issues);
+  const own = await withoutComplemented(page, inspection.findings, issues);
   // Last: the Tab walk moves focus and may open menus that change the DOM the other checks read.
   if (inspection.walk) {
     own.push(...(await keyboardChecks(page, inspection.walk, inspection.skip, options.walkDeadline)));
@@ -137,12 +137,6 @@ async function namesOneOf(page: Page, selectors: readonly string[], targets: str
   );
 }
 
-/** `findings` without those of `candidates` for which `drop` says true. */
-function dropping<T>(findings: readonly T[], candidates: readonly T[], drop: readonly boolean[]): T[] {
-  const dropped = new Set(candidates.filter((_, index) => drop[index]));
-  return findings.filter((finding) => !dropped.has(finding));
-}
-
 /**
  * axe's refresh findings on the one refresh a browser acts on, the first valid one: a later
  * `<meta http-equiv="refresh">` is never processed (W3C ACT bc659a and bisz58). In the top
@@ -158,32 +152,36 @@ async function refreshesThatCount(page: Page, findings: readonly AxeFinding[]): 
     refreshes.map((finding) => finding.element),
     `[${FIRST_REFRESH}]`,
   );
-  return dropping(
-    findings,
-    refreshes,
-    counts.map((count) => !count),
-  );
+  const ignored = new Set(refreshes.filter((_, index) => !counts[index]));
+  return findings.filter((finding) => !ignored.has(finding));
 }
 
 /**
- * The own line-height findings on elements axe's avoid-inline-spacing did not report already (the
- * own check covers the tight line heights axe misses; one inline-spacing issue per element).
- * Compared as the elements the selectors name in the page, before the Tab walk changes it.
+ * The own findings on elements the axe rule their check complements (RuleInfo.complements) reported
+ * already: one defect, one issue. Compared as the elements the selectors name in the page, before
+ * the Tab walk changes it.
  */
-async function withoutAxeSpacing(
+async function withoutComplemented(
   page: Page,
   findings: readonly RawFinding[],
   issues: readonly AuditIssue[],
 ): Promise<RawFinding[]> {
-  const mine = findings.filter((finding) => finding.ruleId === 'line-height-important');
-  const axe = issues.filter((issue) => issue.ruleId === 'avoid-inline-spacing').map((issue) => issue.element);
-  if (!mine.length || !axe.length) return [...findings];
-  const covered = await namesOneOf(
-    page,
-    mine.map((finding) => finding.element),
-    `${JSON.stringify(axe)}.map((s) => window.__auditKit.resolve(s))`,
-  );
-  return dropping(findings, mine, covered);
+  const complementOf = (finding: RawFinding): string | undefined =>
+    (OWN_RULES[finding.ruleId as OwnRuleId] as RuleInfo | undefined)?.complements;
+  const dropped = new Set<RawFinding>();
+  // One look in the page per complemented rule (there is one today).
+  for (const complemented of new Set(findings.map(complementOf))) {
+    const mine = findings.filter((finding) => complemented && complementOf(finding) === complemented);
+    const axe = issues.filter((issue) => issue.ruleId === complemented).map((issue) => issue.element);
+    if (!mine.length || !axe.length) continue;
+    const covered = await namesOneOf(
+      page,
+      mine.map((finding) => finding.element),
+      `${JSON.stringify(axe)}.map((s) => window.__auditKit.resolve(s))`,
+    );
+    for (const [index, finding] of mine.entries()) if (covered[index]) dropped.add(finding);
+  }
+  return findings.filter((finding) => !dropped.has(finding));
 }
 
 const REDIRECTED = 'Leads to an address that is not publicly accessible (a redirect sent the page there)';

@@ -11,16 +11,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { loadConfig } from '../../config/index.ts';
 import { PROJECT_ROOT } from '../../scripts/lib/tools.ts';
-import { acquireAuditHarness, HARNESS_SLOTS, releaseAuditHarness } from '../audits/harness.ts';
-import { instantClient } from '../audits/instant-client.ts';
+import { HARNESS_SLOTS } from '../audits/harness.ts';
 import { actRulesDir, loadActRules, type ActCase } from './act/catalogue.ts';
 import { earlReport } from './act/earl.ts';
 import { isCorrect, score, type Scores } from './act/scoring.ts';
 import { publishedTools, ruleTable } from './act/table.ts';
-import { axeVerdict, instantVerdict, type Verdict } from './support/verdicts.ts';
+import { axeVerdict, instantVerdict, withAuditAndAxe, type Verdict } from './support/verdicts.ts';
 
 const TARGETS = { actCorrect: 475, actConsistentRules: 33 } as const;
 const OUT = join(PROJECT_ROOT, '.data', 'bench');
@@ -33,16 +30,9 @@ export async function run() {
   const dir = actRulesDir();
   const rules = await loadActRules(dir);
   const cases = rules.flatMap((rule) => rule.cases);
-  const config = loadConfig();
-  const harness = await acquireAuditHarness();
-  const browser = await chromium.launch({
-    executablePath: config.audits.chromiumPath,
-    args: ['--no-sandbox', '--disable-dev-shm-usage'],
-  });
   const audited = new Map<string, Verdict>();
   const axed = new Map<string, Verdict>();
-  try {
-    const client = await instantClient(harness);
+  await withAuditAndAxe(async ({ harness, client, browser }) => {
     // As many at once as the harness has instant-audit slots, each case's axe run after its audit.
     let next = 0;
     const worker = async () => {
@@ -54,10 +44,7 @@ export async function run() {
       }
     };
     await Promise.all(Array.from({ length: HARNESS_SLOTS.instant }, worker));
-  } finally {
-    await browser.close();
-    await releaseAuditHarness();
-  }
+  });
   const audit = score(rules, (actCase) => audited.get(actCase.relativePath)!);
   const axe = score(rules, (actCase) => axed.get(actCase.relativePath)!);
 

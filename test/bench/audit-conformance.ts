@@ -8,11 +8,7 @@
 // Plain axe is run the way a careful integrator runs it: axe-core injected into the page and into
 // every frame (with cross-origin messaging allowed, so its frame support reaches them), after the
 // page's load event, `axe.run(document)` with axe's defaults, criteria from the violations' tags.
-import { chromium } from 'playwright-core';
-import { loadConfig } from '../../config/index.ts';
-import { acquireAuditHarness, releaseAuditHarness } from '../audits/harness.ts';
-import { instantClient } from '../audits/instant-client.ts';
-import { axeVerdict, instantVerdict, type Verdict } from './support/verdicts.ts';
+import { axeVerdict, instantVerdict, withAuditAndAxe, type Verdict } from './support/verdicts.ts';
 import { CASES, type ConformanceCase } from './audit-conformance/cases.ts';
 
 interface Tally {
@@ -25,25 +21,15 @@ interface Tally {
 }
 
 export async function run() {
-  const config = loadConfig();
-  const harness = await acquireAuditHarness();
-  const browser = await chromium.launch({
-    executablePath: config.audits.chromiumPath,
-    args: ['--no-sandbox', '--disable-dev-shm-usage'],
-  });
   const audit = emptyTally();
   const axe = emptyTally();
-  try {
-    const client = await instantClient(harness);
+  await withAuditAndAxe(async ({ harness, client, browser }) => {
     for (const conformance of CASES) {
       const url = `${harness.fixtures.url}/conformance/${conformance.page}`;
       tally(audit, conformance, await instantVerdict(client, url));
       tally(axe, conformance, await axeVerdict(browser, url));
     }
-  } finally {
-    await browser.close();
-    await releaseAuditHarness();
-  }
+  });
   for (const [tool, t] of [
     ['audit', audit],
     ['axe', axe],

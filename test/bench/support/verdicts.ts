@@ -1,7 +1,38 @@
-import type { Browser } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { criteriaOf } from '../../../activities/audits/axe-check.ts';
-import type { InstantClient, InstantResult } from '../../audits/instant-client.ts';
+import { loadConfig } from '../../../config/index.ts';
+import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from '../../audits/harness.ts';
+import { instantClient, type InstantClient, type InstantResult } from '../../audits/instant-client.ts';
 import { plainAxe } from '../../audits/plain-axe.ts';
+
+export interface AuditAndAxe {
+  readonly harness: AuditHarness;
+  /** A signed-in business's instant audits, through the API. */
+  readonly client: InstantClient;
+  /** A Chromium of its own for plain axe, as the audit's. */
+  readonly browser: Browser;
+}
+
+/**
+ * Runs `use` with the audit harness and a browser for plain axe-core (the benchmarks that judge
+ * the instant audit beside axe, in one run), and releases both after.
+ */
+export async function withAuditAndAxe<T>(use: (tools: AuditAndAxe) => Promise<T>): Promise<T> {
+  const harness = await acquireAuditHarness();
+  try {
+    const browser = await chromium.launch({
+      executablePath: loadConfig().audits.chromiumPath,
+      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    });
+    try {
+      return await use({ harness, client: await instantClient(harness), browser });
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await releaseAuditHarness();
+  }
+}
 
 /**
  * What a tool said of one page: the WCAG criteria of each issue it reported (an issue without
