@@ -7,6 +7,7 @@
 
 import { MicVAD } from '@ricky0123/vad-web';
 import { segmentMetrics } from '../lib/voice/segment-metrics.ts';
+import { soundedSpan } from '../lib/voice/sounded-span.ts';
 import { speechPieces, withinTranscriptLimit } from '../lib/voice/speech-pieces.ts';
 import { SAMPLE_RATE } from './speech-recogniser.js';
 import { chooseRecogniser, onDeviceWebSpeech } from './web-speech-recogniser.js';
@@ -108,7 +109,7 @@ export async function startVoiceListener(tell) {
       resumeStream: () => Promise.resolve(stream),
       onSpeechEnd: (audio) => {
         // The segment's sound holds the padding before the speech and the silence that ended it;
-        // its times (and so words per minute) are the speech's own. The recogniser hears it all.
+        // its times (and so words per minute) are the speech's own.
         const heardUntil = Date.now();
         const heardFrom = heardUntil - (audio.length / SAMPLE_RATE) * 1000;
         const speechUntil = Math.max(heardFrom + 1, heardUntil - REDEMPTION_MS);
@@ -122,7 +123,10 @@ export async function startVoiceListener(tell) {
           const at = (/** @type {number} */ offset) => heardFrom + (offset / SAMPLE_RATE) * 1000;
           const endMs = Math.min(speechUntil, at(end));
           const startMs = Math.min(endMs - 1, Math.max(speechFrom, at(piece.start)));
-          const sound = audio.subarray(piece.start, end);
+          // The recogniser hears the piece without the quiet room around it (lib/voice/sounded-span.ts).
+          const whole = audio.subarray(piece.start, end);
+          const sounded = soundedSpan(whole, SAMPLE_RATE);
+          const sound = whole.subarray(sounded.start, sounded.end);
           waiting++;
           queue = queue.then(async () => {
             waiting--;

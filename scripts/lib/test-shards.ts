@@ -100,18 +100,21 @@ export function planShards(files: readonly string[], count: number): string[][] 
  * Spec files run after the shards, in processes of their own that nothing of equal priority runs
  * beside (only `BESIDE_REAL_TIME_FOLDERS`, at the lowest): their recognisers work in real time on
  * Chromium's fake camera and microphone, and beside another shard the starved capture stutters
- * (transcripts garbled, a model still loading when the test looks). Two processes at once, the voice
- * suite alone in one: it waits on the fake microphone's loop (16 s a turn, one to four turns) and
- * the others together take about as long; one after the other, the processor idled through both.
+ * (transcripts garbled, a model still loading when the test looks). Two processes at once, of about
+ * equal time (the microphone's suites about 60 s, the camera's about 55 s); one after the other, the
+ * processor idled through both.
  */
 export const REAL_TIME_PROCESSES: readonly (readonly string[])[] = [
-  ['test/extension/voice.test.ts'],
+  [
+    // It listens to one turn of the fake microphone's 16-second loop.
+    'test/extension/voice.test.ts',
+    // Its tones reach the on-device recogniser as Chromium plays them: starved, 1 s was heard as 0.72 s.
+    'test/extension/web-speech.test.ts',
+  ],
   [
     'test/extension/facial.test.ts',
     // A whole session with both models loading at once: starved, a model outlasts its wait.
     'test/extension/nothing-private-leaves.test.ts',
-    // Its tones reach the on-device recogniser as Chromium plays them: starved, 1 s was heard as 0.72 s.
-    'test/extension/web-speech.test.ts',
   ],
 ];
 export const REAL_TIME_FILES: readonly string[] = REAL_TIME_PROCESSES.flat();

@@ -56,11 +56,11 @@ describe('npm test: the suite split into shards (scripts/lib/test-shards.ts)', (
     assert.equal(shardOf('pages'), shardOf('audits'));
   });
 
-  it('runs the real-time media suites in processes of their own after the shards, the voice suite alone, the folders beside them in others, and every other file in a shard once', () => {
+  it('runs the real-time media suites in processes of their own after the shards, the microphone suites apart from the camera suites, the folders beside them in others, and every other file in a shard once', () => {
     const { shards, realTime, besideRealTime } = planSuite(files, 3);
     assert.equal(shards.length, 3);
     assert.deepEqual(realTime, REAL_TIME_PROCESSES);
-    assert.deepEqual(realTime[0], ['test/extension/voice.test.ts']);
+    assert.deepEqual(realTime[0], ['test/extension/voice.test.ts', 'test/extension/web-speech.test.ts']);
     assert.equal(besideRealTime.length, BESIDE_REAL_TIME_PROCESSES);
     assert.deepEqual(
       [...new Set(besideRealTime.flat().map(folderOf))].sort(),
