@@ -14,6 +14,7 @@ const COMMANDS = {
   'db-check': 'scripts/db-check.ts',
   bench: 'scripts/bench.ts',
   demo: 'scripts/demo.ts',
+  audit: 'scripts/audit.ts',
   screenshots: 'scripts/screenshots.ts',
   setup: 'scripts/setup.ts',
   'build-extension': 'scripts/build-extension.ts',

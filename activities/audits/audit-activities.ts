@@ -233,7 +233,9 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
         { viewport: { width: 1280, height: 800 }, timeoutMs: 60_000 },
         async (page) => {
           await page.setContent(printable, { waitUntil: 'load' });
-          return page.pdf({ format: 'A4', printBackground: true });
+          // Tagged (headings, lists, tables and images with their alternatives in the structure tree,
+          // so screen readers read it) and with an outline of the report's headings to navigate by.
+          return page.pdf({ format: 'A4', printBackground: true, tagged: true, outline: true });
         },
       );
       const attachments: EmailAttachment[] = [

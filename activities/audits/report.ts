@@ -140,7 +140,7 @@ export function renderReportHtml(input: ReportInput): string {
 <p>Audited URL: ${escape(input.url)}</p>
 <h2>Overall score: ${summary.score} / 100 (grade ${summary.grade})</h2>
 <p>Issues: ${counts(summary.issueCounts)}. Checked against WCAG 2.1 Level AA.</p>
-${input.crawl ? `<h2>Pages</h2><table><tr><th>Page</th><th>Score</th><th>Grade</th><th>Issues</th></tr>${pageRows}</table>` : ''}
+${input.crawl ? `<h2>Pages</h2><table><tr><th scope="col">Page</th><th scope="col">Score</th><th scope="col">Grade</th><th scope="col">Issues</th></tr>${pageRows}</table>` : ''}
 <h2>Issues by category and severity</h2>${sections}
 <h2>Remediation, most important first</h2><ol>${remediation || '<li>Nothing to fix.</li>'}</ol>
 </body></html>`;

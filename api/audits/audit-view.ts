@@ -1,7 +1,8 @@
-import { publicIssue, type AuditIssue } from '../../lib/audits.ts';
-import type { AuditJobRow, AuditPageRow } from '../../db/repositories/audits.ts';
+import { publicIssue, type AuditIssue, type IssueCounts } from '../../lib/audits.ts';
+import type { AuditJobRow, AuditPageRow, InstantAuditRow } from '../../db/repositories/audits.ts';
 import type { z } from 'zod';
-import type { auditJobStatusResponse, fullAuditJobResponse } from './audits.schema.ts';
+import type { auditJobStatusResponse, fullAuditJobResponse, instantAuditResponse } from './audits.schema.ts';
+import type { FinishedAudit } from './formats/audit-document.ts';
 
 /** The spec gives full audits 2 to 5 minutes; crawling more pages takes longer. */
 export function estimatedMinutes(crawl: boolean, maxPages: number): number {
@@ -39,12 +40,69 @@ export function toAuditJobStatus(
       ...stored,
       issues: pages.flatMap((page) =>
         // Each page stores its issues with the fixes of their checks (audit-activities.ts).
-        (page.issues as unknown as { issues: AuditIssue[] }).issues.map((issue) => ({
+        storedIssues(page).issues.map((issue) => ({
           ...publicIssue(issue),
           pageUrl: page.url,
         })),
       ),
     },
     error: row.error,
+  };
+}
+
+/** What a page row stores (audit-activities.ts): its issues with the checks' fixes. */
+const storedIssues = (page: AuditPageRow) =>
+  page.issues as unknown as { issues: AuditIssue[]; fixes?: Record<string, string> };
+
+/** A completed full audit as the document formats read it (audit-document.ts). */
+export function finishedFullAudit(row: AuditJobRow, pages: readonly AuditPageRow[]): FinishedAudit {
+  const stored = row.result as { score: number; grade: FinishedAudit['grade'] };
+  return {
+    kind: 'full',
+    id: row.id,
+    url: row.url,
+    score: stored.score,
+    grade: stored.grade,
+    completedAt: row.completed_at!,
+    pages: pages.map((page) => ({
+      url: page.url,
+      issues: storedIssues(page).issues,
+      fixes: storedIssues(page).fixes ?? {},
+    })),
+  };
+}
+
+/** At most this many issues are listed in an instant result's `topIssues`; `issues` holds them all. */
+const TOP_ISSUES = 50;
+
+/** What an instant audit's row stores (commands/audits/audit-commands.ts). */
+const instantResult = (row: InstantAuditRow) =>
+  row.result as unknown as { issueCounts: IssueCounts; issues: AuditIssue[]; finalUrl: string };
+
+export function toInstantAudit(row: InstantAuditRow): z.infer<typeof instantAuditResponse> {
+  const { issueCounts, issues } = instantResult(row);
+  const shown = issues.map(publicIssue);
+  return {
+    auditId: row.id,
+    url: row.url,
+    score: row.score,
+    grade: row.grade,
+    topIssues: shown.slice(0, TOP_ISSUES),
+    issues: shown,
+    issueCounts,
+    completedAt: row.completed_at.toISOString(),
+  };
+}
+
+/** An instant audit as the document formats read it: one page, at the address asked for. */
+export function finishedInstantAudit(row: InstantAuditRow): FinishedAudit {
+  return {
+    kind: 'instant',
+    id: row.id,
+    url: row.url,
+    score: row.score,
+    grade: row.grade,
+    completedAt: row.completed_at,
+    pages: [{ url: row.url, issues: instantResult(row).issues, fixes: {} }],
   };
 }

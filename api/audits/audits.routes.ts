@@ -1,17 +1,25 @@
 import { asUser } from '../../db/doors.ts';
-import { findAuditJob, listAuditPages } from '../../db/repositories/audits.ts';
-import { notFound } from '../../lib/errors.ts';
+import { findAuditJob, findInstantAudit, listAuditPages } from '../../db/repositories/audits.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import type { RequestState } from '../http/state.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { queueFullAudit, runInstantAudit } from '../../commands/audits/audit-commands.ts';
 import {
+  auditIdParams,
   auditJobIdParams,
   auditJobStatusResponse,
   fullAuditJobResponse,
   instantAuditResponse,
 } from './audits.schema.ts';
 import { fullAuditBody, instantAuditBody } from '../../commands/audits/audit.schema.ts';
-import { toAuditJob, toAuditJobStatus } from './audit-view.ts';
+import {
+  finishedFullAudit,
+  finishedInstantAudit,
+  toAuditJob,
+  toAuditJobStatus,
+  toInstantAudit,
+} from './audit-view.ts';
+import { auditAnswer, AUDIT_DOCUMENTS, auditFormatQuery } from './formats/audit-answer.ts';
 import type { CommandContext } from '../../commands/context.ts';
 
 export function auditRoutes(deps: CommandContext): RouteDefinition[] {
@@ -24,10 +32,30 @@ export function auditRoutes(deps: CommandContext): RouteDefinition[] {
       auth: 'user',
       body: instantAuditBody,
       response: instantAuditResponse,
+      query: auditFormatQuery,
+      documents: AUDIT_DOCUMENTS,
       errors: [503],
-      handler: async ({ body, principal, ctx }) => ({
-        data: await runInstantAudit(deps, principal, body, (ctx.state as RequestState).receivedAt),
-      }),
+      handler: async ({ body, query, principal, ctx }) => {
+        const row = await runInstantAudit(deps, principal, body, (ctx.state as RequestState).receivedAt);
+        return auditAnswer(query.format, toInstantAudit(row), () => finishedInstantAudit(row));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/audits/instant/:auditId',
+      tag: 'Audits',
+      summary: "An instant audit's result as it was answered, in any of the formats",
+      auth: 'user',
+      params: auditIdParams,
+      query: auditFormatQuery,
+      resource: 'Audit',
+      response: instantAuditResponse,
+      documents: AUDIT_DOCUMENTS,
+      handler: async ({ params, query, principal }) => {
+        const row = await asUser(deps.db, principal.claims, (tx) => findInstantAudit(tx, params.auditId));
+        if (!row) throw notFound('Audit');
+        return auditAnswer(query.format, toInstantAudit(row), () => finishedInstantAudit(row));
+      },
     }),
     defineRoute({
       method: 'POST',
@@ -49,15 +77,24 @@ export function auditRoutes(deps: CommandContext): RouteDefinition[] {
       summary: "A full audit's status, progress (pages done of planned) and, once complete, its result",
       auth: 'user',
       params: auditJobIdParams,
+      query: auditFormatQuery,
       resource: 'Audit job',
       response: auditJobStatusResponse,
-      handler: async ({ params, principal }) => {
+      documents: AUDIT_DOCUMENTS,
+      errors: [409],
+      handler: async ({ params, query, principal }) => {
         const found = await asUser(deps.db, principal.claims, async (tx) => {
           const row = await findAuditJob(tx, params.auditJobId);
           return row && { row, pages: row.result ? await listAuditPages(tx, row.id) : [] };
         });
         if (!found) throw notFound('Audit job');
-        return { data: toAuditJobStatus(found.row, found.pages) };
+        const { row, pages } = found;
+        const status = toAuditJobStatus(row, pages);
+        if (query.format !== 'json' && (!status.result || !row.completed_at))
+          throw conflict(
+            `The audit job is ${row.status}: format ${query.format} is answered once it is completed (format=json shows its progress)`,
+          );
+        return auditAnswer(query.format, status, () => finishedFullAudit(row, pages));
       },
     }),
   ];

@@ -3,6 +3,7 @@ import { AUDIT_CATEGORIES, SEVERITIES } from '../../lib/audits.ts';
 import { AUDIT_GRADES, AUDIT_JOB_STATUSES } from '../../lib/domain.ts';
 
 export const auditJobIdParams = z.object({ auditJobId: z.uuid() });
+export const auditIdParams = z.object({ auditId: z.uuid() });
 
 const severity = z.enum(SEVERITIES);
 

@@ -116,6 +116,16 @@ function operation(route: RouteDefinition): JsonSchema {
         description: 'Success',
         content: {
           'application/json': { schema: envelopeOf(jsonSchema(route.response, 'output'), !!route.paginated) },
+          ...Object.fromEntries(
+            Object.entries(route.documents ?? {}).map(([type, description]) => [
+              type,
+              {
+                schema: type.endsWith('json')
+                  ? { type: 'object', description }
+                  : { type: 'string', description },
+              },
+            ]),
+          ),
         },
       },
       ...errorResponses(route),

@@ -44,9 +44,11 @@ export interface RouteInput<
 }
 
 export interface RouteResult {
-  readonly data: unknown;
+  readonly data?: unknown;
   readonly metadata?: PageMetadata;
   readonly status?: number;
+  /** An answer outside the envelope, in one of the route's `documents` media types. */
+  readonly document?: { readonly type: string; readonly body: string };
 }
 
 /** One endpoint: how it is reached, what it accepts and answers (also its documentation), and its handler. */
@@ -71,6 +73,11 @@ export interface RouteDefinition<
   readonly headers?: Readonly<Record<string, string>>;
   /** Schema of the envelope's `data` on success. */
   readonly response: ZodType;
+  /**
+   * The media types the route may answer in instead of the envelope (a result's `document`), each
+   * with what it holds, for the OpenAPI document.
+   */
+  readonly documents?: Readonly<Record<string, string>>;
   readonly status?: number;
   readonly paginated?: boolean;
   /** The name used in the 404 for a path parameter that cannot identify anything. */
@@ -111,7 +118,13 @@ export function mountRoutes(router: Router<RequestState>, routes: readonly Route
       const body = route.body && !route.rawBody ? validateBody(route.body, jsonBody(ctx)) : undefined;
       const result = await route.handler({ body, query, params, principal, ctx, rawBody });
       ctx.status = result.status ?? route.status ?? 200;
-      ctx.body = success(result.data, result.metadata ?? null);
+      if (result.document) {
+        // Said whatever the type: koa adds a charset only to the types it knows as text.
+        ctx.set('Content-Type', `${result.document.type}; charset=utf-8`);
+        ctx.body = result.document.body;
+      } else {
+        ctx.body = success(result.data, result.metadata ?? null);
+      }
     });
   }
 }

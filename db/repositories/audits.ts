@@ -18,6 +18,10 @@ export function insertAuditJob(tx: Tx, job: NewAuditJob): Promise<AuditJobRow> {
   return tx.insertInto('audit_jobs').values(job).returningAll().executeTakeFirstOrThrow();
 }
 
+export function findInstantAudit(tx: Tx, id: string): Promise<InstantAuditRow | undefined> {
+  return tx.selectFrom('audits').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function findAuditJob(tx: Tx, id: string): Promise<AuditJobRow | undefined> {
   return tx.selectFrom('audit_jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }

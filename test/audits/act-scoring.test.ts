@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsonld from 'jsonld';
 import { rulesOf, type ActCase, type ActRule } from '../bench/act/catalogue.ts';
-import { earlReport, EARL_CONTEXT, wcagUri } from '../bench/act/earl.ts';
+import { earlReport } from '../bench/act/earl.ts';
+import { EARL_CONTEXT, wcagUri } from '../../lib/earl.ts';
 import { isCorrect, judgeCase, judgeRule, score } from '../bench/act/scoring.ts';
 import { startFixtureServer } from './fixture-server.ts';
 

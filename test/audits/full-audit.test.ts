@@ -29,7 +29,7 @@ interface AuditJob {
     issueCounts: Record<string, number>;
     pages: { url: string; issueCounts: Record<string, number> }[];
     remediation: unknown[];
-    issues: { pageUrl: string; severity: string; wcagCriteria: string[] }[];
+    issues: { issueId: string; pageUrl: string; severity: string; wcagCriteria: string[] }[];
   } | null;
 }
 
@@ -119,6 +119,36 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
       done.result.issues.every((issue) => pageUrls.has(issue.pageUrl) && Array.isArray(issue.wcagCriteria)),
     );
 
+    // The same result for a pipeline (issue 35): SARIF, JUnit XML and EARL, outside the envelope.
+    const formatted = (format: string) =>
+      harness.api.request('GET', `/api/audits/${queued.auditJobId}?format=${format}`, { token });
+    const sarif = await formatted('sarif');
+    assert.equal(sarif.status, 200, sarif.text);
+    assert.equal(sarif.headers.get('content-type'), 'application/sarif+json; charset=utf-8');
+    const log = JSON.parse(sarif.text) as {
+      runs: {
+        properties: { pages: string[] };
+        results: { partialFingerprints: { 'issueId/v1': string } }[];
+      }[];
+    };
+    assert.deepEqual(
+      log.runs[0]!.properties.pages,
+      done.result.pages.map((page) => page.url),
+    );
+    assert.deepEqual(
+      log.runs[0]!.results.map((result) => result.partialFingerprints['issueId/v1']),
+      done.result.issues.map((issue) => issue.issueId),
+    );
+    const junit = await formatted('junit');
+    assert.equal(junit.headers.get('content-type'), 'application/xml; charset=utf-8');
+    assert.equal(junit.text.match(/<testsuite /g)?.length, 3);
+    const earl = await formatted('earl');
+    assert.equal(earl.headers.get('content-type'), 'application/ld+json; charset=utf-8');
+    assert.equal(
+      (JSON.parse(earl.text) as { '@graph': unknown[] })['@graph'].length,
+      done.result.issues.length,
+    );
+
     const mail = await harness.mail.waitFor('lead@example.com', 30_000);
     assert.match(mail.subject ?? '', /^Site audit: \d+\/100, grade [A-F]$/);
     const recipients = (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((to) =>
@@ -135,6 +165,12 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
       pdf && pdf.content.subarray(0, 5).toString() === '%PDF-',
       'a PDF printed by Chromium is attached',
     );
+    // Tagged, with a structure tree screen readers read, and an outline of the report's headings.
+    const printed = pdf.content.toString('latin1');
+    assert.match(printed, /\/StructTreeRoot \d+ 0 R/, 'the PDF is tagged');
+    assert.match(printed, /\/MarkInfo <<\/Type \/MarkInfo\s+\/Marked true>>/);
+    assert.match(printed, /\/Lang \(en\)/);
+    assert.match(printed, /\/Outlines \d+ 0 R/, 'the PDF has an outline');
     const screenshots = mail.attachments.filter((a) => a.contentType === 'image/png');
     assert.ok(screenshots.length >= 1, 'critical issues (missing alt) come with annotated screenshots');
     // The images are inline parts of the mail, shown where the issue is listed.
@@ -168,6 +204,13 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
           if (job.status === 'running' && job.progress?.pagesDone === 1) running = job;
           return !!running || job.status === 'complete' || job.status === 'failed';
         }),
+      );
+      // A document of the result is only for a completed job: its format is refused meanwhile.
+      const early = await harness.api.request('GET', `/api/audits/${id}?format=sarif`, { token });
+      assert.equal(early.status, 409, early.text);
+      assert.equal(
+        early.body.error,
+        'The audit job is running: format sarif is answered once it is completed (format=json shows its progress)',
       );
     } finally {
       harness.fixtures.release('progress');

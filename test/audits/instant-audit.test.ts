@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { INSTANT_TIMEOUT_MESSAGE } from '../../lib/audits.ts';
 import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './harness.ts';
 import {
@@ -7,6 +8,7 @@ import {
   instantClient,
   issuesUnder,
   type InstantClient,
+  type InstantResult,
 } from './instant-client.ts';
 
 describe('POST /api/audits/instant', function () {
@@ -313,5 +315,61 @@ describe('POST /api/audits/instant', function () {
       body: { url: `${harness.fixtures.url}/clean.html` },
     });
     assert.equal(response.status, 401);
+  });
+
+  describe('the result in other formats (format), and read back (GET /api/audits/instant/:auditId)', () => {
+    it('POST with format=sarif answers the SARIF log outside the envelope; the stored result reads back in every format', async () => {
+      const url = `${harness.fixtures.url}/low-contrast.html`;
+      const posted = await harness.api.request('POST', '/api/audits/instant?format=sarif', {
+        token: client.token,
+        body: { url },
+      });
+      assert.equal(posted.status, 200, posted.text);
+      assert.equal(posted.headers.get('content-type'), 'application/sarif+json; charset=utf-8');
+      const log = JSON.parse(posted.text) as {
+        runs: { automationDetails: { id: string }; results: { ruleId: string; level: string }[] }[];
+      };
+      const auditId = /^instant-audit\/(.+)$/.exec(log.runs[0]!.automationDetails.id)![1]!;
+      assert.ok(
+        log.runs[0]!.results.some((result) => result.ruleId === 'color-contrast' && result.level === 'error'),
+      );
+
+      const read = (query = '', token = client.token) =>
+        harness.api.request('GET', `/api/audits/instant/${auditId}${query}`, { token });
+      const json = await read();
+      assert.equal(json.status, 200, json.text);
+      const stored = json.body.data as InstantResult;
+      assert.deepEqual([stored.auditId, stored.url], [auditId, url]);
+      assert.equal(stored.issues.length, log.runs[0]!.results.length);
+      assert.deepEqual(stored.topIssues, stored.issues.slice(0, 50));
+      const junit = await read('?format=junit');
+      assert.equal(junit.headers.get('content-type'), 'application/xml; charset=utf-8');
+      assert.match(junit.text, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
+      assert.match(
+        junit.text,
+        /<testcase classname="[^"]+low-contrast\.html" name="color-contrast \(WCAG 1\.4\.3\)"><failure type="serious"/,
+      );
+      const earl = await read('?format=earl');
+      assert.equal(earl.headers.get('content-type'), 'application/ld+json; charset=utf-8');
+      assert.equal((JSON.parse(earl.text) as { '@graph': unknown[] })['@graph'].length, stored.issues.length);
+      assert.deepEqual((await read('?format=json')).body.data, stored);
+
+      // Another organization's user: no such audit. An unknown id too; a format not offered is 422.
+      const stranger = await instantClient(harness);
+      assert.equal((await read('', stranger.token)).status, 404);
+      assert.equal((await read('?format=sarif', stranger.token)).status, 404);
+      const unknown = await harness.api.request('GET', `/api/audits/instant/${randomUUID()}`, {
+        token: client.token,
+      });
+      assert.deepEqual([unknown.status, unknown.body.error], [404, 'Audit not found']);
+      const pdf = await read('?format=pdf');
+      assert.equal(pdf.status, 422, pdf.text);
+      assert.match(pdf.body.error ?? '', /^format: /);
+      const postedPdf = await harness.api.request('POST', '/api/audits/instant?format=pdf', {
+        token: client.token,
+        body: { url },
+      });
+      assert.equal(postedPdf.status, 422, 'an unknown format is refused before any audit runs');
+    });
   });
 });

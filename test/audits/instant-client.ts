@@ -25,6 +25,8 @@ export interface InstantResult {
 }
 
 export interface InstantClient {
+  /** The business user's session token. */
+  readonly token: string;
   /** POST /api/audits/instant for a fixture page; asserts 200 and returns the result. */
   audit(page: string, body?: Record<string, unknown>): Promise<InstantResult>;
   /** POST /api/audits/instant with any body, for the failures. */
@@ -37,6 +39,7 @@ export async function instantClient(harness: AuditHarness): Promise<InstantClien
   const request = (body: Record<string, unknown>) =>
     harness.api.request('POST', '/api/audits/instant', { token, body });
   return {
+    token,
     request,
     async audit(page, body = {}) {
       const response = await request({ url: `${harness.fixtures.url}/${page}`, ...body });

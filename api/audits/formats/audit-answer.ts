@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import type { RouteResult } from '../../http/route.ts';
+import { AUDIT_FORMATS, DOCUMENT_TYPES, type AuditFormat, type FinishedAudit } from './audit-document.ts';
+import { earlDocument } from './earl.ts';
+import { junitDocument } from './junit.ts';
+import { sarifDocument } from './sarif.ts';
+
+export const auditFormatQuery = z.object({
+  format: z
+    .enum(AUDIT_FORMATS)
+    .default('json')
+    .describe(
+      'json: the envelope; sarif: SARIF 2.1.0; junit: JUnit XML; earl: EARL in JSON-LD (failures only). The other formats answer outside the envelope.',
+    ),
+});
+
+/** The route's `documents`: what each format other than json answers in. */
+export const AUDIT_DOCUMENTS: Readonly<Record<string, string>> = {
+  [DOCUMENT_TYPES.sarif]: 'format=sarif: a SARIF 2.1.0 log, one run, each issue a result',
+  [DOCUMENT_TYPES.junit]:
+    'format=junit: JUnit XML, a test suite per page, a failed test case per failed check',
+  [DOCUMENT_TYPES.earl]: 'format=earl: EARL assertions in JSON-LD, one per issue, each a failure',
+};
+
+/** The answer in `format`: the envelope around `data` for json, else the audit as that document. */
+export function auditAnswer(format: AuditFormat, data: unknown, audit: () => FinishedAudit): RouteResult {
+  switch (format) {
+    case 'json':
+      return { data };
+    case 'sarif':
+      return { document: { type: DOCUMENT_TYPES.sarif, body: JSON.stringify(sarifDocument(audit())) } };
+    case 'junit':
+      return { document: { type: DOCUMENT_TYPES.junit, body: junitDocument(audit()) } };
+    case 'earl':
+      return { document: { type: DOCUMENT_TYPES.earl, body: JSON.stringify(earlDocument(audit())) } };
+  }
+}
