@@ -1,7 +1,17 @@
 import { publicIssue, type AuditIssue, type IssueCounts } from '../../lib/audits.ts';
-import type { AuditJobRow, AuditPageRow, InstantAuditRow } from '../../db/repositories/audits.ts';
+import type {
+  AuditJobRow,
+  AuditListRow,
+  AuditPageRow,
+  InstantAuditRow,
+} from '../../db/repositories/audits.ts';
 import type { z } from 'zod';
-import type { auditJobStatusResponse, fullAuditJobResponse, instantAuditResponse } from './audits.schema.ts';
+import type {
+  auditJobStatusResponse,
+  auditListItem,
+  fullAuditJobResponse,
+  instantAuditResponse,
+} from './audits.schema.ts';
 import type { FinishedAudit } from './formats/audit-document.ts';
 
 /** The spec gives full audits 2 to 5 minutes; crawling more pages takes longer. */
@@ -104,5 +114,19 @@ export function finishedInstantAudit(row: InstantAuditRow): FinishedAudit {
     grade: row.grade,
     completedAt: row.completed_at,
     pages: [{ url: row.url, issues: instantResult(row).issues, fixes: {} }],
+  };
+}
+
+export function toAuditListItem(row: AuditListRow): z.infer<typeof auditListItem> {
+  return {
+    auditId: row.id,
+    kind: row.kind,
+    url: row.url,
+    status: row.status,
+    score: row.score,
+    grade: row.grade as z.infer<typeof auditListItem>['grade'],
+    issueCounts: row.issue_counts as z.infer<typeof auditListItem>['issueCounts'],
+    requestedAt: row.requested_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
   };
 }

@@ -1,5 +1,6 @@
 import { asUser } from '../../db/doors.ts';
-import { findAuditJob, findInstantAudit, listAuditPages } from '../../db/repositories/audits.ts';
+import { findAuditJob, findInstantAudit, listAuditPages, listAudits } from '../../db/repositories/audits.ts';
+import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { RequestState } from '../http/state.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
@@ -7,6 +8,8 @@ import { queueFullAudit, runInstantAudit } from '../../commands/audits/audit-com
 import {
   auditIdParams,
   auditJobIdParams,
+  auditListItem,
+  auditListQuery,
   auditJobStatusResponse,
   fullAuditJobResponse,
   instantAuditResponse,
@@ -17,6 +20,7 @@ import {
   finishedInstantAudit,
   toAuditJob,
   toAuditJobStatus,
+  toAuditListItem,
   toInstantAudit,
 } from './audit-view.ts';
 import { auditAnswer, AUDIT_DOCUMENTS, auditFormatQuery } from './formats/audit-answer.ts';
@@ -38,6 +42,23 @@ export function auditRoutes(deps: CommandContext): RouteDefinition[] {
       handler: async ({ body, query, principal, ctx }) => {
         const row = await runInstantAudit(deps, principal, body, (ctx.state as RequestState).receivedAt);
         return auditAnswer(query.format, toInstantAudit(row), () => finishedInstantAudit(row));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/audits',
+      tag: 'Audits',
+      summary:
+        "The audits the caller may read (its organization's, or its own), instant and full, newest first; by URL with url",
+      auth: 'user',
+      query: auditListQuery,
+      response: auditListItem.array(),
+      paginated: true,
+      handler: async ({ query, principal }) => {
+        const { rows, total } = await asUser(deps.db, principal.claims, (tx) =>
+          listAudits(tx, { url: query.url, limit: query.limit, offset: offsetOf(query) }),
+        );
+        return { data: rows.map(toAuditListItem), metadata: pageMetadata(query, total) };
       },
     }),
     defineRoute({

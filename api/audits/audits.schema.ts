@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { httpUrl } from '../../lib/validation/http-url.ts';
+import { paginationQuery } from '../../lib/validation/pagination.ts';
 import { AUDIT_CATEGORIES, SEVERITIES } from '../../lib/audits.ts';
 import { AUDIT_GRADES, AUDIT_JOB_STATUSES } from '../../lib/domain.ts';
 
@@ -80,4 +82,22 @@ export const auditJobStatusResponse = fullAuditJobResponse.extend({
     .nullable()
     .describe('The overall score, per-page breakdown and remediation, once complete'),
   error: z.string().nullable(),
+});
+
+export const auditListQuery = paginationQuery.extend({
+  url: httpUrl()
+    .optional()
+    .describe("Only the audits of this URL, as it was given (for a URL's score over time)"),
+});
+
+export const auditListItem = z.object({
+  auditId: z.uuid().describe("An instant audit's auditId or a full audit's auditJobId"),
+  kind: z.enum(['instant', 'full']),
+  url: z.string(),
+  status: z.enum(AUDIT_JOB_STATUSES).describe('An instant audit is complete once listed'),
+  score: z.number().int().nullable().describe('Null until a full audit completes'),
+  grade: grade.nullable(),
+  issueCounts: issueCounts.nullable(),
+  requestedAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
 });

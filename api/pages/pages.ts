@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { AuthDependencies } from '../auth/dependencies.ts';
 import type { RequestState } from '../http/state.ts';
 import { mountAdminPages } from './admin/routes.tsx';
+import { mountAuditPages } from './audits/routes.tsx';
 import { mountDashboardPage } from './dashboard/routes.tsx';
 import { mountLocalCheckoutPages } from './local-checkout/routes.tsx';
 import { mountNewStudyPages } from './new-study/routes.tsx';
@@ -60,6 +61,7 @@ export function mountPages(router: Router<RequestState>, deps: PageDependencies)
   mountMomentPages(pages, deps.auth.db);
   mountTokenPages(pages, deps.auth);
   mountWebhookPages(pages, deps.commands);
+  mountAuditPages(pages, deps.commands);
   mountOfferListPages(pages, deps.commands);
   mountLocalCheckoutPages(pages, deps.commands);
   mountProfilePages(pages, deps.commands);

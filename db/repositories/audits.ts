@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { AuditJobsTable, AuditPagesTable, AuditsTable } from '../schema-audits.ts';
 import type { AuditJobStatus } from '../../lib/domain.ts';
@@ -129,4 +129,43 @@ export async function finishAuditJob(
     // failing after the commit) must not contradict the mail the recipients hold.
     .where('status', '<>', 'complete')
     .execute();
+}
+
+/** One audit of either kind as the list shows it (`listAudits`). */
+export interface AuditListRow {
+  readonly kind: 'instant' | 'full';
+  readonly id: string;
+  readonly url: string;
+  readonly status: AuditJobStatus;
+  readonly score: number | null;
+  readonly grade: string | null;
+  readonly issue_counts: Record<string, number> | null;
+  readonly requested_at: Date;
+  readonly completed_at: Date | null;
+}
+
+/**
+ * The audits the caller may read (RLS: its organization's, or its own), instant and full together,
+ * newest request first, only those of `url` when given; with how many there are in all.
+ */
+export async function listAudits(
+  tx: Tx,
+  filter: { readonly url?: string | undefined; readonly limit: number; readonly offset: number },
+): Promise<{ rows: AuditListRow[]; total: number }> {
+  const all = sql`
+    select 'instant' as kind, id, url, 'complete' as status, score, grade::text as grade,
+           result -> 'issueCounts' as issue_counts, completed_at as requested_at, completed_at
+      from audits
+    union all
+    select 'full', id, url, status::text, (result ->> 'score')::int, result ->> 'grade',
+           result -> 'issueCounts', queued_at, completed_at
+      from audit_jobs`;
+  const where = filter.url === undefined ? sql`true` : sql`url = ${filter.url}`;
+  const rows = await sql<AuditListRow>`
+    select * from (${all}) audit where ${where}
+     order by requested_at desc, id
+     limit ${filter.limit} offset ${filter.offset}`.execute(tx);
+  const count = await sql<{ total: string }>`
+    select count(*) as total from (${all}) audit where ${where}`.execute(tx);
+  return { rows: rows.rows, total: Number(count.rows[0]?.total ?? 0) };
 }

@@ -101,6 +101,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'POST /api/outreach/:id/reject': [...BODY_BY_ID, 409],
   'POST /api/audits/instant': [...JSON_BODY],
   'POST /api/audits/full': JSON_BODY,
+  'GET /api/audits': QUERY,
   'GET /api/audits/instant/:auditId': [...QUERY, 404],
   'GET /api/audits/:auditJobId': [...QUERY, 404, 409],
   'POST /api/data/events': [...JSON_BODY, 404, 409],

@@ -119,6 +119,30 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
       done.result.issues.every((issue) => pageUrls.has(issue.pageUrl) && Array.isArray(issue.wcagCriteria)),
     );
 
+    // Listed among the organization's audits, with its score (issue 35).
+    const listed = await harness.api.request(
+      'GET',
+      `/api/audits?url=${encodeURIComponent(`${harness.fixtures.url}/site/page-1.html`)}`,
+      { token },
+    );
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(
+      (listed.body.data as { auditId: string; kind: string; status: string; score: number | null }[]).find(
+        (item) => item.auditId === queued.auditJobId,
+      ),
+      {
+        auditId: queued.auditJobId,
+        kind: 'full',
+        url: queued.url,
+        status: 'complete',
+        score: done.result.score,
+        grade: done.result.grade,
+        issueCounts: done.result.issueCounts,
+        requestedAt: queued.queuedAt,
+        completedAt: done.completedAt,
+      },
+    );
+
     // The same result for a pipeline (issue 35): SARIF, JUnit XML and EARL, outside the envelope.
     const formatted = (format: string) =>
       harness.api.request('GET', `/api/audits/${queued.auditJobId}?format=${format}`, { token });

@@ -372,4 +372,57 @@ describe('POST /api/audits/instant', function () {
       assert.equal(postedPdf.status, 422, 'an unknown format is refused before any audit runs');
     });
   });
+
+  it("GET /api/audits lists the organization's audits newest first, by URL, paginated; never another organization's", async () => {
+    const own = await instantClient(harness);
+    const clean = `${harness.fixtures.url}/clean.html`;
+    const contrast = `${harness.fixtures.url}/low-contrast.html`;
+    const ids: string[] = [];
+    for (const url of [clean, contrast, clean]) {
+      const response = await own.request({ url });
+      assert.equal(response.status, 200, response.text);
+      ids.push((response.body.data as InstantResult).auditId);
+    }
+    const list = (query: string, token = own.token) =>
+      harness.api.request('GET', `/api/audits${query}`, { token });
+    const all = await list('');
+    assert.equal(all.status, 200, all.text);
+    const items = all.body.data as {
+      auditId: string;
+      kind: string;
+      url: string;
+      status: string;
+      score: number;
+    }[];
+    assert.deepEqual(
+      items.map((item) => item.auditId),
+      [...ids].reverse(),
+    );
+    assert.deepEqual(all.body.metadata, { page: 1, limit: 20, total: 3 });
+    assert.ok(
+      items.every((item) => item.kind === 'instant' && item.status === 'complete' && item.score >= 0),
+    );
+    const byUrl = await list(`?url=${encodeURIComponent(clean)}`);
+    assert.deepEqual(
+      (byUrl.body.data as { auditId: string }[]).map((item) => item.auditId),
+      [ids[2], ids[0]],
+    );
+    assert.equal((byUrl.body.metadata as { total: number }).total, 2);
+    const second = await list('?limit=1&page=2');
+    assert.deepEqual(
+      (second.body.data as { auditId: string }[]).map((item) => item.auditId),
+      [ids[1]],
+    );
+    assert.deepEqual(second.body.metadata, { page: 2, limit: 1, total: 3 });
+    const stranger = await instantClient(harness);
+    const none = await list('', stranger.token);
+    assert.deepEqual(
+      [none.status, none.body.data, (none.body.metadata as { total: number }).total],
+      [200, [], 0],
+    );
+    for (const bad of ['?url=not-a-url', '?limit=101', '?page=0']) {
+      const refused = await list(bad);
+      assert.equal(refused.status, 422, `${bad}: ${refused.text}`);
+    }
+  });
 });

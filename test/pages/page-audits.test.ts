@@ -162,6 +162,49 @@ describe('every page passes the instant audit with grade A and axe-core without 
         })
         .execute();
     });
+    // Two instant audits of one page, the later with an issue: the audits page's result and chart.
+    const auditor = await createBusiness('pro');
+    const auditIds = await asSystem(testDatabase(), async (tx) => {
+      const ids: string[] = [];
+      for (const [score, issues] of [
+        [100, []],
+        [
+          92,
+          [
+            {
+              issueId: 'color-contrast-0123456789',
+              ruleId: 'color-contrast',
+              category: 'contrast',
+              severity: 'serious',
+              element: '#price',
+              description:
+                'Element has insufficient color contrast of 2.5 (foreground #999, background #fff)',
+              wcagCriteria: ['1.4.3'],
+            },
+          ],
+        ],
+      ] as const) {
+        const row = await tx
+          .insertInto('audits')
+          .values({
+            organization_id: auditor.organizationId,
+            requested_by: auditor.userId,
+            url: 'https://shop.example/checkout',
+            score,
+            grade: 'A',
+            result: JSON.stringify({
+              issueCounts: { critical: 0, serious: issues.length, moderate: 0, minor: 0 },
+              issues,
+              finalUrl: 'https://shop.example/checkout',
+            }),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        ids.push(row.id);
+      }
+      return ids;
+    });
+    const auditorToken = await sessionToken(auditor.claims);
     const checkoutPath = new URL((checkout.body.data as { checkoutUrl: string }).checkoutUrl).pathname;
     pages.push(
       { name: 'sign in', path: '/login' },
@@ -177,6 +220,12 @@ describe('every page passes the instant audit with grade A and axe-core without 
       { name: 'create a study', path: '/dashboard/jobs/new', as: business },
       { name: 'API tokens', path: '/dashboard/tokens', as: business },
       { name: 'webhook endpoints', path: '/dashboard/webhooks', as: business },
+      { name: 'audits', path: '/dashboard/audits', as: auditorToken },
+      {
+        name: 'an audit and its score over time',
+        path: `/dashboard/audits?audit=${auditIds[1]}`,
+        as: auditorToken,
+      },
       { name: 'a webhook endpoint', path: `/dashboard/webhooks/${endpointId}`, as: business },
       {
         name: 'review of analysed findings',

@@ -182,6 +182,7 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
   'GET /api/internal/queues': none('queue depths: counts and times only'),
   'POST /api/audits/instant': none('audits of a URL: no session data'),
   'POST /api/audits/full': none('audits of a URL: no session data'),
+  'GET /api/audits': none('audits of a URL: no session data'),
   'GET /api/audits/instant/:auditId': none('audits of a URL: no session data'),
   'GET /api/audits/:auditJobId': none('audits of a URL: no session data'),
   'POST /api/data/events': none('records signals; answers counts and rejections'),

@@ -11,6 +11,7 @@ import {
   TESTERS_PATH,
   TOKENS_PATH,
   WEBHOOKS_PATH,
+  AUDITS_PATH,
 } from '../paths.ts';
 import { day, Layout, type Viewer } from '../shared/layout.tsx';
 import type { DashboardData, StudyRows, TesterSessionRows } from './data.ts';
@@ -125,6 +126,9 @@ export function DashboardPage({ csrf, viewer, data }: { csrf: string; viewer: Vi
           <ul>
             <li>
               <a href={NEW_STUDY_PATH}>Create a study</a>
+            </li>
+            <li>
+              <a href={AUDITS_PATH}>Accessibility audits</a>: audit a page now and follow its score over time
             </li>
             <li>
               <a href={TOKENS_PATH}>API tokens</a> for your programs
