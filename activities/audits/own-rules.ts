@@ -121,6 +121,13 @@ export const OWN_RULES = {
     wcag: ['3.3.1'],
     fix: 'Describe the error in text and tie it to the invalid field with aria-describedby.',
   },
+  // WCAG 2.2: pasting a password or a code is what spares the memory test 3.3.8 forbids.
+  'credential-paste-blocked': {
+    category: 'forms',
+    severity: 'serious',
+    wcag: ['3.3.8'],
+    fix: 'Let people paste into password, user name and code fields: remove the paste handler that cancels it, so password managers and copied codes work.',
+  },
   'autocomplete-missing': {
     category: 'forms',
     severity: 'moderate',

@@ -120,16 +120,16 @@ export const REAL_TIME_PROCESSES: readonly (readonly string[])[] = [
 export const REAL_TIME_FILES: readonly string[] = REAL_TIME_PROCESSES.flat();
 
 /**
- * What runs beside the real-time files, in processes of their own at the lowest priority, instead
- * of in the shards: the real-time files leave the processor mostly idle, and these fill part of it.
- * Folders that start no browser (the recognisers' capture keeps the processor it asks for) and hold
- * no check against a fixed limit of seconds, in two processes of about the real-time phase's length
- * (`payments` 50 s; `auth`, `outreach` and `ai` 82 s together on 2026-11-29's slower machine, in
- * the shards). One process until the voice suite heard each sentence in one turn of its loop: beside two, its
- * first attempt failed in two runs of four (docs/testing.md).
+ * What runs beside the real-time files, in a process of its own at the lowest priority, instead of
+ * in the shards: the real-time files leave the processor partly idle, and this fills some of it.
+ * `payments`: it starts no browser (the recognisers' capture keeps the processor it asks for), holds
+ * no check against a fixed limit of seconds, and takes about as long as the real-time files (50 to
+ * 65 s). With `auth`, `outreach` and `ai` as well, in two processes (2026-11-29 night), the shards
+ * took 417 and 445 s instead of 458 and 468, but the phase 102 s instead of 70: no faster in all
+ * (docs/testing.md).
  */
-export const BESIDE_REAL_TIME_FOLDERS: readonly string[] = ['payments', 'auth', 'outreach', 'ai'];
-export const BESIDE_REAL_TIME_PROCESSES = 2;
+export const BESIDE_REAL_TIME_FOLDERS: readonly string[] = ['payments'];
+export const BESIDE_REAL_TIME_PROCESSES = 1;
 
 export interface SuitePlan {
   /** Run at once, first. */

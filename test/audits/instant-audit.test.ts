@@ -131,6 +131,18 @@ describe('POST /api/audits/instant', function () {
     });
   });
 
+  it('reports credential fields whose paste the page cancels under 3.3.8 (WCAG 2.2, issue 35), and no other field', async () => {
+    const result = await audit('credential-paste.html');
+    const blocked = issuesUnder(result, '3.3.8');
+    assert.deepEqual(
+      blocked.map((issue) => issue.element).sort(),
+      ['#blocked-inline', '#blocked-listener', '#otp', '#user'],
+      JSON.stringify(result.issues),
+    );
+    assert.ok(blocked.every((issue) => issue.severity === 'serious' && issue.category === 'forms'));
+    assert.match(blocked.find((issue) => issue.element === '#otp')!.description, /this one-time-code field/);
+  });
+
   it('reports text spacing set inline with !important (1.4.12): what axe reports, and lines tighter than axe sees (issue 35), each once', async () => {
     const result = await audit('inline-spacing.html');
     expectIssue(result, { criterion: '1.4.12', element: '#tight' });

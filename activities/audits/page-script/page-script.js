@@ -486,6 +486,44 @@
         ),
       );
     }
+    out.push(...pasteBlockedCredentials());
+    return out;
+  }
+
+  // ---- credentials (3.3.8, WCAG 2.2) ----
+  // A password, user name or one-time code must be pastable: a password manager fills it by
+  // pasting, and a person copies a code rather than transcribing it (a cognitive function test).
+  // Judged as the browser would paste: a cancelable paste event carrying text, dispatched on the
+  // field; a page handler that cancels it (onpaste="return false", preventDefault) blocks pasting.
+  const CREDENTIAL_TOKENS = /(^|\s)(username|current-password|new-password|one-time-code)(\s|$)/i;
+  function pasteBlockedCredentials() {
+    const out = [];
+    for (const field of document.querySelectorAll('input')) {
+      const type = (field.getAttribute('type') || 'text').toLowerCase();
+      const token = CREDENTIAL_TOKENS.exec(field.getAttribute('autocomplete') || '');
+      if (type !== 'password' && !token) continue;
+      if (!isVisible(field) || field.disabled || field.readOnly) continue;
+      const data = new DataTransfer();
+      data.setData('text/plain', 'pasted');
+      const paste = new ClipboardEvent('paste', {
+        clipboardData: data,
+        bubbles: true,
+        cancelable: true,
+        composed: true,
+      });
+      field.dispatchEvent(paste);
+      if (!paste.defaultPrevented) continue;
+      const what = type === 'password' ? 'password' : /** @type {RegExpExecArray} */ (token)[2];
+      out.push(
+        issue(
+          'credential-paste-blocked',
+          field,
+          'The page cancels pasting into this ' +
+            what +
+            ' field: a password manager cannot fill it and a copied code cannot be pasted',
+        ),
+      );
+    }
     return out;
   }
 
