@@ -53,4 +53,9 @@ async function main(): Promise<number> {
   return failed ? EXIT.failed : EXIT.clean;
 }
 
-process.exitCode = await main();
+// Anything unforeseen (an answer that is not the API's, a file that cannot be written) is "the audit
+// could not run", never "issues found".
+process.exitCode = await main().catch((error: unknown) => {
+  console.error(`audit: ${error instanceof Error ? error.message : String(error)}`);
+  return EXIT.error;
+});

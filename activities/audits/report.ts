@@ -139,7 +139,7 @@ export function renderReportHtml(input: ReportInput): string {
 <body><h1>${escape(input.title)}</h1>
 <p>Audited URL: ${escape(input.url)}</p>
 <h2>Overall score: ${summary.score} / 100 (grade ${summary.grade})</h2>
-<p>Issues: ${counts(summary.issueCounts)}. Checked against WCAG 2.1 Level AA.</p>
+<p>Issues: ${counts(summary.issueCounts)}. Checked against WCAG 2.1 Level AA, and WCAG 2.2 where an issue names one of its criteria (3.3.8).</p>
 ${input.crawl ? `<h2>Pages</h2><table><tr><th scope="col">Page</th><th scope="col">Score</th><th scope="col">Grade</th><th scope="col">Issues</th></tr>${pageRows}</table>` : ''}
 <h2>Issues by category and severity</h2>${sections}
 <h2>Remediation, most important first</h2><ol>${remediation || '<li>Nothing to fix.</li>'}</ol>

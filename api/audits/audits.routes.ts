@@ -26,6 +26,9 @@ import {
 import { auditAnswer, AUDIT_DOCUMENTS, auditFormatQuery } from './formats/audit-answer.ts';
 import type { CommandContext } from '../../commands/context.ts';
 
+/** Where an instant audit's result is read again. */
+const instantAuditPath = (auditId: string) => `/api/audits/instant/${auditId}`;
+
 export function auditRoutes(deps: CommandContext): RouteDefinition[] {
   return [
     defineRoute({
@@ -41,7 +44,9 @@ export function auditRoutes(deps: CommandContext): RouteDefinition[] {
       errors: [503],
       handler: async ({ body, query, principal, ctx }) => {
         const row = await runInstantAudit(deps, principal, body, (ctx.state as RequestState).receivedAt);
-        return auditAnswer(query.format, toInstantAudit(row), () => finishedInstantAudit(row));
+        return auditAnswer(query.format, toInstantAudit(row), instantAuditPath(row.id), () =>
+          finishedInstantAudit(row),
+        );
       },
     }),
     defineRoute({
@@ -75,7 +80,9 @@ export function auditRoutes(deps: CommandContext): RouteDefinition[] {
       handler: async ({ params, query, principal }) => {
         const row = await asUser(deps.db, principal.claims, (tx) => findInstantAudit(tx, params.auditId));
         if (!row) throw notFound('Audit');
-        return auditAnswer(query.format, toInstantAudit(row), () => finishedInstantAudit(row));
+        return auditAnswer(query.format, toInstantAudit(row), instantAuditPath(row.id), () =>
+          finishedInstantAudit(row),
+        );
       },
     }),
     defineRoute({
@@ -115,7 +122,9 @@ export function auditRoutes(deps: CommandContext): RouteDefinition[] {
           throw conflict(
             `The audit job is ${row.status}: format ${query.format} is answered once it is completed (format=json shows its progress)`,
           );
-        return auditAnswer(query.format, status, () => finishedFullAudit(row, pages));
+        return auditAnswer(query.format, status, `/api/audits/${row.id}`, () =>
+          finishedFullAudit(row, pages),
+        );
       },
     }),
   ];

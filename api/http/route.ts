@@ -43,13 +43,25 @@ export interface RouteInput<
   readonly rawBody: Buffer | undefined;
 }
 
-export interface RouteResult {
-  readonly data?: unknown;
+/** An answer in the envelope (`data`, with `metadata` on a page of a list). */
+export interface EnvelopeResult {
+  readonly data: unknown;
   readonly metadata?: PageMetadata;
   readonly status?: number;
-  /** An answer outside the envelope, in one of the route's `documents` media types. */
-  readonly document?: { readonly type: string; readonly body: string };
 }
+
+/** An answer outside the envelope, in one of the route's `documents` media types. */
+export interface DocumentResult {
+  readonly document: {
+    readonly type: string;
+    readonly body: string;
+    /** Where this document can be read again (Content-Location). */
+    readonly location?: string;
+  };
+  readonly status?: number;
+}
+
+export type RouteResult = EnvelopeResult | DocumentResult;
 
 /** One endpoint: how it is reached, what it accepts and answers (also its documentation), and its handler. */
 export interface RouteDefinition<
@@ -118,9 +130,10 @@ export function mountRoutes(router: Router<RequestState>, routes: readonly Route
       const body = route.body && !route.rawBody ? validateBody(route.body, jsonBody(ctx)) : undefined;
       const result = await route.handler({ body, query, params, principal, ctx, rawBody });
       ctx.status = result.status ?? route.status ?? 200;
-      if (result.document) {
+      if ('document' in result) {
         // Said whatever the type: koa adds a charset only to the types it knows as text.
         ctx.set('Content-Type', `${result.document.type}; charset=utf-8`);
+        if (result.document.location) ctx.set('Content-Location', result.document.location);
         ctx.body = result.document.body;
       } else {
         ctx.body = success(result.data, result.metadata ?? null);

@@ -63,12 +63,13 @@ export { RECORDER_DOWNLOAD_PATH } from '../../lib/recorder-package.ts';
 // review/: the session's tester confirms its findings.
 export const reviewPath = (sessionId: string) => `/sessions/${sessionId}/review`;
 
-// tokens/: the organization's API tokens.
+// audits/: instant audits, their results and a URL's score over time.
 export const AUDITS_PATH = '/dashboard/audits';
 /** The audits page showing an instant audit's result, or charting a URL's scores. */
 export const auditsPath = (shown: { readonly audit?: string; readonly url?: string }) =>
   `${AUDITS_PATH}?${new URLSearchParams(Object.entries(shown).filter(([, value]) => value !== undefined)).toString()}`;
 
+// tokens/: the organization's API tokens.
 export const TOKENS_PATH = '/dashboard/tokens';
 export const tokenRevokePath = (tokenId: string) => `${TOKENS_PATH}/${tokenId}/revoke`;
 

@@ -86,9 +86,22 @@ describe('npm run audit: audits through the API for a pipeline, failing it on se
     const clean = await cli([page('clean.html'), '--format', 'junit']);
     assert.equal(clean.status, 0, clean.stderr);
     assert.equal(XMLValidator.validate(clean.stdout), true);
+    // Two pages' JUnit documents as one: a suite each, the root's counts their sums.
+    const both = await cli([page('clean.html'), page('low-contrast.html'), '--format', 'junit']);
+    assert.equal(both.status, 1, both.stderr);
+    assert.equal(XMLValidator.validate(both.stdout), true);
+    const suites = [...both.stdout.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)"/g)];
+    assert.deepEqual(
+      suites.map((suite) => suite[1]),
+      [page('clean.html'), page('low-contrast.html')],
+    );
+    const sum = (index: number) => suites.reduce((total, suite) => total + Number(suite[index]), 0);
+    assert.ok(sum(3) > 0, 'the low-contrast page fails a check');
     assert.match(
-      clean.stdout,
-      /<testsuites name="Accessibility audits" tests="\d+" failures="\d+" errors="0">/,
+      both.stdout,
+      new RegExp(
+        `<testsuites name="Accessibility audits" tests="${sum(2)}" failures="${sum(3)}" errors="0">`,
+      ),
     );
   });
 

@@ -131,7 +131,7 @@ describe('POST /api/audits/instant', function () {
     });
   });
 
-  it('reports credential fields whose paste the page cancels under 3.3.8 (WCAG 2.2, issue 35), and no other field', async () => {
+  it('reports credential fields whose paste the page cancels under 3.3.8 (WCAG 2.2, issue 35), and no other field: not one whose handler puts the text in itself', async () => {
     const result = await audit('credential-paste.html');
     const blocked = issuesUnder(result, '3.3.8');
     assert.deepEqual(
@@ -342,6 +342,8 @@ describe('POST /api/audits/instant', function () {
         runs: { automationDetails: { id: string }; results: { ruleId: string; level: string }[] }[];
       };
       const auditId = /^instant-audit\/(.+)$/.exec(log.runs[0]!.automationDetails.id)![1]!;
+      // Where the same document is read again, for a pipeline that asked for one format only.
+      assert.equal(posted.headers.get('content-location'), `/api/audits/instant/${auditId}?format=sarif`);
       assert.ok(
         log.runs[0]!.results.some((result) => result.ruleId === 'color-contrast' && result.level === 'error'),
       );

@@ -494,8 +494,12 @@
   // A password, user name or one-time code must be pastable: a password manager fills it by
   // pasting, and a person copies a code rather than transcribing it (a cognitive function test).
   // Judged as the browser would paste: a cancelable paste event carrying text, dispatched on the
-  // field; a page handler that cancels it (onpaste="return false", preventDefault) blocks pasting.
+  // field; a page handler that cancels it (onpaste="return false", preventDefault) blocks pasting,
+  // unless it puts the text in itself (a field that trims what is pasted, a code split into one box
+  // per digit): the pasted digits then stand in the field or across its form's fields. The fields'
+  // values are put back afterwards.
   const CREDENTIAL_TOKENS = /(^|\s)(username|current-password|new-password|one-time-code)(\s|$)/i;
+  const PASTED = '493817';
   function pasteBlockedCredentials() {
     const out = [];
     for (const field of document.querySelectorAll('input')) {
@@ -503,8 +507,10 @@
       const token = CREDENTIAL_TOKENS.exec(field.getAttribute('autocomplete') || '');
       if (type !== 'password' && !token) continue;
       if (!isVisible(field) || field.disabled || field.readOnly) continue;
+      const around = Array.from(field.form ? field.form.querySelectorAll('input') : [field]);
+      const before = around.map((input) => input.value);
       const data = new DataTransfer();
-      data.setData('text/plain', 'pasted');
+      data.setData('text/plain', PASTED);
       const paste = new ClipboardEvent('paste', {
         clipboardData: data,
         bubbles: true,
@@ -512,7 +518,14 @@
         composed: true,
       });
       field.dispatchEvent(paste);
-      if (!paste.defaultPrevented) continue;
+      const inserted =
+        field.value.includes(PASTED) ||
+        around
+          .map((input) => input.value)
+          .join('')
+          .includes(PASTED);
+      around.forEach((input, i) => (input.value = /** @type {string} */ (before[i])));
+      if (!paste.defaultPrevented || inserted) continue;
       const what = type === 'password' ? 'password' : /** @type {RegExpExecArray} */ (token)[2];
       out.push(
         issue(

@@ -22,16 +22,22 @@ export const AUDIT_DOCUMENTS: Readonly<Record<string, string>> = {
   [DOCUMENT_TYPES.earl]: 'format=earl: EARL assertions in JSON-LD, one per issue, each a failure',
 };
 
-/** The answer in `format`: the envelope around `data` for json, else the audit as that document. */
-export function auditAnswer(format: AuditFormat, data: unknown, audit: () => FinishedAudit): RouteResult {
-  switch (format) {
-    case 'json':
-      return { data };
-    case 'sarif':
-      return { document: { type: DOCUMENT_TYPES.sarif, body: JSON.stringify(sarifDocument(audit())) } };
-    case 'junit':
-      return { document: { type: DOCUMENT_TYPES.junit, body: junitDocument(audit()) } };
-    case 'earl':
-      return { document: { type: DOCUMENT_TYPES.earl, body: JSON.stringify(earlDocument(audit())) } };
-  }
+/**
+ * The answer in `format`: the envelope around `data` for json, else the audit as that document,
+ * with where the same document can be read again (`readAt`, without its query).
+ */
+export function auditAnswer(
+  format: AuditFormat,
+  data: unknown,
+  readAt: string,
+  audit: () => FinishedAudit,
+): RouteResult {
+  if (format === 'json') return { data };
+  const location = `${readAt}?format=${format}`;
+  const body = {
+    sarif: () => JSON.stringify(sarifDocument(audit())),
+    junit: () => junitDocument(audit()),
+    earl: () => JSON.stringify(earlDocument(audit())),
+  }[format]();
+  return { document: { type: DOCUMENT_TYPES[format], body, location } };
 }

@@ -57,7 +57,8 @@ export function sarifDocument(audit: FinishedAudit): object {
           message: { text: issue.description },
           locations: [
             {
-              physicalLocation: { artifactLocation: { uri: page.url } },
+              // As a URI reference: the address as typed may hold spaces or letters outside ASCII.
+              physicalLocation: { artifactLocation: { uri: new URL(page.url).href } },
               logicalLocations: [{ fullyQualifiedName: issue.element, kind: 'element' }],
             },
           ],

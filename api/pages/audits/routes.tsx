@@ -7,6 +7,7 @@ import { findInstantAudit, listAudits } from '../../../db/repositories/audits.ts
 import { notFound } from '../../../lib/errors.ts';
 import { httpUrl } from '../../../lib/validation/http-url.ts';
 import { toAuditListItem, toInstantAudit } from '../../audits/audit-view.ts';
+import type { RequestState } from '../../http/state.ts';
 import { auditsPath, AUDITS_PATH } from '../paths.ts';
 import { commandErrors, parseForm, withoutBlanks } from '../shared/form-input.ts';
 import { requireRole, type PageRouter, type SignedInRequest } from '../shared/page-routes.ts';
@@ -78,7 +79,9 @@ export function mountAuditPages(pages: PageRouter, deps: CommandContext): void {
     const parsed = parseForm(instantAuditBody, withoutBlanks(values));
     if ('errors' in parsed) return show(request, { values, errors: parsed.errors }, 422);
     try {
-      const row = await runInstantAudit(deps, request.principal, parsed.data);
+      // The 10 seconds start when the request arrived, as for the API's POST.
+      const receivedAt = (request.ctx.state as RequestState).receivedAt;
+      const row = await runInstantAudit(deps, request.principal, parsed.data, receivedAt);
       seeOther(request.ctx, auditsPath({ audit: row.id }));
     } catch (error) {
       const refused = commandErrors(error, Object.keys(AUDIT_LABELS));

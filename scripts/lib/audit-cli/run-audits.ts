@@ -9,6 +9,8 @@ import type { AuditCliOptions } from './options.ts';
 /** How often a queued full audit is read, and how long it may take (the spec gives 2 to 5 minutes). */
 const POLL_MS = 2_000;
 const FULL_AUDIT_LIMIT_MS = 15 * 60_000;
+/** A request the service has not answered in this long is given up (an instant audit takes 10 s). */
+const REQUEST_LIMIT_MS = 60_000;
 
 export interface AuditOutcome {
   readonly url: string;
@@ -38,6 +40,7 @@ export function auditClient(
       method,
       headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(REQUEST_LIMIT_MS),
     }).catch((error: unknown) => {
       throw new AuditError(
         `${apiUrl} did not answer (${error instanceof Error ? error.message : String(error)})`,
@@ -55,8 +58,16 @@ export function auditClient(
     }
     return response;
   };
-  const data = async <T>(method: string, path: string, body?: object) =>
-    ((await (await call(method, path, body)).json()) as Envelope<T>).data;
+  const data = async <T>(method: string, path: string, body?: object) => {
+    const text = await (await call(method, path, body)).text();
+    try {
+      return (JSON.parse(text) as Envelope<T>).data;
+    } catch {
+      throw new AuditError(
+        `${method} ${path} answered something other than the API's JSON: ${text.slice(0, 120)}`,
+      );
+    }
+  };
   const document = async (path: string, format: string) =>
     format === 'json' ? undefined : await (await call('GET', `${path}?format=${format}`)).text();
 
