@@ -46,6 +46,10 @@ export interface CheckOutcome {
 
 export type IssueCounts = Record<Severity, number>;
 
+/** Issue counts as people read them, most severe first: "0 critical, 2 serious, 1 moderate, 0 minor". */
+export const issueCountsText = (counts: Readonly<IssueCounts>): string =>
+  SEVERITIES.map((severity) => `${counts[severity]} ${severity}`).join(', ');
+
 export interface Viewport {
   readonly width: number;
   readonly height: number;

@@ -1,7 +1,7 @@
 // `npm run audit -- <url>... [--format] [--fail-on] [--full] [--output]`: accessibility audits of
 // URLs through the service's API, for a team's pipeline as pa11y-ci is used (USAGE says the rest).
 import { writeFile } from 'node:fs/promises';
-import { SEVERITIES } from '../lib/audits.ts';
+import { issueCountsText } from '../lib/audits.ts';
 import { combined } from './lib/audit-cli/combine.ts';
 import { fails, parseOptions, USAGE, UsageError } from './lib/audit-cli/options.ts';
 import { AuditError, auditClient, type AuditOutcome } from './lib/audit-cli/run-audits.ts';
@@ -31,9 +31,8 @@ async function main(): Promise<number> {
       const outcome = await client.audit(url, options);
       const failing = fails(outcome.issueCounts, options.failOn);
       failed ||= failing;
-      const counts = SEVERITIES.map((severity) => `${outcome.issueCounts[severity]} ${severity}`).join(', ');
       console.error(
-        `${failing ? 'FAIL' : 'pass'} ${url}: score ${outcome.score} (grade ${outcome.grade}); ${counts}`,
+        `${failing ? 'FAIL' : 'pass'} ${url}: score ${outcome.score} (grade ${outcome.grade}); ${issueCountsText(outcome.issueCounts)}`,
       );
       outcomes.push(outcome);
     }

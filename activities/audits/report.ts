@@ -3,6 +3,7 @@ import { bySeverity, checkPenalty, gradeOf } from './score.ts';
 import {
   AUDIT_CATEGORIES,
   isLevelAaaOnly,
+  issueCountsText,
   SEVERITIES,
   type AuditIssue,
   type IssueCounts,
@@ -92,15 +93,13 @@ const escape = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
-const counts = (c: IssueCounts) => SEVERITIES.map((s) => `${c[s]} ${s}`).join(', ');
-
 /** The emailed report: score and grade, pages, issues by category and severity, remediation. */
 export function renderReportHtml(input: ReportInput): string {
   const { summary } = input;
   const pageRows = summary.pages
     .map(
       (p) =>
-        `<tr><td>${escape(p.url)}</td><td>${p.score}</td><td>${p.grade}</td><td>${counts(p.issueCounts)}</td></tr>`,
+        `<tr><td>${escape(p.url)}</td><td>${p.score}</td><td>${p.grade}</td><td>${issueCountsText(p.issueCounts)}</td></tr>`,
     )
     .join('');
   const sections = AUDIT_CATEGORIES.map((category) => {
@@ -139,7 +138,7 @@ export function renderReportHtml(input: ReportInput): string {
 <body><h1>${escape(input.title)}</h1>
 <p>Audited URL: ${escape(input.url)}</p>
 <h2>Overall score: ${summary.score} / 100 (grade ${summary.grade})</h2>
-<p>Issues: ${counts(summary.issueCounts)}. Checked against WCAG 2.1 Level AA, and WCAG 2.2 where an issue names one of its criteria (3.3.8).</p>
+<p>Issues: ${issueCountsText(summary.issueCounts)}. Checked against WCAG 2.1 Level AA, and WCAG 2.2 where an issue names one of its criteria (3.3.8).</p>
 ${input.crawl ? `<h2>Pages</h2><table><tr><th scope="col">Page</th><th scope="col">Score</th><th scope="col">Grade</th><th scope="col">Issues</th></tr>${pageRows}</table>` : ''}
 <h2>Issues by category and severity</h2>${sections}
 <h2>Remediation, most important first</h2><ol>${remediation || '<li>Nothing to fix.</li>'}</ol>

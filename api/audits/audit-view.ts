@@ -82,6 +82,9 @@ export function finishedFullAudit(row: AuditJobRow, pages: readonly AuditPageRow
   };
 }
 
+/** Where an instant audit's result is read again, in any format (`?format=`). */
+export const instantAuditPath = (auditId: string) => `/api/audits/instant/${auditId}`;
+
 /** At most this many issues are listed in an instant result's `topIssues`; `issues` holds them all. */
 const TOP_ISSUES = 50;
 

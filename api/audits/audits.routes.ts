@@ -18,6 +18,7 @@ import { fullAuditBody, instantAuditBody } from '../../commands/audits/audit.sch
 import {
   finishedFullAudit,
   finishedInstantAudit,
+  instantAuditPath,
   toAuditJob,
   toAuditJobStatus,
   toAuditListItem,
@@ -25,9 +26,6 @@ import {
 } from './audit-view.ts';
 import { auditAnswer, AUDIT_DOCUMENTS, auditFormatQuery } from './formats/audit-answer.ts';
 import type { CommandContext } from '../../commands/context.ts';
-
-/** Where an instant audit's result is read again. */
-const instantAuditPath = (auditId: string) => `/api/audits/instant/${auditId}`;
 
 export function auditRoutes(deps: CommandContext): RouteDefinition[] {
   return [

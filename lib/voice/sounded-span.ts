@@ -5,7 +5,7 @@
 // 30 once trimmed, on espeak-ng's voice over room tone 60 dB down). So the sound is trimmed to
 // where it is within SPAN_DB of its loudest moment, with a margin either side for soft consonants.
 
-import type { SpeechPiece } from './speech-pieces.ts';
+import { energy, type SpeechPiece } from './speech-pieces.ts';
 
 /** Frames quieter than the loudest by more than this are the room, not the speaker. */
 const SPAN_DB = 40;
@@ -23,12 +23,7 @@ const MARGIN_AFTER_SECONDS = 0.15;
 export function soundedSpan(audio: Float32Array, sampleRate: number): SpeechPiece {
   const frame = Math.max(1, Math.round(FRAME_SECONDS * sampleRate));
   const frames = Math.floor(audio.length / frame);
-  const levels: number[] = [];
-  for (let f = 0; f < frames; f++) {
-    let sum = 0;
-    for (let i = f * frame; i < (f + 1) * frame; i++) sum += audio[i]! ** 2;
-    levels.push(Math.sqrt(sum / frame));
-  }
+  const levels = Array.from({ length: frames }, (_, f) => Math.sqrt(energy(audio, f * frame, frame) / frame));
   const loudest = Math.max(0, ...levels);
   const whole = { start: 0, end: audio.length };
   if (loudest === 0) return whole;

@@ -23,7 +23,7 @@ export interface SpeechPiece {
 }
 
 /** The energy of `length` samples from `from`. */
-function energy(audio: Float32Array, from: number, length: number): number {
+export function energy(audio: Float32Array, from: number, length: number): number {
   let sum = 0;
   for (let i = from; i < from + length; i++) sum += (audio[i] ?? 0) ** 2;
   return sum;

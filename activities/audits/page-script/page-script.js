@@ -518,12 +518,10 @@
         composed: true,
       });
       field.dispatchEvent(paste);
-      const inserted =
-        field.value.includes(PASTED) ||
-        around
-          .map((input) => input.value)
-          .join('')
-          .includes(PASTED);
+      const inserted = around
+        .map((input) => input.value)
+        .join('')
+        .includes(PASTED);
       around.forEach((input, i) => (input.value = /** @type {string} */ (before[i])));
       if (!paste.defaultPrevented || inserted) continue;
       const what = type === 'password' ? 'password' : /** @type {RegExpExecArray} */ (token)[2];

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { issueCountsText } from '../../../lib/audits.ts';
+import { instantAuditPath } from '../../audits/audit-view.ts';
 import type { auditListItem, instantAuditResponse } from '../../audits/audits.schema.ts';
 import { auditsPath, AUDITS_PATH } from '../paths.ts';
 import { BarChart } from '../shared/charts.tsx';
@@ -10,10 +12,8 @@ type InstantAudit = z.infer<typeof instantAuditResponse>;
 
 export const AUDIT_LABELS = { url: 'Address of the page' };
 
-const SEVERITIES = ['critical', 'serious', 'moderate', 'minor'] as const;
-
 const counts = (issueCounts: ListedAudit['issueCounts']) =>
-  issueCounts ? SEVERITIES.map((severity) => `${issueCounts[severity]} ${severity}`).join(', ') : 'not yet';
+  issueCounts ? issueCountsText(issueCounts) : 'not yet';
 
 function Result({ audit }: { audit: InstantAudit }) {
   return (
@@ -51,10 +51,9 @@ function Result({ audit }: { audit: InstantAudit }) {
         <p>No issue found.</p>
       )}
       <p>
-        The same result for a pipeline:{' '}
-        <a href={`/api/audits/instant/${audit.auditId}?format=sarif`}>SARIF</a>,{' '}
-        <a href={`/api/audits/instant/${audit.auditId}?format=junit`}>JUnit XML</a>,{' '}
-        <a href={`/api/audits/instant/${audit.auditId}?format=earl`}>EARL</a>.
+        The same result for a pipeline: <a href={`${instantAuditPath(audit.auditId)}?format=sarif`}>SARIF</a>,{' '}
+        <a href={`${instantAuditPath(audit.auditId)}?format=junit`}>JUnit XML</a>,{' '}
+        <a href={`${instantAuditPath(audit.auditId)}?format=earl`}>EARL</a>.
       </p>
     </section>
   );

@@ -3,6 +3,8 @@
 // then read until it completes. Each audit's result decides the exit status; its document (in the
 // format asked for) is read back from the stored result, so the audit runs once whatever the format.
 
+import { setTimeout } from 'node:timers/promises';
+import { instantAuditPath } from '../../../api/audits/audit-view.ts';
 import type { Severity } from '../../../lib/audits.ts';
 import type { AuditCliOptions } from './options.ts';
 
@@ -30,11 +32,7 @@ interface Envelope<T> {
   readonly error: string | null;
 }
 
-export function auditClient(
-  apiUrl: string,
-  token: string,
-  sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
-) {
+export function auditClient(apiUrl: string, token: string) {
   const call = async (method: string, path: string, body?: object): Promise<Response> => {
     const response = await fetch(new URL(path, apiUrl), {
       method,
@@ -68,8 +66,9 @@ export function auditClient(
       );
     }
   };
-  const document = async (path: string, format: string) =>
-    format === 'json' ? undefined : await (await call('GET', `${path}?format=${format}`)).text();
+  /** The audit as `format` asks: the JSON already read, or the document read back from `path`. */
+  const documentOf = async (path: string, format: string, json: unknown) =>
+    format === 'json' ? JSON.stringify(json) : await (await call('GET', `${path}?format=${format}`)).text();
 
   async function instant(url: string, format: string): Promise<AuditOutcome> {
     const result = await data<{
@@ -83,7 +82,7 @@ export function auditClient(
       score: result.score,
       grade: result.grade,
       issueCounts: result.issueCounts,
-      document: (await document(`/api/audits/instant/${result.auditId}`, format)) ?? JSON.stringify(result),
+      document: await documentOf(instantAuditPath(result.auditId), format, result),
     };
   }
 
@@ -109,11 +108,11 @@ export function auditClient(
           score: job.result.score,
           grade: job.result.grade,
           issueCounts: job.result.issueCounts,
-          document: (await document(path, options.format)) ?? JSON.stringify(job),
+          document: await documentOf(path, options.format, job),
         };
       }
       if (Date.now() > until) throw new AuditError(`the full audit of ${url} did not complete in 15 minutes`);
-      await sleep(POLL_MS);
+      await setTimeout(POLL_MS);
     }
   }
 
