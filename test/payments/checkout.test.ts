@@ -31,7 +31,9 @@ describe('POST /api/billing/checkout', () => {
   let h: PaymentsHarness;
   let owner: Business;
   before(async () => {
-    h = await startPaymentsHarness({ env: { STRIPE_TIMEOUT_MS: '300' } });
+    // Long enough for an ordinary answer on a loaded machine (300 ms was not, beside the real-time
+    // files), short enough that the timeout fault's test waits only that long.
+    h = await startPaymentsHarness({ env: { STRIPE_TIMEOUT_MS: '3000' } });
     owner = await business();
   });
   after(() => h.stop());
