@@ -19,6 +19,10 @@ import { createPrivacyActivities } from './privacy/privacy-activities.ts';
 import { createScreenshotRecordActivities } from './recordings/screenshot-records.ts';
 import { createSessionActivities } from './sessions/session-activities.ts';
 import { createStudyActivities } from './studies/study-activities.ts';
+import {
+  createPrototypeAuditActivities,
+  type PrototypeAuditSettings,
+} from './studies/prototype-audit-activities.ts';
 import { createWebhookActivities } from './webhooks/delivery-activities.ts';
 import type { UrlPolicy } from '../lib/url-guard.ts';
 
@@ -47,6 +51,11 @@ export interface ActivityDependencies {
    * default public addresses only. `attemptTimeoutMs` shortens an attempt's wait in tests.
    */
   readonly webhooks?: { readonly urlPolicy: UrlPolicy; readonly attemptTimeoutMs?: number };
+  /**
+   * Where the audits of studies' prototypes go (workers/main.ts: the audit settings); without them
+   * a study's activation audits nothing (tests whose studies have no prototype to reach).
+   */
+  readonly prototypeAudits?: PrototypeAuditSettings;
 }
 
 /** Offer links of a worker started without a configuration: the development origin and secret. */
@@ -62,6 +71,7 @@ export function createActivities(deps: ActivityDependencies) {
     // A worker built without the payment activities (some tests) starts no payout.
     ...createStudyActivities({ db: deps.db, payoutsEnabled: deps.payments !== undefined }),
     ...createSessionActivities({ ...deps, payoutsEnabled: deps.payments !== undefined }),
+    ...createPrototypeAuditActivities({ db: deps.db, audits: deps.prototypeAudits }),
     ...createPrivacyActivities(deps),
     ...createMatchingActivities({ db: deps.db }),
     ...createCapacityNoticeActivities({ db: deps.db }),

@@ -33,6 +33,8 @@ export interface AuditJobsTable {
   result: ColumnType<object | null, string | null | undefined, string | null>;
   error: string | null;
   report_delivered_to: string[] | null;
+  /** The study whose prototype this audits, queued when the study became active (0045). */
+  study_id: ColumnType<string | null, string | null | undefined, string | null>;
   queued_at: GeneratedTimestamp;
   started_at: NullableTimestamp;
   completed_at: NullableTimestamp;

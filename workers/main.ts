@@ -48,6 +48,11 @@ const connection = await NativeConnection.connect({ address: config.temporal.add
 const messaging = createMessagingSender(config.messaging);
 const paymentEmail = createEmailSender(config.email);
 const aiProviders = configuredProviders(config.ai);
+// Where audits may go: organizations' webhook deliveries and studies' prototypes are held to it too.
+const auditUrlPolicy = {
+  allowPrivate: config.audits.allowPrivateUrls,
+  allowedHosts: config.audits.allowedHosts,
+};
 const worker = await createServiceWorker({
   connection,
   namespace: config.temporal.namespace,
@@ -64,9 +69,8 @@ const worker = await createServiceWorker({
   }),
   recordingRetentionDays: config.recordings.retentionDays,
   plugins,
-  webhooks: {
-    urlPolicy: { allowPrivate: config.audits.allowPrivateUrls, allowedHosts: config.audits.allowedHosts },
-  },
+  webhooks: { urlPolicy: auditUrlPolicy },
+  prototypeAudits: { taskQueue: config.audits.taskQueue, urlPolicy: auditUrlPolicy },
 });
 // The end-of-period invoices: one Schedule, created or brought up to date at every start.
 const scheduleConnection = await Connection.connect({ address: config.temporal.address });

@@ -17,6 +17,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { Mutex } from 'async-mutex';
 import type { AiActivities } from '../activities/ai/ai-activities.ts';
 import type { StudyActivities } from '../activities/studies/study-activities.ts';
+import type { PrototypeAuditActivities } from '../activities/studies/prototype-audit-activities.ts';
 import { AGENT_INPUT_ERROR, INVALID_STUDY_TRANSITION, STUDY_RUN_SWITCHING } from '../lib/failures.ts';
 import type { StudyStatus } from '../lib/domain.ts';
 import { agent4Workflow } from './agents.ts';
@@ -42,6 +43,8 @@ import { nextStudyStatus, type StudyStatusAction } from './study-transitions.ts'
 
 /** The patch under which a study's workflow continues as new (docs/decisions/studies.md). */
 export const STUDY_CONTINUE_AS_NEW_PATCH = 'study-continue-as-new';
+/** The patch under which an activated study has its prototype audited. */
+export const STUDY_PROTOTYPE_AUDIT_PATCH = 'study-prototype-audit';
 /** How many payout workflows the completed study starts in one go. */
 const PAYOUTS_AT_ONCE = 50;
 
@@ -75,6 +78,22 @@ const { recordStudyStatus, studyTargetReached, paymentsToPayOut } = proxyActivit
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });
+
+// Bounded: the study does not wait on its audit, and a run continues as new only once this handler ends.
+const prototypeAudit = proxyActivities<PrototypeAuditActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/** Queues the audit of the study's prototype; a study whose audit could not be queued runs without one. */
+async function auditPrototypeOf(studyId: string): Promise<void> {
+  try {
+    const outcome = await prototypeAudit.auditPrototype({ studyId });
+    log.info('The prototype audit', { studyId, ...outcome });
+  } catch (error) {
+    log.warn('The prototype audit could not be queued', { studyId, error: String(error) });
+  }
+}
 
 const studyReport = proxyActivities<AiActivities>({
   startToCloseTimeout: '30 seconds',
@@ -136,11 +155,15 @@ export async function studyWorkflow(input: StudyWorkflowInput): Promise<void> {
   setHandler(sessionReportedSignal, () => {
     state.reportsSettled += 1;
   });
-  setHandler(paymentConfirmedSignal, () =>
-    lock.runExclusive(async () => {
-      if (state.status === 'draft') await moveTo('active');
-    }),
-  );
+  setHandler(paymentConfirmedSignal, async () => {
+    const activated = await lock.runExclusive(async () => {
+      if (state.status !== 'draft') return false;
+      await moveTo('active');
+      return true;
+    });
+    // The prototype's audit runs beside the study from its activation (docs/decisions/audits.md).
+    if (activated && patched(STUDY_PROTOTYPE_AUDIT_PATCH)) await auditPrototypeOf(studyId);
+  });
   // The study is completed once its target number of sessions is confirmed; paused studies count too.
   if (continuable) {
     // Counted here, checked by the body (`checkConfirmations`): a run continuing as new carries the count.

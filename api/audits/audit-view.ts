@@ -1,9 +1,10 @@
 import { publicIssue, type AuditIssue, type IssueCounts } from '../../lib/audits.ts';
-import type {
-  AuditJobRow,
-  AuditListRow,
-  AuditPageRow,
-  InstantAuditRow,
+import {
+  storedPageIssues,
+  type AuditJobRow,
+  type AuditListRow,
+  type AuditPageRow,
+  type InstantAuditRow,
 } from '../../db/repositories/audits.ts';
 import type { z } from 'zod';
 import type {
@@ -50,7 +51,7 @@ export function toAuditJobStatus(
       ...stored,
       issues: pages.flatMap((page) =>
         // Each page stores its issues with the fixes of their checks (audit-activities.ts).
-        storedIssues(page).issues.map((issue) => ({
+        storedPageIssues(page).issues.map((issue) => ({
           ...publicIssue(issue),
           pageUrl: page.url,
         })),
@@ -59,10 +60,6 @@ export function toAuditJobStatus(
     error: row.error,
   };
 }
-
-/** What a page row stores (audit-activities.ts): its issues with the checks' fixes. */
-const storedIssues = (page: AuditPageRow) =>
-  page.issues as unknown as { issues: AuditIssue[]; fixes?: Record<string, string> };
 
 /** A completed full audit as the document formats read it (audit-document.ts). */
 export function finishedFullAudit(row: AuditJobRow, pages: readonly AuditPageRow[]): FinishedAudit {
@@ -76,8 +73,8 @@ export function finishedFullAudit(row: AuditJobRow, pages: readonly AuditPageRow
     completedAt: row.completed_at!,
     pages: pages.map((page) => ({
       url: page.url,
-      issues: storedIssues(page).issues,
-      fixes: storedIssues(page).fixes ?? {},
+      issues: storedPageIssues(page).issues,
+      fixes: storedPageIssues(page).fixes ?? {},
     })),
   };
 }

@@ -5,7 +5,15 @@ import { offsetOf, pageMetadata } from '../../lib/validation/pagination.ts';
 import { defineRoute, type RouteDefinition } from '../http/route.ts';
 import { validateHeader } from '../../lib/validation/validate.ts';
 import { createStudy } from '../../commands/studies/create-study.ts';
-import { createStudyResponse, studyIdParams, studyResponse, studyResultsResponse } from './jobs.schema.ts';
+import {
+  createStudyResponse,
+  studyAuditResponse,
+  studyIdParams,
+  studyResponse,
+  studyResultsResponse,
+} from './jobs.schema.ts';
+import { studyAudit } from '../../commands/studies/study-audit.ts';
+import { toStudyAudit } from './study-audit-view.ts';
 import { studyResults } from '../../commands/studies/study-results.ts';
 import {
   createStudyBody,
@@ -93,6 +101,21 @@ export function jobRoutes(deps: CommandContext): RouteDefinition[] {
       resource: 'Study',
       response: studyResultsResponse,
       handler: async ({ params, principal }) => ({ data: await studyResults(deps, principal, params.id) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/jobs/:id/audit',
+      tag: 'Studies',
+      summary:
+        "The audit of the study's prototype beside its testers' findings, per WCAG criterion: met by both, by people only, found by the audit only (the owning organization and admins)",
+      auth: 'user',
+      roles: ['business', 'admin'],
+      params: studyIdParams,
+      resource: 'Study',
+      response: studyAuditResponse,
+      handler: async ({ params, principal }) => ({
+        data: toStudyAudit(params.id, await studyAudit(deps, principal, params.id)),
+      }),
     }),
     defineRoute({
       method: 'PATCH',

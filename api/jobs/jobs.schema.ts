@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { DEVICES, PROTOTYPE_TYPES, STUDY_STATUSES, TONE_PROFILES } from '../../lib/domain.ts';
+import {
+  AUDIT_GRADES,
+  AUDIT_JOB_STATUSES,
+  DEVICES,
+  PROTOTYPE_TYPES,
+  STUDY_STATUSES,
+  TONE_PROFILES,
+  WCAG_LEVELS,
+} from '../../lib/domain.ts';
+import { FOUND_BY } from '../../lib/analysis/audit-comparison.ts';
 
 export const createStudyResponse = z.object({
   jobId: z.uuid(),
@@ -118,4 +127,40 @@ export const studyResultsResponse = z.object({
   computedAt: z.string().describe('ISO 8601; the figures are computed live from the attempts so far'),
   minimumGroupTesters: z.number().int(),
   tasks: taskResultSchema.array(),
+});
+
+export const studyAuditResponse = z.object({
+  jobId: z.uuid(),
+  auditJobId: z
+    .uuid()
+    .describe('The full audit of the prototype: GET /api/audits/:auditJobId has its issues'),
+  url: z.string().describe('The prototype URL audited (crawled from it, same origin)'),
+  status: z.enum(AUDIT_JOB_STATUSES),
+  score: z.number().int().nullable().describe('Null until the audit is complete'),
+  grade: z.enum(AUDIT_GRADES).nullable(),
+  pagesAudited: z.number().int(),
+  queuedAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
+  error: z.string().nullable(),
+  comparison: z
+    .array(
+      z.object({
+        criterion: z.string().describe('A WCAG 2.2 success criterion, e.g. 1.4.3'),
+        name: z.string(),
+        level: z.enum(WCAG_LEVELS),
+        foundBy: z
+          .enum(FOUND_BY)
+          .describe(
+            'both: testers met it and the audit found it; testers: only people; audit: no tester met it',
+          ),
+        testerFindings: z.number().int().describe('Confirmed findings under the criterion'),
+        testerSessions: z.number().int(),
+        auditIssues: z.number().int(),
+        auditPages: z.number().int(),
+      }),
+    )
+    .nullable()
+    .describe(
+      "Per criterion, the testers' confirmed findings beside the audit's issues: both first, then people only, then the audit only; null until the audit is complete",
+    ),
 });

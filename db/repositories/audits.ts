@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { AuditJobsTable, AuditPagesTable, AuditsTable } from '../schema-audits.ts';
+import type { AuditIssue } from '../../lib/audits.ts';
 import type { AuditJobStatus } from '../../lib/domain.ts';
 
 export type InstantAuditRow = Selectable<AuditsTable>;
@@ -83,6 +84,10 @@ export async function saveAuditPage(
       .execute();
   }
 }
+
+/** What a page row stores (activities/audits/audit-activities.ts): its issues with the checks' fixes. */
+export const storedPageIssues = (page: AuditPageRow) =>
+  page.issues as unknown as { issues: AuditIssue[]; fixes?: Record<string, string> };
 
 export function listAuditPages(tx: Tx, auditJobId: string): Promise<AuditPageRow[]> {
   return tx

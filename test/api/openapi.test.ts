@@ -57,6 +57,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly number[]>> = {
   'GET /api/jobs': QUERY,
   'GET /api/jobs/:id': BY_ID,
   'GET /api/jobs/:id/results': BY_ID,
+  'GET /api/jobs/:id/audit': BY_ID,
   'PATCH /api/jobs/:id': [...BODY_BY_ID, 409],
   'POST /api/sessions': [...JSON_BODY, 404, 409],
   'GET /api/sessions/:id': BY_ID,

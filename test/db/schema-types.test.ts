@@ -56,6 +56,7 @@ const COLUMNS = {
     result: true,
     error: true,
     report_delivered_to: true,
+    study_id: true,
     queued_at: true,
     started_at: true,
     completed_at: true,

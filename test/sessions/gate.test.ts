@@ -81,6 +81,13 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
   'GET /api/jobs': none('study records: no session data'),
   'GET /api/jobs/:id': none('study records: no session data'),
   'GET /api/jobs/:id/results': none("per-task figures from the testers' own task reports: no finding"),
+  // Counts of confirmed findings per WCAG criterion beside the prototype's audit (404 here: the
+  // walk's study has no public prototype; test/audits/study-audit.test.ts leaves undecided and
+  // rejected findings out).
+  'GET /api/jobs/:id/audit': {
+    exposes: true,
+    calls: ({ jobId }) => [{ method: 'GET', path: `/api/jobs/${jobId}/audit` }],
+  },
   'PATCH /api/jobs/:id': none('study records: no session data'),
   'POST /api/sessions': none('creates a session and answers its ids'),
   // Carries Agent 1's insights, which name the elements of findings: the tester's until confirming.

@@ -8,6 +8,7 @@ import { findStudy } from '../../../db/repositories/studies.ts';
 import type { SessionPrincipal } from '../../../commands/principal.ts';
 import { ApiError, notFound } from '../../../lib/errors.ts';
 import { readAggregate } from '../../../commands/reports/aggregate-commands.ts';
+import { auditOfStudy } from '../../../commands/studies/study-audit.ts';
 import { aggregateStatusResponse } from '../../reports/aggregate.schema.ts';
 import type { SignedInRequest } from '../shared/page-routes.ts';
 
@@ -37,17 +38,20 @@ export function loadReport(db: Db, principal: SessionPrincipal, reportId: string
 }
 
 /**
- * A study's title and the state of its report (`readAggregate`, as `GET /api/reports/job/:id`
+ * A study, the audit of its prototype (`auditOfStudy`) and the state of its report (`readAggregate`, as `GET /api/reports/job/:id`
  * answers it); undefined when the person may not see the study.
  */
 export async function loadStudyReport(db: Db, principal: SessionPrincipal, studyId: string) {
-  const title = await asUser(db, principal.claims, async (tx) => (await findStudy(tx, studyId))?.study.title);
-  if (title === undefined) return undefined;
+  const found = await asUser(db, principal.claims, async (tx) => {
+    const record = await findStudy(tx, studyId);
+    return record && { study: record.study, audit: await auditOfStudy(tx, studyId) };
+  });
+  if (!found) return undefined;
   const aggregate = await readAggregate({ db }, principal, studyId).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
   });
   // The stored content read as GET /api/reports/job/:id answers it (its response schema).
   const report = aggregate && aggregateStatusResponse.parse(aggregate).report;
-  return { title, aggregate, report };
+  return { title: found.study.title, study: found.study, audit: found.audit, aggregate, report };
 }

@@ -53,7 +53,7 @@ export function mountReportPages(pages: PageRouter, commands: CommandContext): v
     if (request.viewer.role === 'tester') throw notFound('Study');
     const found = await loadStudyReport(db, request.principal, id);
     if (!found) throw notFound('Study');
-    const { title, aggregate, report } = found;
+    const { title, aggregate, report, study, audit } = found;
     const { csrf, viewer } = request;
     if (!report) {
       return renderPage(
@@ -70,7 +70,14 @@ export function mountReportPages(pages: PageRouter, commands: CommandContext): v
     }
     renderPage(
       request.ctx,
-      <StudyReportPage csrf={csrf} viewer={viewer} studyId={id} studyTitle={title} report={report} />,
+      <StudyReportPage
+        csrf={csrf}
+        viewer={viewer}
+        studyId={id}
+        studyTitle={title}
+        report={report}
+        prototype={{ audit, study }}
+      />,
     );
   });
 }

@@ -5,6 +5,7 @@ import { duration } from '../../../lib/duration-text.ts';
 import { momentPath, reportScreenshotsPath, studyPath } from '../paths.ts';
 import { SCREENSHOT_PENDING_WORDS } from '../../../lib/finding-screenshots.ts';
 import { CsrfField, day, dayAndTime, Layout, type Viewer } from '../shared/layout.tsx';
+import { PrototypeAudit, type PrototypeAuditProps } from '../shared/prototype-audit.tsx';
 import { SEVERITY_TEXT, studyReportWaiting, wcagText } from '../shared/report-text.ts';
 import { TaskSplits } from '../shared/task-results.tsx';
 import { MIN_GROUP_TESTERS } from '../../../lib/analysis/task-results.ts';
@@ -278,10 +279,19 @@ export interface StudyReportPageProps {
   readonly studyId: string;
   readonly studyTitle: string;
   readonly report: StudyReport;
+  /** The study's prototype and its audit, shown beside the testers' findings. */
+  readonly prototype: PrototypeAuditProps;
 }
 
 /** `/dashboard/jobs/:id/report`: the study report (Agent 4) as the study's organization reads it. */
-export function StudyReportPage({ csrf, viewer, studyId, studyTitle, report }: StudyReportPageProps) {
+export function StudyReportPage({
+  csrf,
+  viewer,
+  studyId,
+  studyTitle,
+  report,
+  prototype,
+}: StudyReportPageProps) {
   const titles = new Map(report.topFindings.map((finding) => [finding.findingId, finding.title]));
   // A barrier's task by its order (the task sections list their barriers): titles may repeat.
   const taskOf = new Map(
@@ -398,6 +408,8 @@ export function StudyReportPage({ csrf, viewer, studyId, studyTitle, report }: S
           ))}
         </>
       ) : null}
+      <h2>The prototype's audit beside the testers</h2>
+      <PrototypeAudit {...prototype} />
       <h2>By tester profile</h2>
       {DIMENSIONS.map(([dimension, caption]) => (
         <GroupTable

@@ -15,6 +15,7 @@ import {
 } from '../../../db/repositories/study-progress.ts';
 import type { SessionPrincipal } from '../../../commands/principal.ts';
 import { resultsOfStudy } from '../../../commands/studies/study-results.ts';
+import { auditOfStudy, type StudyAudit } from '../../../commands/studies/study-audit.ts';
 import { notFound } from '../../../lib/errors.ts';
 import type { SignedInRequest } from '../shared/page-routes.ts';
 
@@ -45,6 +46,8 @@ export interface StudyPageData {
   readonly results: Awaited<ReturnType<typeof resultsOfStudy>>;
   /** Confirmed findings whose moment was recorded, most severe first (at most STUDY_PAGE_PLAYERS). */
   readonly moments: Awaited<ReturnType<typeof recordedFindingsOfStudy>>;
+  /** The audit of the study's prototype beside its testers' findings; undefined without one. */
+  readonly audit: StudyAudit | undefined;
 }
 
 /**
@@ -67,6 +70,7 @@ async function loadStudyPage(
     const sessions = await sessionsOfStudy(tx, studyId, STUDY_PAGE_LIST_LIMIT);
     const studyReport = (await latestStudyAgentJob(tx, studyId, 'agent4'))?.status ?? null;
     const moments = await recordedFindingsOfStudy(tx, studyId, STUDY_PAGE_PLAYERS);
+    const audit = await auditOfStudy(tx, studyId);
     return {
       record,
       study: record.study,
@@ -76,6 +80,7 @@ async function loadStudyPage(
       sessions,
       studyReport,
       moments,
+      audit,
     };
   });
   if (!page) return undefined;

@@ -14,6 +14,7 @@ import { ErrorSummary, RadioGroup, TextArea, TextField, type FieldErrors } from 
 import { CsrfField, day, Layout, type Viewer } from '../shared/layout.tsx';
 import { criterionText, SEVERITY_TEXT, studyReportWaiting } from '../shared/report-text.ts';
 import { TaskResultCharts } from '../shared/task-results.tsx';
+import { PrototypeAudit } from '../shared/prototype-audit.tsx';
 import {
   bodyField,
   commentField,
@@ -442,6 +443,10 @@ export function StudyPage({ csrf, viewer, data, notice, errors = {}, values = {}
         ) : (
           <p>This study has no tasks.</p>
         )}
+      </section>
+      <section aria-labelledby="prototype-audit-title">
+        <h2 id="prototype-audit-title">Accessibility audit of the prototype</h2>
+        <PrototypeAudit audit={data.audit} study={data.study} />
       </section>
       <section aria-labelledby="study-report-title">
         <h2 id="study-report-title">Study report</h2>

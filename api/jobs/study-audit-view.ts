@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import type { StudyAudit } from '../../commands/studies/study-audit.ts';
+import type { AuditGrade } from '../../lib/domain.ts';
+import type { studyAuditResponse } from './jobs.schema.ts';
+
+/** A study's audit as GET /api/jobs/:id/audit answers it. */
+export function toStudyAudit(studyId: string, { job, pagesAudited, comparison }: StudyAudit) {
+  const result = job.result as { score: number; grade: AuditGrade } | null;
+  return {
+    jobId: studyId,
+    auditJobId: job.id,
+    url: job.url,
+    status: job.status,
+    score: result?.score ?? null,
+    grade: result?.grade ?? null,
+    pagesAudited,
+    queuedAt: job.queued_at.toISOString(),
+    completedAt: job.completed_at?.toISOString() ?? null,
+    error: job.error,
+    comparison,
+  } satisfies z.infer<typeof studyAuditResponse>;
+}
