@@ -28,6 +28,8 @@ export const AUDIT_FAILURES = {
   blockedUrl: 'BlockedUrlError',
   pageLoad: 'PageLoadError',
   timeout: 'AuditTimeoutError',
+  /** The request's credentials could not be opened (expired, or another secret than the API's). */
+  credentials: 'UnusableCredentialsError',
 } as const;
 /**
  * The study's run is continuing as new and takes no new update: the caller sends it again, and the

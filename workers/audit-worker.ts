@@ -27,6 +27,8 @@ export interface AuditWorkerOptions {
   readonly serviceTaskQueue: string;
   /** `host:port` pairs audits may reach although they are private (`AUDIT_ALLOWED_HOSTS`). */
   readonly allowedHosts?: readonly string[];
+  /** The secret the API seals requests' credentials under (JWT_SECRET). */
+  readonly credentialsSecret: string;
 }
 
 export interface AuditWorker {
@@ -61,6 +63,7 @@ export async function createAuditWorker(options: AuditWorkerOptions): Promise<Au
         email,
         urlPolicy,
         serviceTaskQueue: options.serviceTaskQueue,
+        credentialsSecret: options.credentialsSecret,
       }),
       // The pictures of reported findings: replays and reconstructions need the same browser.
       ...createFindingScreenshotActivities({ db: options.db, pool, urlPolicy }),

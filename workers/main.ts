@@ -95,6 +95,7 @@ const auditWorker = await createAuditWorker({
   allowPrivateUrls: config.audits.allowPrivateUrls,
   allowedHosts: config.audits.allowedHosts,
   serviceTaskQueue: config.temporal.taskQueue,
+  credentialsSecret: config.auth.jwtSecret,
   plugins,
 });
 

@@ -78,6 +78,7 @@ export async function fullAuditWorkflow(input: FullAuditInput): Promise<void> {
           position: index + 1,
           url: planned[index]!,
           viewport: input.viewport,
+          ...(input.sealedCredentials === undefined ? {} : { sealedCredentials: input.sealedCredentials }),
         });
         audited++;
         known.add(page.url);

@@ -30,6 +30,7 @@ import {
 import type { AuditGrade } from '../../lib/domain.ts';
 import { assertAuditableUrl, BlockedUrlError, type UrlPolicy } from '../../lib/url-guard.ts';
 import { AUDIT_FAILURES, AUDIT_JOB_MISSING } from '../../lib/failures.ts';
+import { UnusableCredentialsError, unsealCredentials } from '../../lib/audit-credentials.ts';
 
 export interface AuditActivityDependencies {
   readonly db: Db;
@@ -38,6 +39,8 @@ export interface AuditActivityDependencies {
   readonly urlPolicy: UrlPolicy;
   /** Where the service's workflows run: an audit's webhook deliveries start there, not on the audit queue. */
   readonly serviceTaskQueue: string;
+  /** The secret the API sealed requests' credentials under (JWT_SECRET): lib/audit-credentials.ts. */
+  readonly credentialsSecret: string;
   readonly now?: () => Date;
 }
 
@@ -45,6 +48,8 @@ export interface InstantAuditInput {
   readonly url: string;
   readonly viewport: Viewport;
   readonly categories: readonly AuditCategory[];
+  /** Headers and cookies for the audited origin, sealed (`sealCredentials`); never in clear. */
+  readonly sealedCredentials?: string;
 }
 
 export interface InstantAuditOutput {
@@ -60,6 +65,8 @@ export interface AuditPageInput {
   readonly position: number;
   readonly url: string;
   readonly viewport: Viewport;
+  /** The job's credentials for its start URL's origin, sealed; never in clear. */
+  readonly sealedCredentials?: string;
 }
 
 export interface AuditedPage {
@@ -93,10 +100,17 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
     budgetMs: number,
     categories: readonly AuditCategory[],
     shots: boolean,
+    sealedCredentials?: string,
   ) {
     const started = Date.now();
     const checked = async () => {
       await guarded(() => assertAuditableUrl(url, deps.urlPolicy));
+      const credentials =
+        sealedCredentials === undefined
+          ? undefined
+          : await guarded(() =>
+              Promise.resolve(unsealCredentials(sealedCredentials, deps.credentialsSecret, now())),
+            );
       const timeoutMs = budgetMs - (Date.now() - started);
       const afterWalk = shots ? AFTER_WALK_MS.report : AFTER_WALK_MS.instant;
       return guarded(() =>
@@ -106,6 +120,7 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
             egress,
             navigationTimeoutMs: Math.round(timeoutMs * 0.6),
             walkDeadline: started + budgetMs - afterWalk,
+            ...(credentials ? { credentials } : {}),
           });
           const screenshots = shots
             ? await annotatedScreenshots(page, result.issues, SCREENSHOTS_PER_PAGE)
@@ -134,7 +149,14 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
       }
       let result;
       try {
-        ({ result } = await audit(input.url, input.viewport, budgetMs, input.categories, false));
+        ({ result } = await audit(
+          input.url,
+          input.viewport,
+          budgetMs,
+          input.categories,
+          false,
+          input.sealedCredentials,
+        ));
       } catch (error) {
         // Loading or checking, out of time is one answer for the caller: the documented one.
         if (error instanceof ApplicationFailure && error.type === AUDIT_FAILURES.timeout) {
@@ -162,6 +184,7 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
         REPORT_PAGE_BUDGET_MS,
         AUDIT_CATEGORIES,
         true,
+        input.sealedCredentials,
       );
       await asSystem(deps.db, (tx) =>
         saveAuditPage(
@@ -327,6 +350,8 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
       throw ApplicationFailure.nonRetryable(error.message, AUDIT_FAILURES.blockedUrl);
     if (error instanceof AuditTimeoutError)
       throw ApplicationFailure.nonRetryable(error.message, AUDIT_FAILURES.timeout);
+    if (error instanceof UnusableCredentialsError)
+      throw ApplicationFailure.nonRetryable(error.message, AUDIT_FAILURES.credentials);
     if (
       error instanceof playwrightErrors.TimeoutError &&
       /page\.(goto|waitForFunction)/.test(error.message)

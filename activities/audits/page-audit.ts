@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { errors as playwrightErrors, type Page, type Request } from 'playwright-core';
+import { errors as playwrightErrors, type Page, type Request, type Route } from 'playwright-core';
 import { axeFindings, axeOptions, categoryOf, type AxeFinding } from './axe-check.ts';
 import { axeViolations, topAxeScript, type TopAxeRun } from './axe-run.ts';
 import type { EgressProxy } from './egress-proxy.ts';
@@ -18,6 +18,7 @@ import {
   type PageAuditResult,
 } from '../../lib/audits.ts';
 import { BlockedUrlError } from '../../lib/url-guard.ts';
+import type { AuditCredentials } from '../../lib/audit-credentials.ts';
 
 export interface PageAuditOptions {
   readonly categories: readonly AuditCategory[];
@@ -26,6 +27,8 @@ export interface PageAuditOptions {
   readonly navigationTimeoutMs: number;
   /** When the Tab walk must stop (epoch ms), leaving time to answer. */
   readonly walkDeadline: number;
+  /** Headers and cookies the request gave for one origin: sent with that origin's requests only. */
+  readonly credentials?: AuditCredentials;
 }
 
 export interface PageAudit extends PageAuditResult {
@@ -195,7 +198,7 @@ const REDIRECTED = 'Leads to an address that is not publicly accessible (a redir
 export async function loadPage(
   page: Page,
   url: string,
-  options: Pick<PageAuditOptions, 'egress' | 'navigationTimeoutMs'>,
+  options: Pick<PageAuditOptions, 'egress' | 'navigationTimeoutMs' | 'credentials'>,
 ): Promise<void> {
   const hops: string[] = [];
   // The audit's own navigation and its server redirects only: a navigation the page starts later
@@ -206,7 +209,7 @@ export async function loadPage(
     if (hops.length === 0 || request.redirectedFrom()) hops.push(request.url());
   };
   page.on('request', onRequest);
-  await holdDocument(page);
+  await holdDocument(page, options.credentials);
   try {
     // Until the document's own load is complete: Playwright's 'load' would wait for the load of
     // a navigation the page started and holdDocument stopped, which never comes. A sub-resource
@@ -245,8 +248,9 @@ export async function loadPage(
  * as it loaded rather than failing with a destroyed context, and a timed refresh stays for axe's
  * `meta-refresh` to report (2.2.1, a delay above 0 and under 20 hours).
  */
-async function holdDocument(page: Page): Promise<void> {
-  // The first navigation is the audit's own (page.goto); its server redirects are part of it.
+async function holdDocument(page: Page, credentials: AuditCredentials | undefined): Promise<void> {
+  // The first navigation is the audit's own (page.goto); its server redirects are part of it (a
+  // redirect answered with credentials too: the browser follows it as one).
   let started = false;
   await page.route('**/*', async (route) => {
     const request = route.request();
@@ -255,8 +259,37 @@ async function holdDocument(page: Page): Promise<void> {
       if (started) return route.abort('aborted');
       started = true;
     }
+    if (credentials && new URL(request.url()).origin === credentials.origin) {
+      return sendWithCredentials(page, route, credentials);
+    }
     return route.continue();
   });
+}
+
+/**
+ * One request to the credentials' origin, sent with them. Not by `route.continue({ headers })`:
+ * Chromium would carry those headers along a redirect to another origin (Playwright 1.41 on). The
+ * request is made here with no redirect followed (through the context's proxy, so the egress
+ * policy holds) and its answer handed to the page, which follows a redirect itself: to another
+ * origin without them. The cookies join the page's own for that URL in one `Cookie` header; they
+ * never enter the browser's jar, whose cookies reach every port of a host.
+ */
+async function sendWithCredentials(page: Page, route: Route, credentials: AuditCredentials): Promise<void> {
+  const request = route.request();
+  const jar = await page.context().cookies(request.url());
+  const cookie = [...jar, ...credentials.cookies].map(({ name, value }) => `${name}=${value}`).join('; ');
+  const headers: Record<string, string> = { ...request.headers() };
+  for (const [name, value] of Object.entries(credentials.headers)) headers[name.toLowerCase()] = value;
+  if (cookie) headers.cookie = cookie;
+  let response;
+  try {
+    response = await route.fetch({ headers, maxRedirects: 0 });
+  } catch {
+    // Unreachable, refused or cut off: failed as the browser's own request would have.
+    await route.abort('failed').catch(() => undefined);
+    return;
+  }
+  await route.fulfill({ response });
 }
 
 /**

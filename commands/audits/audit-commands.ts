@@ -8,7 +8,8 @@ import { fullAuditWorkflow, instantAuditWorkflow } from '../../workflows/audit.t
 import { fullAuditWorkflowId, instantAuditTaskQueue } from '../../workflows/messages/audit.ts';
 import type { Principal } from '../principal.ts';
 import { ApiError, invalid } from '../../lib/errors.ts';
-import type { FullAuditRequest, InstantAuditRequest } from './audit.schema.ts';
+import { credentialsOf, type FullAuditRequest, type InstantAuditRequest } from './audit.schema.ts';
+import { sealCredentials } from '../../lib/audit-credentials.ts';
 import type { CommandContext } from '../context.ts';
 
 /** The spec's limit for an instant audit, from the request's arrival to its answer. */
@@ -20,6 +21,23 @@ export const INSTANT_AUDIT_LIMIT_MS = 10_000;
 const STORE_AND_ANSWER_MS = 1_000;
 /** With less than this left for the workflow no audit can finish in time: answer 503 at once. */
 const WORKFLOW_MINIMUM_MS = 1_000;
+/**
+ * How long a request's sealed credentials open: past the instant audit's answer, and a day for a
+ * full audit (it may wait in the queue); after that the history holds nothing anyone can open.
+ */
+const CREDENTIALS_LIFETIME_MS = { instant: 60_000, full: 24 * 60 * 60_000 } as const;
+
+/** The request's headers and cookies for the audited URL's origin, sealed for the workflow's input. */
+function sealedCredentialsOf(
+  deps: CommandContext,
+  input: InstantAuditRequest | FullAuditRequest,
+  kind: keyof typeof CREDENTIALS_LIFETIME_MS,
+): { sealedCredentials?: string } {
+  const credentials = credentialsOf(input);
+  if (!credentials) return {};
+  const expiresAt = new Date(deps.now().getTime() + CREDENTIALS_LIFETIME_MS[kind]);
+  return { sealedCredentials: sealCredentials(credentials, deps.config.auth.jwtSecret, expiresAt) };
+}
 
 /**
  * Runs one page's audit on the audit worker and answers with it as stored for the caller's
@@ -83,6 +101,7 @@ export async function queueFullAudit(deps: CommandContext, principal: Principal,
         crawl: row.crawl,
         maxPages: row.max_pages,
         viewport: input.viewport,
+        ...sealedCredentialsOf(deps, input, 'full'),
       },
     ],
   });
@@ -103,7 +122,14 @@ async function auditWithin(deps: CommandContext, input: InstantAuditRequest, ans
     const handle = await deps.temporal.workflow.start(instantAuditWorkflow, {
       taskQueue: instantAuditTaskQueue(deps.config.audits.taskQueue),
       workflowId: `instant-audit:${randomUUID()}`,
-      args: [{ url: input.url, viewport: input.viewport, categories: input.checkCategories }],
+      args: [
+        {
+          url: input.url,
+          viewport: input.viewport,
+          categories: input.checkCategories,
+          ...sealedCredentialsOf(deps, input, 'instant'),
+        },
+      ],
       workflowExecutionTimeout: left,
     });
     const result = handle.result();

@@ -12,6 +12,7 @@ describe("a full audit's recorded outcome", () => {
     email: { destination: 'nowhere', send: () => Promise.resolve(), close() {} },
     urlPolicy: { allowPrivate: false, allowedHosts: [] },
     serviceTaskQueue: 'unused',
+    credentialsSecret: 'unused',
   });
 
   async function auditJob(status: 'running' | 'complete'): Promise<string> {

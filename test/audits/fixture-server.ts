@@ -16,12 +16,26 @@ export interface FixtureServer {
   readonly hostPort: string;
   /** `localhost:<port>`: the same server as another origin (`{{CROSS_ORIGIN}}`), for AUDIT_ALLOWED_HOSTS. */
   readonly crossOriginHostPort: string;
+  /** Every request the server has had so far: its path and query, the Host it named, its headers. */
+  requests(): readonly SeenRequest[];
   /** How many requests for `?hold=<gate>` are waiting. */
   held(gate: string): number;
   /** Answers the waiting `?hold=<gate>` requests, and every later one, at once. */
   release(gate: string): void;
   stop(): Promise<void>;
 }
+
+export interface SeenRequest {
+  readonly path: string;
+  readonly host: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** `/members.html` is served only to a request carrying both (an audit behind a login); else 401. */
+export const MEMBER_CREDENTIALS = {
+  header: ['X-Member-Key', 'header-secret-7Rk2'],
+  cookie: ['member', 'cookie-secret-4Qx9'],
+} as const;
 
 /**
  * Serves test/audits/fixtures over HTTP on 127.0.0.1, the way a real site would be audited, plus:
@@ -31,15 +45,28 @@ export interface FixtureServer {
  * - `/many-links.html?count=<n>` is a page with n links after a skip link, ending with JUMPED_PAST;
  * - `/many-issues.html?count=<n>` is a page with n images without alt (critical) and minor issues;
  * - `/conformance/<page>` is a page of the conformance benchmark (test/bench/audit-conformance/pages);
- * - `/WAI/<path>` is a file of the W3C ACT Rules' test cases (actRulesDir()), as w3.org serves them.
+ * - `/WAI/<path>` is a file of the W3C ACT Rules' test cases (actRulesDir()), as w3.org serves them;
+ * - `/members.html` answers a sign-in page (401) unless the request carries MEMBER_CREDENTIALS.
  */
 export async function startFixtureServer(): Promise<FixtureServer> {
   const waiting = new Map<string, (() => void)[]>();
   const open = new Set<string>();
   let origin = '';
 
+  const seen: SeenRequest[] = [];
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://fixtures');
+    seen.push({
+      path: url.pathname + url.search,
+      host: request.headers.host ?? '',
+      headers: { ...request.headers },
+    });
+    if (url.pathname === '/members.html' && !isMember(request.headers)) {
+      response
+        .writeHead(401, { 'Content-Type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><html lang="en"><title>Sign in</title><main><h1>Sign in</h1></main></html>');
+      return;
+    }
     if (url.pathname === '/redirect') {
       response.writeHead(302, { Location: url.searchParams.get('to') ?? '/' }).end();
       return;
@@ -74,6 +101,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     url: origin,
     hostPort: `127.0.0.1:${port}`,
     crossOriginHostPort: `localhost:${port}`,
+    requests: () => seen,
     held: (gate) => waiting.get(gate)?.length ?? 0,
     release(gate) {
       open.add(gate);
@@ -86,6 +114,13 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+function isMember(headers: SeenRequest['headers']): boolean {
+  const [header, key] = MEMBER_CREDENTIALS.header;
+  const [cookie, value] = MEMBER_CREDENTIALS.cookie;
+  const cookies = String(headers.cookie ?? '').split(/;\s*/);
+  return headers[header.toLowerCase()] === key && cookies.includes(`${cookie}=${value}`);
 }
 
 async function serveFile(pathname: string, response: ServerResponse, origin: string): Promise<void> {

@@ -61,6 +61,7 @@ export function acquireAuditHarness(): Promise<AuditHarness> {
       allowPrivateUrls: config.audits.allowPrivateUrls,
       allowedHosts: config.audits.allowedHosts,
       serviceTaskQueue: TEST_TASK_QUEUE,
+      credentialsSecret: config.auth.jwtSecret,
     });
     const running = audit.run();
     parts.stops.unshift(async () => {

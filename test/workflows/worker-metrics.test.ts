@@ -84,6 +84,7 @@ describe("the worker's metrics: AI calls, failovers and audits beside the Tempor
       email: { destination: 'nowhere', send: () => Promise.resolve(), close() {} },
       urlPolicy: { allowPrivate: false, allowedHosts: [] },
       serviceTaskQueue: 'unused',
+      credentialsSecret: 'unused',
     });
     await assert.rejects(
       // No schedule-to-close deadline: the instant audit's own budget applies.

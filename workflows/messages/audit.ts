@@ -17,4 +17,6 @@ export interface FullAuditInput {
   readonly crawl: boolean;
   readonly maxPages: number;
   readonly viewport: Viewport;
+  /** Headers and cookies for the start URL's origin, sealed (lib/audit-credentials.ts); never in clear. */
+  readonly sealedCredentials?: string;
 }
