@@ -1,6 +1,12 @@
 import { WCAG_CATALOG } from './analysis/wcag-catalog.ts';
 import type { AuditGrade } from './domain.ts';
 
+/**
+ * The WCAG version whose success criteria the audits check and report (docs/audits.md): levels A
+ * and AA in the score, AAA listed beside it.
+ */
+export const WCAG_VERSION = '2.2';
+
 /** The spec's check categories. */
 export const AUDIT_CATEGORIES = ['contrast', 'keyboard', 'aria', 'images', 'forms', 'headings'] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];

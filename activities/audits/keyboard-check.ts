@@ -71,6 +71,7 @@ export async function keyboardChecks(
   }
   for (const stretch of walk.stretches) findings.push(...focusOrderFindings(stretch, prep.candidates));
   findings.push(...focusIndicatorFindings(visited, walk.resting));
+  findings.push(...obscuredFocusFindings(visited));
   findings.push(...skipLinkFindings(skip, prep, walk.fullPass ? visited : null));
   return findings;
 }
@@ -134,6 +135,26 @@ function focusIndicatorFindings(
       element: s.selector,
       description: 'Nothing changes on screen when this element receives keyboard focus',
     }));
+}
+
+/**
+ * Tab stops that content pinned to the viewport hides once they have focus: entirely fails 2.4.11
+ * (Focus Not Obscured, AA), in part only 2.4.12 (its AAA twin). Each element once.
+ */
+function obscuredFocusFindings(visited: readonly FocusState[]): RawFinding[] {
+  const reported = new Map<string, RawFinding>();
+  for (const { selector, obscured } of visited) {
+    if (!obscured || (reported.has(selector) && !obscured.entirely)) continue;
+    reported.set(selector, {
+      ruleId: 'focus-obscured',
+      element: selector,
+      description: obscured.entirely
+        ? `Hidden entirely behind ${obscured.by}, which stays fixed on screen, when it receives keyboard focus`
+        : `Partly hidden behind ${obscured.by}, which stays fixed on screen, when it receives keyboard focus`,
+      wcag: obscured.entirely ? ['2.4.11'] : ['2.4.12'],
+    });
+  }
+  return [...reported.values()];
 }
 
 /**

@@ -85,6 +85,12 @@ export const OWN_RULES = {
     wcag: ['2.4.7'],
     fix: 'Do not remove the focus outline; give :focus-visible a clear outline or border with 3:1 contrast.',
   },
+  'focus-obscured': {
+    category: 'keyboard',
+    severity: 'serious',
+    wcag: ['2.4.11'],
+    fix: 'Keep focused controls out from under sticky headers, footers and banners: add scroll-padding (or scroll-margin) as tall as the fixed content, or let it get out of the way.',
+  },
   'non-text-contrast': {
     category: 'contrast',
     severity: 'serious',

@@ -98,14 +98,17 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   if (options.egress.wasRefused(page.url())) throw new BlockedUrlError(`url: ${REDIRECTED}`);
   for (const finding of own) {
     const rule = OWN_RULES[finding.ruleId as OwnRuleId];
+    const wcag = finding.wcag ?? rule.wcag;
+    // A finding of level AAA only is reported at that level, as axe's are (axe-check.ts).
+    const levelAaa = isLevelAaaOnly(wcag);
     issues.push(
       toIssue(
         finding.ruleId,
         rule.category,
-        rule.severity,
+        levelAaa ? 'minor' : rule.severity,
         finding.element,
-        finding.description,
-        finding.wcag ?? rule.wcag,
+        `${levelAaa ? 'Level AAA: ' : ''}${finding.description}`,
+        wcag,
       ),
     );
     fixes[finding.ruleId] = rule.fix;

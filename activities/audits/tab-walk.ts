@@ -10,6 +10,8 @@ export interface FocusState {
   readonly focused: string;
   /** Focus is inside a frame: the top document only sees the frame element. */
   readonly frame: boolean;
+  /** Content pinned to the viewport (fixed or sticky) over the focused element, entirely or in part. */
+  readonly obscured: { readonly entirely: boolean; readonly by: string } | null;
 }
 
 export interface TabWalk {

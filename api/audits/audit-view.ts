@@ -1,4 +1,4 @@
-import { publicIssue, type AuditIssue, type IssueCounts } from '../../lib/audits.ts';
+import { publicIssue, WCAG_VERSION, type AuditIssue, type IssueCounts } from '../../lib/audits.ts';
 import {
   storedPageIssues,
   type AuditJobRow,
@@ -49,6 +49,7 @@ export function toAuditJobStatus(
     completedAt: row.completed_at?.toISOString() ?? null,
     result: stored && {
       ...stored,
+      wcagVersion: WCAG_VERSION,
       issues: pages.flatMap((page) =>
         // Each page stores its issues with the fixes of their checks (audit-activities.ts).
         storedPageIssues(page).issues.map((issue) => ({
@@ -100,6 +101,7 @@ export function toInstantAudit(row: InstantAuditRow): z.infer<typeof instantAudi
     topIssues: shown.slice(0, TOP_ISSUES),
     issues: shown,
     issueCounts,
+    wcagVersion: WCAG_VERSION,
     completedAt: row.completed_at.toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { httpUrl } from '../../lib/validation/http-url.ts';
 import { paginationQuery } from '../../lib/validation/pagination.ts';
-import { AUDIT_CATEGORIES, SEVERITIES } from '../../lib/audits.ts';
+import { AUDIT_CATEGORIES, SEVERITIES, WCAG_VERSION } from '../../lib/audits.ts';
 import { AUDIT_GRADES, AUDIT_JOB_STATUSES } from '../../lib/domain.ts';
 
 export const auditJobIdParams = z.object({ auditJobId: z.uuid() });
@@ -26,8 +26,14 @@ export const auditIssue = z.object({
   description: z.string(),
   wcagCriteria: z
     .array(z.string())
-    .describe('WCAG 2.1 success criteria, e.g. ["1.4.3"]; empty for best practices'),
+    .describe('WCAG 2.2 success criteria, e.g. ["1.4.3"]; empty for best practices'),
 });
+
+const wcagVersion = z
+  .literal(WCAG_VERSION)
+  .describe(
+    'The WCAG version checked: its level A and AA criteria make the score, level AAA issues are listed',
+  );
 
 export const instantAuditResponse = z.object({
   auditId: z.uuid(),
@@ -39,12 +45,14 @@ export const instantAuditResponse = z.object({
     .array(auditIssue)
     .describe('Every issue of the page, most severe first: the complete list (topIssues is its first 50)'),
   issueCounts,
+  wcagVersion,
   completedAt: z.iso.datetime(),
 });
 
 const auditResult = z.object({
   score: z.number().int(),
   grade,
+  wcagVersion,
   issueCounts,
   pages: z.array(z.object({ url: z.string(), score: z.number().int(), grade, issueCounts })),
   issues: z

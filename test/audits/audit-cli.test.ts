@@ -7,6 +7,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { acquireAuditHarness, releaseAuditHarness, type AuditHarness } from './harness.ts';
+import { MEMBER_CREDENTIALS } from './fixture-server.ts';
 
 interface Run {
   readonly status: number | null;
@@ -116,6 +117,23 @@ describe('npm run audit: audits through the API for a pipeline, failing it on se
     assert.equal(strict.status, counts.critical ? 1 : 0, strict.stderr);
   });
 
+  it('audits a page behind a login with --header and --cookie, which the page without them hides', async () => {
+    const [header, key] = MEMBER_CREDENTIALS.header;
+    const [cookie, value] = MEMBER_CREDENTIALS.cookie;
+    const outside = await cli([page('members.html')]);
+    assert.equal(outside.status, 0, `the sign-in page is clean: ${outside.stderr}`);
+    const inside = await cli([
+      page('members.html'),
+      '--header',
+      `${header}: ${key}`,
+      '--cookie',
+      `${cookie}=${value}`,
+    ]);
+    assert.equal(inside.status, 1, `the members' page has an image without alt: ${inside.stderr}`);
+    const [result] = JSON.parse(inside.stdout) as { issues: { wcagCriteria: string[] }[] }[];
+    assert.ok(result!.issues.some((issue) => issue.wcagCriteria.includes('1.1.1')));
+  });
+
   it('exits 2, naming the reason, when the command line is wrong or the audit cannot run', async () => {
     for (const [args, reason] of [
       [[], /give at least one URL/],
@@ -126,6 +144,8 @@ describe('npm run audit: audits through the API for a pipeline, failing it on se
         /--fail-on takes one of critical, serious, moderate, minor, never/,
       ],
       [[page('clean.html'), '--crawl'], /--crawl and --max-pages go with --full/],
+      [[page('clean.html'), '--header', 'Authorization'], /--header takes 'Name: value'/],
+      [[page('clean.html'), '--cookie', 'session'], /--cookie takes name=value/],
     ] as const) {
       const run = await cli([...args]);
       assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);

@@ -26,6 +26,7 @@ interface AuditJob {
   result?: {
     score: number;
     grade: string;
+    wcagVersion: string;
     issueCounts: Record<string, number>;
     pages: { url: string; issueCounts: Record<string, number> }[];
     remediation: unknown[];
@@ -106,6 +107,7 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
     assert.equal(done.status, 'complete', JSON.stringify(done));
     assert.deepEqual(done.progress, { pagesDone: 3, pagesPlanned: 3 });
     assert.equal(done.result?.pages.length, 3);
+    assert.equal(done.result?.wcagVersion, '2.2');
     assert.ok(done.startedAt && done.completedAt && done.startedAt <= done.completedAt, JSON.stringify(done));
     assert.ok(done.result && done.result.remediation.length > 0);
     // The whole issue list: every issue of every page, each naming its page, as many as the pages count.

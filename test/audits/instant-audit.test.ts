@@ -166,8 +166,10 @@ describe('POST /api/audits/instant', function () {
       'score',
       'topIssues',
       'url',
+      'wcagVersion',
     ]);
     assert.match(result.auditId, /^[0-9a-f-]{36}$/);
+    assert.equal(result.wcagVersion, '2.2', 'the version checked (issue 35)');
     assert.deepEqual(Object.keys(result.issueCounts).sort(), ['critical', 'minor', 'moderate', 'serious']);
   });
 

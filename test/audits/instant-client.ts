@@ -21,6 +21,7 @@ export interface InstantResult {
   topIssues: Issue[];
   issues: Issue[];
   issueCounts: Record<string, number>;
+  wcagVersion: string;
   completedAt: string;
 }
 

@@ -148,6 +148,20 @@ describe('instant audit keyboard checks (the Tab walk)', function () {
     );
   });
 
+  it('a control that a fixed banner hides entirely when it takes focus fails 2.4.11, one it hides in part 2.4.12 (WCAG 2.2, issue 35)', async () => {
+    const result = await audit('focus-obscured.html');
+    const obscured = result.topIssues.filter((issue) => /behind #cookie-banner/.test(issue.description));
+    assert.deepEqual(
+      obscured.map((issue) => [issue.element, issue.wcagCriteria, issue.severity]).sort(),
+      [
+        ['#hidden-link', ['2.4.11'], 'serious'],
+        ['#partly-link', ['2.4.12'], 'minor'],
+      ],
+      JSON.stringify(result.topIssues, null, 1),
+    );
+    // Neither the link in plain sight nor the banner's own button counts as hidden (the list above).
+  });
+
   describe("the page's state (issue 17): what the page took out of use is not expected to take focus", () => {
     it('content made inert by an open modal dialog (showModal) or the inert attribute is not unreachable', async () => {
       const result = await audit('modal-open.html');

@@ -14,7 +14,8 @@
 /** @typedef {{ ruleId: string, element: string, description: string, wcag?: string[] }} Issue */
 /** @typedef {{ r: number, g: number, b: number, a: number }} Color */
 /** @typedef {{ top: number, left: number, width: number, height: number }} Rect */
-/** @typedef {{ k: number | null, selector: string, rect: Rect, focused: string, frame: boolean }} FocusState */
+/** @typedef {{ entirely: boolean, by: string }} Obscured */
+/** @typedef {{ k: number | null, selector: string, rect: Rect, focused: string, frame: boolean, obscured: Obscured | null }} FocusState */
 /**
  * An element that may be a form control: `disabled` is undefined on the others.
  * @typedef {Element & { disabled?: boolean }} Control
@@ -820,7 +821,57 @@
       rect: rectOf(el),
       focused: focusSnapshot(el),
       frame,
+      obscured: obscuredFocus(el),
     };
+  }
+  // Where the focused element, scrolled into view by the browser, lies under content the author
+  // pinned to the viewport (position fixed or sticky: a header, a footer, a cookie banner): read at
+  // points spread over its visible box. Hidden at every point fails 2.4.11 (AA), at some 2.4.12
+  // (AAA). Content over it that scrolls with the page is not this check's concern.
+  const OBSCURED_POINTS = [0.1, 0.5, 0.9];
+  /** @param {Element} el @returns {Obscured | null} */
+  function obscuredFocus(el) {
+    const r = el.getBoundingClientRect();
+    const left = Math.max(r.left, 0);
+    const right = Math.min(r.right, innerWidth);
+    const top = Math.max(r.top, 0);
+    const bottom = Math.min(r.bottom, innerHeight);
+    if (right - left < 1 || bottom - top < 1) return null; // not in view: nothing to judge
+    let hidden = 0;
+    /** @type {Element | null} */
+    let cover = null;
+    for (const fx of OBSCURED_POINTS) {
+      for (const fy of OBSCURED_POINTS) {
+        const hit = deepElementFromPoint(left + (right - left) * fx, top + (bottom - top) * fy);
+        if (!hit || el.contains(hit) || hit.contains(el)) continue;
+        const pinned = pinnedAncestor(hit);
+        if (!pinned || pinned.contains(el)) continue;
+        hidden += 1;
+        cover = cover || pinned;
+      }
+    }
+    if (!cover) return null;
+    return { entirely: hidden === OBSCURED_POINTS.length ** 2, by: selectorOf(cover) };
+  }
+  /** The topmost element at a point, looking into open shadow roots. @param {number} x @param {number} y */
+  function deepElementFromPoint(x, y) {
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+  /** The element itself or its nearest ancestor pinned to the viewport. @param {Element} el */
+  function pinnedAncestor(el) {
+    for (let node = /** @type {Element | null} */ (el); node && node !== document.documentElement;) {
+      const position = getComputedStyle(node).position;
+      if (position === 'fixed' || position === 'sticky') return node;
+      const root = node.getRootNode();
+      node = node.parentElement || (root instanceof ShadowRoot ? root.host : null);
+    }
+    return null;
   }
   // Where focus is after each Tab of the walk, recorded on keyup (after the keydown's default action
   // moved focus), so the walk can send Tabs in batches and read every stop in one call. The

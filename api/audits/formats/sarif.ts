@@ -3,7 +3,7 @@
 // element (a logical location named by the CSS selector). A page has no lines, so a location has
 // no region: the one warning SARIF's validator gives (SARIF2017).
 
-import type { Severity } from '../../../lib/audits.ts';
+import { WCAG_VERSION, type Severity } from '../../../lib/audits.ts';
 import { checkInfo, failedChecks, TOOL, worstSeverity, type FinishedAudit } from './audit-document.ts';
 
 /** SARIF's levels: critical and serious issues fail, moderate warn, minor inform. */
@@ -77,6 +77,7 @@ export function sarifDocument(audit: FinishedAudit): object {
           url: audit.url,
           score: audit.score,
           grade: audit.grade,
+          wcagVersion: WCAG_VERSION,
           pages: audit.pages.map((page) => page.url),
         },
       },

@@ -1,5 +1,6 @@
 // `npm run audit`'s command line: the URLs, the format of what it prints, the severity that fails
-// the run, and a full audit (optionally crawling) instead of an instant one.
+// the run, a full audit (optionally crawling) instead of an instant one, and headers and cookies
+// for pages behind a login.
 
 import { SEVERITIES, type Severity } from '../../../lib/audits.ts';
 
@@ -16,15 +17,21 @@ export interface AuditCliOptions {
   readonly maxPages: number | undefined;
   /** Where the document goes; standard output when absent. */
   readonly output: string | undefined;
+  /** Sent with every request to each audited URL's origin (the API's `headers` and `cookies`). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly cookies: readonly { readonly name: string; readonly value: string }[];
 }
 
 export const USAGE = `usage: npm run audit -- <url>... [--format json|sarif|junit|earl] [--fail-on critical|serious|moderate|minor|never]
                             [--full [--crawl] [--max-pages N]] [--output FILE]
+                            [--header 'Name: value']... [--cookie name=value]...
 
 Audits each URL through the service's API and prints the results in one document of the format
 (default json); a summary line per URL goes to standard error. Exits 1 when an issue of the
 --fail-on severity or worse was found (default serious: a critical or serious issue fails), 2 when
-the command line is wrong or an audit could not run, 0 otherwise.
+the command line is wrong or an audit could not run, 0 otherwise. --header and --cookie (each as
+often as needed) are sent with every request to the audited URL's origin, and to no other: for
+pages behind a login (the service never stores them).
 
 Environment: AUDIT_API_TOKEN (required), an API token of scope read_write or admin (POST
 /api/auth/tokens); AUDIT_API_URL, the service (default BASE_URL, else http://localhost:3000).`;
@@ -48,6 +55,8 @@ export function parseOptions(args: readonly string[]): AuditCliOptions {
   let crawl = false;
   let maxPages: number | undefined;
   let output: string | undefined;
+  const headers: Record<string, string> = {};
+  const cookies: { name: string; value: string }[] = [];
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i]!.startsWith('--') ? args[i]!.split(/=(.*)/s, 2) : [args[i]!, undefined];
     const next = () => inline ?? args[++i];
@@ -77,6 +86,18 @@ export function parseOptions(args: readonly string[]): AuditCliOptions {
         output = next();
         if (!output) throw new UsageError('--output takes a file name');
         break;
+      case '--header': {
+        const header = /^([^:\s]+):\s*(.*)$/s.exec(next() ?? '');
+        if (!header) throw new UsageError("--header takes 'Name: value'");
+        headers[header[1]!] = header[2]!;
+        break;
+      }
+      case '--cookie': {
+        const cookie = /^([^=\s]+)=(.*)$/s.exec(next() ?? '');
+        if (!cookie) throw new UsageError('--cookie takes name=value');
+        cookies.push({ name: cookie[1]!, value: cookie[2]! });
+        break;
+      }
       default:
         if (flag.startsWith('-')) throw new UsageError(`unknown option ${flag}`);
         if (!URL.canParse(flag) || !/^https?:$/.test(new URL(flag).protocol))
@@ -87,7 +108,7 @@ export function parseOptions(args: readonly string[]): AuditCliOptions {
   if (!urls.length) throw new UsageError('give at least one URL');
   if ((crawl || maxPages !== undefined) && !full)
     throw new UsageError('--crawl and --max-pages go with --full');
-  return { urls, format, failOn, full, crawl, maxPages, output };
+  return { urls, format, failOn, full, crawl, maxPages, output, headers, cookies };
 }
 
 /** Whether issue counts fail the run at `failOn`. */

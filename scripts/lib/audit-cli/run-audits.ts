@@ -70,19 +70,25 @@ export function auditClient(apiUrl: string, token: string) {
   const documentOf = async (path: string, format: string, json: unknown) =>
     format === 'json' ? JSON.stringify(json) : await (await call('GET', `${path}?format=${format}`)).text();
 
-  async function instant(url: string, format: string): Promise<AuditOutcome> {
+  /** The request's headers and cookies for the audited origin, when the command line gave any. */
+  const credentials = (options: AuditCliOptions) => ({
+    ...(Object.keys(options.headers).length ? { headers: options.headers } : {}),
+    ...(options.cookies.length ? { cookies: options.cookies } : {}),
+  });
+
+  async function instant(url: string, options: AuditCliOptions): Promise<AuditOutcome> {
     const result = await data<{
       auditId: string;
       score: number;
       grade: string;
       issueCounts: Record<Severity, number>;
-    }>('POST', '/api/audits/instant', { url });
+    }>('POST', '/api/audits/instant', { url, ...credentials(options) });
     return {
       url,
       score: result.score,
       grade: result.grade,
       issueCounts: result.issueCounts,
-      document: await documentOf(instantAuditPath(result.auditId), format, result),
+      document: await documentOf(instantAuditPath(result.auditId), options.format, result),
     };
   }
 
@@ -91,6 +97,7 @@ export function auditClient(apiUrl: string, token: string) {
       url,
       crawl: options.crawl,
       ...(options.maxPages ? { maxPages: options.maxPages } : {}),
+      ...credentials(options),
     });
     const path = `/api/audits/${queued.auditJobId}`;
     const until = Date.now() + FULL_AUDIT_LIMIT_MS;
@@ -118,6 +125,6 @@ export function auditClient(apiUrl: string, token: string) {
 
   return {
     audit: (url: string, options: AuditCliOptions) =>
-      options.full ? full(url, options) : instant(url, options.format),
+      options.full ? full(url, options) : instant(url, options),
   };
 }
