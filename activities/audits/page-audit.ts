@@ -241,6 +241,15 @@ export async function loadPage(
     page.off('request', onRequest);
   }
   if (hops.some((hop) => options.egress.wasRefused(hop))) throw new BlockedUrlError(`url: ${REDIRECTED}`);
+  // The browser follows a redirect without asking the route again, so a hop within the origin went
+  // without the credentials: the page reached is not the one they open. Said rather than audited.
+  const origin = options.credentials?.origin;
+  const within = hops.slice(1).find((hop) => originOf(hop) === origin);
+  if (within) {
+    throw new BlockedUrlError(
+      `url: Redirects within its origin (to ${within}); with headers or cookies, give the address it redirects to`,
+    );
+  }
 }
 
 /**
@@ -262,7 +271,11 @@ async function holdDocument(page: Page, credentials: AuditCredentials | undefine
       if (started) return route.abort('aborted');
       started = true;
     }
-    if (credentials && new URL(request.url()).origin === credentials.origin) {
+    if (
+      credentials &&
+      new URL(request.url()).origin === credentials.origin &&
+      sentByOrigin(page, request, credentials.origin)
+    ) {
       return sendWithCredentials(page, route, credentials);
     }
     return route.continue();
@@ -270,11 +283,29 @@ async function holdDocument(page: Page, credentials: AuditCredentials | undefine
 }
 
 /**
+ * Whether the audited origin itself makes the request: the audit's own navigation, or a request of
+ * a document of that origin (a frame's navigation counts as its parent's). A frame of another
+ * origin (an advert, a widget) asking the audited origin gets no credentials added: the browser
+ * believes it sent none, so it would let that frame read the answer.
+ */
+function sentByOrigin(page: Page, request: Request, origin: string): boolean {
+  const frame = request.frame();
+  if (request.isNavigationRequest()) {
+    if (frame === page.mainFrame()) return true;
+    const parent = frame.parentFrame();
+    return parent !== null && originOf(parent.url()) === origin;
+  }
+  return originOf(frame.url()) === origin;
+}
+
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : null);
+
+/**
  * One request to the credentials' origin, sent with them. Not by `route.continue({ headers })`:
  * Chromium would carry those headers along a redirect to another origin (Playwright 1.41 on). The
  * request is made here with no redirect followed (through the context's proxy, so the egress
- * policy holds) and its answer handed to the page, which follows a redirect itself: to another
- * origin without them. The cookies join the page's own for that URL in one `Cookie` header; they
+ * policy holds) and its answer handed to the page, which follows a redirect itself, without them:
+ * to another origin that is the point; within the origin loadPage refuses the page reached. The cookies join the page's own for that URL in one `Cookie` header; they
  * never enter the browser's jar, whose cookies reach every port of a host.
  */
 async function sendWithCredentials(page: Page, route: Route, credentials: AuditCredentials): Promise<void> {

@@ -6,6 +6,7 @@ import { studyContacts } from '../../db/repositories/contacts.ts';
 import { insertStudyAuditJob, prototypeOfStudy } from '../../db/repositories/study-audits.ts';
 import { assertAuditableUrl, BlockedUrlError, type UrlPolicy } from '../../lib/url-guard.ts';
 import { fullAuditWorkflowId, type FullAuditInput } from '../../workflows/messages/audit.ts';
+import type { fullAuditWorkflow } from '../../workflows/audit.ts';
 
 /** Where a worker sends the audits of studies' prototypes (workers/main.ts: the audit settings). */
 export interface PrototypeAuditSettings {
@@ -86,7 +87,7 @@ export function createPrototypeAuditActivities({
         viewport: { width: row.viewport_width, height: row.viewport_height },
       };
       try {
-        await client.workflow.start('fullAuditWorkflow', {
+        await client.workflow.start<typeof fullAuditWorkflow>('fullAuditWorkflow', {
           taskQueue: audits.taskQueue,
           workflowId: fullAuditWorkflowId(row.id),
           args: [workflowInput],

@@ -23,7 +23,8 @@ const STORE_AND_ANSWER_MS = 1_000;
 const WORKFLOW_MINIMUM_MS = 1_000;
 /**
  * How long a request's sealed credentials open: past the instant audit's answer, and a day for a
- * full audit (it may wait in the queue); after that the history holds nothing anyone can open.
+ * full audit (it may wait in the queue); after that the audit worker refuses them. (The expiry is
+ * inside the sealed value: whoever holds JWT_SECRET can still open it, as they can sign tokens.)
  */
 const CREDENTIALS_LIFETIME_MS = { instant: 60_000, full: 24 * 60 * 60_000 } as const;
 

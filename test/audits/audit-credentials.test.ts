@@ -54,7 +54,7 @@ describe('audits behind a login: headers and cookies for the audited origin only
     assert.ok(
       own.some((r) => r.path === '/members.html') && own.some((r) => r.path === '/pixel.gif?same-origin'),
     );
-    for (const request of own) {
+    for (const request of own.filter((r) => r.path !== '/pixel.gif?from-another-origin')) {
       assert.equal(request.headers[HEADER.toLowerCase()], KEY, request.path);
       assert.match(String(request.headers.cookie), new RegExp(`(^|; )${COOKIE}=${VALUE}($|;)`), request.path);
     }
@@ -63,6 +63,10 @@ describe('audits behind a login: headers and cookies for the audited origin only
       'the other origin was asked for its image',
     );
     assert.deepEqual(other.filter(carriesSecret), [], 'nothing of them went to the other origin');
+    // The other origin's frame asked the audited origin for an image: not with them either.
+    const askedBack = own.filter((r) => r.path === '/pixel.gif?from-another-origin');
+    assert.equal(askedBack.length, 1);
+    assert.ok(!carriesSecret(askedBack[0]!), "a request another origin's frame made carries none");
   });
 
   it('a redirect to another origin reaches it without them, and the page it lands on is audited', async () => {
@@ -87,6 +91,18 @@ describe('audits behind a login: headers and cookies for the audited origin only
     const after = requests.filter((r) => r.host === harness.fixtures.crossOriginHostPort);
     assert.ok(after.some((r) => r.path === '/clean.html') && after.some((r) => r.path === '/team.png'));
     assert.deepEqual(after.filter(carriesSecret), [], 'the redirect did not carry them');
+  });
+
+  it('a redirect within the origin is refused with 422: the browser would follow it without them', async () => {
+    const answer = await client.request({
+      url: `${harness.fixtures.url}/redirect?to=${encodeURIComponent('/members.html')}`,
+      ...credentials,
+    });
+    assert.equal(answer.status, 422, answer.text);
+    assert.match(
+      answer.body.error ?? '',
+      /^url: Redirects within its origin \(to http:\/\/127\.0\.0\.1:\d+\/members\.html\); with headers or cookies, give the address it redirects to$/,
+    );
   });
 
   it('a full audit crawls the origin with them; neither the database nor the workflow history holds them', async () => {

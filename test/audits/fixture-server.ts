@@ -40,6 +40,7 @@ export const MEMBER_CREDENTIALS = {
 /**
  * Serves test/audits/fixtures over HTTP on 127.0.0.1, the way a real site would be audited, plus:
  * - `{{CROSS_ORIGIN}}` in a page becomes `http://localhost:<port>`: the same server, another origin;
+ *   `{{ORIGIN}}` becomes `http://127.0.0.1:<port>`, the audited origin (for a page of the other);
  * - `/redirect?to=<url>` answers 302 to that URL; `/hang-up` closes the connection unanswered;
  * - `/never-responds` never answers; any page with `?hold=<gate>` waits until `release(gate)`;
  * - `/many-links.html?count=<n>` is a page with n links after a skip link, ending with JUMPED_PAST;
@@ -136,10 +137,9 @@ async function serveFile(pathname: string, response: ServerResponse, origin: str
     return;
   }
   try {
-    const body = (await readFile(file, 'utf8')).replaceAll(
-      '{{CROSS_ORIGIN}}',
-      origin.replace('127.0.0.1', 'localhost'),
-    );
+    const body = (await readFile(file, 'utf8'))
+      .replaceAll('{{CROSS_ORIGIN}}', origin.replace('127.0.0.1', 'localhost'))
+      .replaceAll('{{ORIGIN}}', origin);
     html(response, body);
   } catch {
     response.writeHead(404, { 'Content-Type': 'text/html' }).end('<!doctype html><title>Not found</title>');

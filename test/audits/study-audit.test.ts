@@ -279,7 +279,7 @@ describe("a study's prototype audited when the study becomes active, beside its 
         html,
         skipped === 'not-a-url'
           ? /A prototype in a design tool is not audited/
-          : /The prototype was not audited: its address was not a public one/,
+          : /The prototype was not audited when the study became active: its address was not a public one/,
       );
     }
   });

@@ -81,9 +81,7 @@ const ROUTES: Readonly<Record<string, Exposure>> = {
   'GET /api/jobs': none('study records: no session data'),
   'GET /api/jobs/:id': none('study records: no session data'),
   'GET /api/jobs/:id/results': none("per-task figures from the testers' own task reports: no finding"),
-  // Counts of confirmed findings per WCAG criterion beside the prototype's audit (404 here: the
-  // walk's study has no public prototype; test/audits/study-audit.test.ts leaves undecided and
-  // rejected findings out).
+  // Counts of confirmed findings per WCAG criterion beside the prototype's audit (seeded below).
   'GET /api/jobs/:id/audit': {
     exposes: true,
     calls: ({ jobId }) => [{ method: 'GET', path: `/api/jobs/${jobId}/audit` }],
@@ -218,6 +216,56 @@ describe('the human-in-the-loop gate', () => {
     jobId = await activeStudy(api, businessToken, {
       ...validStudyBody(),
       targeting: { countries: ['GB'], devices: ['desktop'], testerCount: 5 },
+    });
+    // The study's prototype audited (an issue under 1.1.1 only), so that GET /api/jobs/:id/audit
+    // answers its comparison with the testers' findings in the walk instead of 404.
+    await asSystem(testDatabase(), async (tx) => {
+      const { id } = await tx
+        .insertInto('audit_jobs')
+        .values({
+          study_id: jobId,
+          organization_id: business.organizationId,
+          requested_by: business.userId,
+          url: 'https://shop.example/checkout',
+          crawl: true,
+          max_pages: 5,
+          viewport_width: 1280,
+          viewport_height: 800,
+          recipients: ['owner@example.com'],
+          status: 'complete',
+          result: JSON.stringify({
+            score: 90,
+            grade: 'A',
+            issueCounts: { critical: 1, serious: 0, moderate: 0, minor: 0 },
+          }),
+          completed_at: new Date(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await tx
+        .insertInto('audit_pages')
+        .values({
+          audit_job_id: id,
+          position: 1,
+          url: 'https://shop.example/checkout',
+          score: 90,
+          grade: 'A',
+          issue_counts: JSON.stringify({ critical: 1, serious: 0, moderate: 0, minor: 0 }),
+          issues: JSON.stringify({
+            issues: [
+              {
+                issueId: 'image-alt-0123456789',
+                ruleId: 'image-alt',
+                category: 'images',
+                severity: 'critical',
+                element: 'img',
+                description: 'Images must have alternative text',
+                wcagCriteria: ['1.1.1'],
+              },
+            ],
+          }),
+        })
+        .execute();
     });
   });
   after(() => api.stop());

@@ -71,7 +71,7 @@ function withoutAudit(study: PrototypeAuditProps['study']): string {
   if (study.prototype_type !== 'url')
     return "A prototype in a design tool is not audited: the audit would see the tool's page, not the product.";
   if (study.status === 'draft') return 'The prototype is audited once the study is paid for and active.';
-  return 'The prototype was not audited: its address was not a public one when the study became active.';
+  return 'The prototype was not audited when the study became active: its address was not a public one the audit could reach (or the study became active before prototypes were audited).';
 }
 
 /** The section's content under its heading. */
