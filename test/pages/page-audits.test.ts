@@ -13,6 +13,7 @@ import { createAdmin, createBusiness } from '../support/factories.ts';
 import { sessionToken } from '../support/tokens.ts';
 import { analyzedSession, businessWithStudy, startSession, waitFor } from '../sessions/fixtures.ts';
 import { validStudyBody } from '../support/study-body.ts';
+import { seedStudyAudit } from '../support/study-audit.ts';
 import { launchChromium, siteOf } from './keyboard.ts';
 import { PageClient } from './page-client.ts';
 import { SHORT_QUIZ } from './short-quiz.ts';
@@ -163,60 +164,7 @@ describe('every page passes the instant audit with grade A and axe-core without 
         .execute();
     });
     // The reported study's prototype audited: its page and its report's compare it with the testers.
-    await asSystem(testDatabase(), async (tx) => {
-      const study = await tx
-        .selectFrom('studies')
-        .select(['organization_id', 'created_by', 'prototype_url'])
-        .where('id', '=', reported.jobId)
-        .executeTakeFirstOrThrow();
-      const job = await tx
-        .insertInto('audit_jobs')
-        .values({
-          study_id: reported.jobId,
-          organization_id: study.organization_id,
-          requested_by: study.created_by!,
-          url: study.prototype_url,
-          crawl: true,
-          max_pages: 5,
-          viewport_width: 1280,
-          viewport_height: 800,
-          recipients: ['owner@example.com'],
-          status: 'complete',
-          pages_done: 1,
-          result: JSON.stringify({
-            score: 88,
-            grade: 'B',
-            issueCounts: { critical: 1, serious: 0, moderate: 0, minor: 0 },
-          }),
-          completed_at: new Date(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await tx
-        .insertInto('audit_pages')
-        .values({
-          audit_job_id: job.id,
-          position: 1,
-          url: study.prototype_url,
-          score: 88,
-          grade: 'B',
-          issue_counts: JSON.stringify({ critical: 1, serious: 0, moderate: 0, minor: 0 }),
-          issues: JSON.stringify({
-            issues: [
-              {
-                issueId: 'image-alt-0123456789',
-                ruleId: 'image-alt',
-                category: 'images',
-                severity: 'critical',
-                element: 'img',
-                description: 'Images must have alternative text',
-                wcagCriteria: ['1.1.1'],
-              },
-            ],
-          }),
-        })
-        .execute();
-    });
+    await seedStudyAudit(reported.jobId);
     // Two instant audits of one page, the later with an issue: the audits page's result and chart.
     const auditor = await createBusiness('pro');
     const auditIds = await asSystem(testDatabase(), async (tx) => {

@@ -5,6 +5,7 @@ import { startTestApi, type TestApi } from '../support/api.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness, type BusinessFixture } from '../support/factories.ts';
 import { validStudyBody } from '../support/study-body.ts';
+import { seedStudyAudit } from '../support/study-audit.ts';
 import { sessionToken } from '../support/tokens.ts';
 import {
   activeStudy,
@@ -219,54 +220,7 @@ describe('the human-in-the-loop gate', () => {
     });
     // The study's prototype audited (an issue under 1.1.1 only), so that GET /api/jobs/:id/audit
     // answers its comparison with the testers' findings in the walk instead of 404.
-    await asSystem(testDatabase(), async (tx) => {
-      const { id } = await tx
-        .insertInto('audit_jobs')
-        .values({
-          study_id: jobId,
-          organization_id: business.organizationId,
-          requested_by: business.userId,
-          url: 'https://shop.example/checkout',
-          crawl: true,
-          max_pages: 5,
-          viewport_width: 1280,
-          viewport_height: 800,
-          recipients: ['owner@example.com'],
-          status: 'complete',
-          result: JSON.stringify({
-            score: 90,
-            grade: 'A',
-            issueCounts: { critical: 1, serious: 0, moderate: 0, minor: 0 },
-          }),
-          completed_at: new Date(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await tx
-        .insertInto('audit_pages')
-        .values({
-          audit_job_id: id,
-          position: 1,
-          url: 'https://shop.example/checkout',
-          score: 90,
-          grade: 'A',
-          issue_counts: JSON.stringify({ critical: 1, serious: 0, moderate: 0, minor: 0 }),
-          issues: JSON.stringify({
-            issues: [
-              {
-                issueId: 'image-alt-0123456789',
-                ruleId: 'image-alt',
-                category: 'images',
-                severity: 'critical',
-                element: 'img',
-                description: 'Images must have alternative text',
-                wcagCriteria: ['1.1.1'],
-              },
-            ],
-          }),
-        })
-        .execute();
-    });
+    await seedStudyAudit(jobId);
   });
   after(() => api.stop());
 
