@@ -42,6 +42,20 @@ export function isLevelAaaOnly(wcagCriteria: readonly string[]): boolean {
   return wcagCriteria.length > 0 && wcagCriteria.every((code) => WCAG_CATALOG.get(code)?.level === 'AAA');
 }
 
+/**
+ * An issue's severity and description at its level: one whose criteria are all of level AAA is
+ * minor and says so, whatever the check's own severity (axe's rules and the project's checks alike).
+ */
+export function atItsLevel(
+  severity: Severity,
+  description: string,
+  wcagCriteria: readonly string[],
+): { severity: Severity; description: string } {
+  return isLevelAaaOnly(wcagCriteria)
+    ? { severity: 'minor', description: `Level AAA: ${description}` }
+    : { severity, description };
+}
+
 /** What one check concluded on one page: failed checks carry their issues. */
 export interface CheckOutcome {
   readonly ruleId: string;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
   FRAME_SEPARATOR,
-  isLevelAaaOnly,
+  atItsLevel,
   SHADOW_SEPARATOR,
   type AuditCategory,
   type Severity,
@@ -41,7 +41,7 @@ export interface AxeViolation {
 const REPLACED_RULES = ['heading-order', 'page-has-heading-one', 'region'];
 // The spec's audit covers WCAG 2.1 A and AA: every axe rule of those levels, and its best
 // practices; and axe's level AAA rules (enhanced contrast, refreshes without exception, links of
-// the same name), reported at level AAA: minor, outside the score (isLevelAaaOnly). 2.2's one rule
+// the same name), reported at level AAA: minor, outside the score (atItsLevel, isLevelAaaOnly). 2.2's one rule
 // (target-size, 2.5.8) is left out: it is not part of the contract, and it would regrade every
 // page whose links are stacked closer than 24 px (docs/decisions/audits.md, "WCAG 2.2").
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag2aaa', 'best-practice'];
@@ -157,13 +157,15 @@ export function criteriaOf(tags: readonly string[]): string[] {
 export function axeFindings(violations: readonly AxeViolation[]): AxeFinding[] {
   return violations.flatMap((violation) => {
     const wcag = [...new Set([...criteriaOf(violation.tags), ...(EXTRA_CRITERIA[violation.id] ?? [])])];
-    const levelAaa = isLevelAaaOnly(wcag);
     return violation.nodes.map((node) => ({
       ruleId: violation.id,
       category: categoryOf(violation.id, violation.tags),
-      severity: levelAaa ? 'minor' : (node.impact ?? violation.impact ?? 'moderate'),
+      ...atItsLevel(
+        node.impact ?? violation.impact ?? 'moderate',
+        describe(violation.help, node.failureSummary),
+        wcag,
+      ),
       element: selectorOf(node.target),
-      description: `${levelAaa ? 'Level AAA: ' : ''}${describe(violation.help, node.failureSummary)}`,
       wcag,
       fix: `${violation.help} (${violation.helpUrl})`,
     }));

@@ -10,6 +10,7 @@ import { AUDIT_INIT_SCRIPT } from './page-script.ts';
 import { bySeverity, countIssues, gradeOf, scoreOf } from './score.ts';
 import {
   FRAME_SEPARATOR,
+  atItsLevel,
   isLevelAaaOnly,
   SEVERITIES,
   type AuditCategory,
@@ -99,18 +100,8 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   for (const finding of own) {
     const rule = OWN_RULES[finding.ruleId as OwnRuleId];
     const wcag = finding.wcag ?? rule.wcag;
-    // A finding of level AAA only is reported at that level, as axe's are (axe-check.ts).
-    const levelAaa = isLevelAaaOnly(wcag);
-    issues.push(
-      toIssue(
-        finding.ruleId,
-        rule.category,
-        levelAaa ? 'minor' : rule.severity,
-        finding.element,
-        `${levelAaa ? 'Level AAA: ' : ''}${finding.description}`,
-        wcag,
-      ),
-    );
+    const { severity, description } = atItsLevel(rule.severity, finding.description, wcag);
+    issues.push(toIssue(finding.ruleId, rule.category, severity, finding.element, description, wcag));
     fixes[finding.ruleId] = rule.fix;
   }
 

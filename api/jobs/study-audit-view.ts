@@ -1,11 +1,9 @@
 import type { z } from 'zod';
 import type { StudyAudit } from '../../commands/studies/study-audit.ts';
-import type { AuditGrade } from '../../lib/domain.ts';
 import type { studyAuditResponse } from './jobs.schema.ts';
 
 /** A study's audit as GET /api/jobs/:id/audit answers it. */
-export function toStudyAudit(studyId: string, { job, pagesAudited, comparison }: StudyAudit) {
-  const result = job.result as { score: number; grade: AuditGrade } | null;
+export function toStudyAudit(studyId: string, { job, pagesAudited, result, comparison }: StudyAudit) {
   return {
     jobId: studyId,
     auditJobId: job.id,

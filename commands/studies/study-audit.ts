@@ -3,6 +3,7 @@ import { listAuditPages, storedPageIssues, type AuditJobRow } from '../../db/rep
 import { studyAuditJob, testerBarriersOfStudy } from '../../db/repositories/study-audits.ts';
 import { findStudy } from '../../db/repositories/studies.ts';
 import { compareWithAudit, type CriterionComparison } from '../../lib/analysis/audit-comparison.ts';
+import type { AuditGrade } from '../../lib/domain.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import type { CommandContext } from '../context.ts';
 import type { Principal } from '../principal.ts';
@@ -10,6 +11,8 @@ import type { Principal } from '../principal.ts';
 export interface StudyAudit {
   readonly job: AuditJobRow;
   readonly pagesAudited: number;
+  /** The audit's overall score and grade; null until it is complete. */
+  readonly result: { readonly score: number; readonly grade: AuditGrade } | null;
   /** Null until the audit is complete: until then there is nothing of the audit's to compare. */
   readonly comparison: CriterionComparison[] | null;
 }
@@ -42,7 +45,7 @@ export async function auditOfStudy(tx: Tx, studyId: string): Promise<StudyAudit 
   const job = await studyAuditJob(tx, studyId);
   if (!job) return undefined;
   const pages = await listAuditPages(tx, job.id);
-  if (job.status !== 'complete') return { job, pagesAudited: pages.length, comparison: null };
+  if (job.status !== 'complete') return { job, pagesAudited: pages.length, result: null, comparison: null };
   const issues = pages.flatMap((page) =>
     storedPageIssues(page).issues.map((issue) => ({
       criteria: issue.wcagCriteria,
@@ -50,5 +53,12 @@ export async function auditOfStudy(tx: Tx, studyId: string): Promise<StudyAudit 
     })),
   );
   const barriers = await testerBarriersOfStudy(tx, studyId);
-  return { job, pagesAudited: pages.length, comparison: compareWithAudit(barriers, issues) };
+  // What the full audit stores once complete (activities/audits/audit-activities.ts).
+  const { score, grade } = job.result as { score: number; grade: AuditGrade };
+  return {
+    job,
+    pagesAudited: pages.length,
+    result: { score, grade },
+    comparison: compareWithAudit(barriers, issues),
+  };
 }

@@ -60,7 +60,7 @@ describe('audit results as SARIF, JUnit XML and EARL (api/audits/formats)', () =
       version: string;
       runs: {
         tool: { driver: { rules: { id: string; helpUri?: string; help?: { text: string } }[] } };
-        properties: { pages: string[] };
+        properties: { pages: string[]; wcagVersion: string };
         results: {
           ruleId: string;
           ruleIndex: number;
@@ -112,6 +112,7 @@ describe('audit results as SARIF, JUnit XML and EARL (api/audits/formats)', () =
     assert.equal(run!.tool.driver.rules[1]!.helpUri, undefined, 'an own check has no Deque page');
     assert.equal(run!.tool.driver.rules[1]!.help?.text, 'Let Tab and Shift+Tab leave every control.');
     assert.deepEqual(run!.properties.pages, ['https://shop.example/', 'https://shop.example/about']);
+    assert.equal(run!.properties.wcagVersion, '2.2');
     assert.deepEqual(
       run!.results.map((result) => [result.ruleId, result.ruleIndex, result.level]),
       [

@@ -3,7 +3,7 @@
 // answers the same).
 import type { StudyAudit } from '../../../commands/studies/study-audit.ts';
 import type { CriterionComparison, FoundBy } from '../../../lib/analysis/audit-comparison.ts';
-import type { AuditGrade, PrototypeType, StudyStatus } from '../../../lib/domain.ts';
+import type { PrototypeType, StudyStatus } from '../../../lib/domain.ts';
 import { auditsPath } from '../paths.ts';
 
 export interface PrototypeAuditProps {
@@ -77,7 +77,7 @@ function withoutAudit(study: PrototypeAuditProps['study']): string {
 /** The section's content under its heading. */
 export function PrototypeAudit({ audit, study }: PrototypeAuditProps) {
   if (!audit) return <p>{withoutAudit(study)}</p>;
-  const { job, pagesAudited, comparison } = audit;
+  const { job, pagesAudited, result, comparison } = audit;
   const history = <a href={auditsPath({ url: job.url })}>{`The audits of ${job.url} over time`}</a>;
   if (job.status === 'failed')
     return (
@@ -86,11 +86,10 @@ export function PrototypeAudit({ audit, study }: PrototypeAuditProps) {
         {history}
       </p>
     );
-  if (!comparison)
+  if (!comparison || !result)
     return (
       <p>{`The audit of ${job.url} is ${job.status === 'queued' ? 'queued' : `running (${plural(pagesAudited, 'page')} audited so far)`}: its findings appear here beside the testers' once it is complete.`}</p>
     );
-  const result = job.result as { score: number; grade: AuditGrade };
   return (
     <>
       <p>
