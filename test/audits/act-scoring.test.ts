@@ -53,8 +53,15 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
     entry('674b10', 'failed', ROLE, 1),
     entry('46ca7f', 'failed', {}, 1),
   ]) as [ActRule, ActRule, ActRule];
-  const flagged = (criteria: string[]) => ({ issues: [criteria] });
-  const clean = { issues: [['1.4.3'], []] };
+  /** A page where the check `procedure` reported an issue under `criteria`. */
+  const flagged = (criteria: string[], procedure = 'check') => ({ issues: [{ procedure, criteria }] });
+  /** A page with issues under other criteria only: a contrast failure and a best practice. */
+  const clean = {
+    issues: [
+      { procedure: 'contrast', criteria: ['1.4.3'] },
+      { procedure: 'landmarks', criteria: [] },
+    ],
+  };
 
   it('judges a rule by its criteria for conformance, else its secondary ones, else 4.1.2; only HTML cases', () => {
     assert.deepEqual(
@@ -71,7 +78,12 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
 
   it('a case is failed when an issue is under one of its rule criteria; others and best practices do not count', () => {
     const [failed, , passed, inapplicable] = link.cases as [ActCase, ActCase, ActCase, ActCase];
-    const hit = judgeCase(link, failed, { issues: [['2.4.4', '2.4.9'], ['1.4.3']] });
+    const hit = judgeCase(link, failed, {
+      issues: [
+        { procedure: 'link-name', criteria: ['2.4.4', '2.4.9'] },
+        { procedure: 'contrast', criteria: ['1.4.3'] },
+      ],
+    });
     assert.deepEqual([hit.outcome, hit.reportedUnder, isCorrect(hit)], ['failed', ['2.4.4', '2.4.9'], true]);
     const missed = judgeCase(link, failed, clean);
     assert.deepEqual([missed.outcome, isCorrect(missed)], ['passed', false]);
@@ -83,7 +95,7 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
     assert.deepEqual([error.outcome, isCorrect(error)], ['untested', false]);
   });
 
-  it('rates a rule as W3C does: consistent, partially consistent, inconsistent, untested', () => {
+  it('rates a rule by criteria alone: consistent, partially consistent, inconsistent, untested', () => {
     const [f1, f2, p, i] = link.cases as [ActCase, ActCase, ActCase, ActCase];
     const run = (verdicts: Parameters<typeof judgeCase>[2][]) =>
       judgeRule(
@@ -91,22 +103,67 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
         [f1, f2, p, i].map((c, index) => judgeCase(link, c, verdicts[index]!)),
       );
     const both = flagged(['4.1.2', '2.4.4']);
-    assert.equal(run([both, both, clean, clean]).consistency, 'consistent');
+    assert.equal(run([both, both, clean, clean]).criteriaConsistency, 'consistent');
     assert.equal(run([both, both, clean, clean]).correct, 4);
     // A secondary criterion reported beside them is allowed; one the rule does not name is not.
     const withSecondary = flagged(['4.1.2', '2.4.4', '2.4.9']);
-    assert.equal(run([withSecondary, both, clean, clean]).consistency, 'consistent');
+    assert.equal(run([withSecondary, both, clean, clean]).criteriaConsistency, 'consistent');
     const withOther = flagged(['4.1.2', '2.4.4', '1.3.1']);
-    assert.equal(run([withOther, both, clean, clean]).consistency, 'partially consistent');
+    assert.equal(run([withOther, both, clean, clean]).criteriaConsistency, 'partially consistent');
+    // Every failed case found, but never under 2.4.4: the rule's requirements are not all reported.
+    assert.equal(
+      run([flagged(['4.1.2']), flagged(['4.1.2']), clean, clean]).criteriaConsistency,
+      'partially consistent',
+    );
+    assert.equal(run([both, clean, clean, clean]).criteriaConsistency, 'partially consistent');
+    assert.equal(run([both, both, clean, { error: 'timeout' }]).criteriaConsistency, 'partially consistent');
+    assert.equal(run([both, both, both, clean]).criteriaConsistency, 'inconsistent');
+    assert.equal(run([clean, clean, clean, clean]).criteriaConsistency, 'untested');
+  });
+
+  it("rates a rule as W3C's table does: each check alone, the best level, partial checks together", () => {
+    const [f1, f2, p, i] = link.cases as [ActCase, ActCase, ActCase, ActCase];
+    const run = (verdicts: Parameters<typeof judgeCase>[2][], rule = link, cases = [f1, f2, p, i]) =>
+      judgeRule(
+        rule,
+        cases.map((c, index) => judgeCase(rule, c, verdicts[index]!)),
+      );
+    const both = ['4.1.2', '2.4.4'];
+    // Another check flags the inapplicable case under the rule's criterion (a field without a name
+    // on a page about links): wrong by criteria, yet the link check alone is consistent.
+    const beside = run([flagged(both, 'link'), flagged(both, 'link'), clean, flagged(['4.1.2'], 'label')]);
+    assert.deepEqual(
+      [beside.consistency, beside.procedures, beside.criteriaConsistency, beside.correct],
+      ['consistent', ['link'], 'inconsistent', 3],
+    );
+    // Two checks that each find one failed case: each partial, together consistent.
+    const split = run([flagged(both, 'link'), flagged(both, 'image-link'), clean, clean]);
+    assert.deepEqual([split.consistency, split.procedures], ['consistent', ['image-link', 'link']]);
     // Every failed case found, but never under 2.4.4: the rule's requirements are not all reported.
     assert.equal(
       run([flagged(['4.1.2']), flagged(['4.1.2']), clean, clean]).consistency,
       'partially consistent',
     );
-    assert.equal(run([both, clean, clean, clean]).consistency, 'partially consistent');
-    assert.equal(run([both, both, clean, { error: 'timeout' }]).consistency, 'partially consistent');
-    assert.equal(run([both, both, both, clean]).consistency, 'inconsistent');
+    // A check under a criterion the rule does not name is not the rule's.
+    assert.equal(
+      run([flagged([...both, '1.3.1']), flagged(both), clean, clean]).consistency,
+      'partially consistent',
+    );
+    assert.equal(
+      run([flagged(both), flagged(both), clean, { error: 'timeout' }]).consistency,
+      'partially consistent',
+    );
+    // The one check that finds the failed cases flags a passed one too.
+    const wrong = run([flagged(both), flagged(both), flagged(both), clean]);
+    assert.deepEqual([wrong.consistency, wrong.procedures], ['inconsistent', []]);
     assert.equal(run([clean, clean, clean, clean]).consistency, 'untested');
+    // A rule that names no criterion is met by a check that names none either (a best practice).
+    const [exposed] = decorative.cases as [ActCase];
+    assert.equal(run([flagged([], 'presentation')], decorative, [exposed]).consistency, 'consistent');
+    assert.equal(
+      run([flagged(['4.1.2'], 'presentation')], decorative, [exposed]).consistency,
+      'partially consistent',
+    );
   });
 
   it('counts right cases only in rules a WCAG criterion requires, and consistent rules among all', () => {
@@ -116,10 +173,14 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
     assert.deepEqual([scores.correct, scores.scoredCases], [4, 4]);
     // The decorative rule names no criterion, so any it is reported under makes it partial at best.
     assert.deepEqual(
-      scores.rules.map((rule) => rule.consistency),
-      ['consistent', 'consistent', 'partially consistent'],
+      scores.rules.map((rule) => [rule.consistency, rule.criteriaConsistency]),
+      [
+        ['consistent', 'consistent'],
+        ['consistent', 'consistent'],
+        ['partially consistent', 'partially consistent'],
+      ],
     );
-    assert.equal(scores.consistentRules, 2);
+    assert.deepEqual([scores.consistentRules, scores.consistentRulesByCriteria], [2, 2]);
   });
 
   it('names each criterion by its WCAG 2.2 anchor', () => {
@@ -139,8 +200,10 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
     );
   });
 
-  it('writes an EARL report that is JSON-LD W3C reads: an assertion per case, its w3.org address, outcome and criteria', async () => {
-    const scores = score([link], (c) => (c.testcaseId === 'c487ae-1' ? flagged(['4.1.2']) : clean));
+  it('writes an EARL report that is JSON-LD W3C reads: an assertion per case and check, its w3.org address, outcome and criteria', async () => {
+    const scores = score([link], (c) =>
+      c.testcaseId === 'c487ae-1' ? flagged(['4.1.2'], 'link-name') : { issues: [] },
+    );
     const report = earlReport({ name: 'Instant audit', version: '1.0.0', vendor: 'us' }, scores.rules);
     // Framed for assertions the way W3C's tool (act-tools) reads a report.
     const framed = await jsonld.frame(report, { '@context': EARL_CONTEXT, '@type': 'earl:Assertion' });
@@ -154,7 +217,7 @@ describe('the ACT benchmark: catalogue, scoring the W3C way, EARL (test/bench/ac
     );
     assert.equal(first.result.outcome, 'earl:failed');
     assert.deepEqual(first.test.isPartOf, { '@id': 'https://www.w3.org/TR/WCAG22/#name-role-value' });
-    assert.equal(first.test.title, 'Instant audit, WCAG 4.1.2 2.4.4');
+    assert.equal(first.test.title, 'Instant audit: link-name');
     assert.equal(bySource('c487ae-2.html').result.outcome, 'earl:passed');
     // As RDF: every node and term well formed, one earl:outcome per assertion.
     const quads = (await jsonld.toRDF(report, {

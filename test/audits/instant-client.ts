@@ -30,15 +30,15 @@ export interface InstantClient {
   readonly token: string;
   /** POST /api/audits/instant for a fixture page; asserts 200 and returns the result. */
   audit(page: string, body?: Record<string, unknown>): Promise<InstantResult>;
-  /** POST /api/audits/instant with any body, for the failures. */
-  request(body: Record<string, unknown>): Promise<TestResponse>;
+  /** POST /api/audits/instant with any body, for the failures; in another `format` when named. */
+  request(body: Record<string, unknown>, format?: string): Promise<TestResponse>;
 }
 
 /** A signed-in business calling the instant audit endpoint of the harness. */
 export async function instantClient(harness: AuditHarness): Promise<InstantClient> {
   const token = await sessionToken((await createBusiness('pro')).claims);
-  const request = (body: Record<string, unknown>) =>
-    harness.api.request('POST', '/api/audits/instant', { token, body });
+  const request = (body: Record<string, unknown>, format?: string) =>
+    harness.api.request('POST', `/api/audits/instant${format ? `?format=${format}` : ''}`, { token, body });
   return {
     token,
     request,

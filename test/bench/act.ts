@@ -7,7 +7,8 @@
 // table beside the published tools' figures (.data/bench/act-rules.md).
 //
 // Figures: actCorrect (of the cases of rules with a WCAG criterion, 488), actConsistentRules (of
-// the 37 approved rules), axeCorrect and axeConsistentRules, and the cases each got wrong.
+// the 37 approved rules, rated as W3C's table rates a tool: by its checks), the same judged by
+// criteria alone (actConsistentRulesByCriteria), axe's three, and the cases each got wrong.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -66,8 +67,10 @@ export async function run() {
     rules: rules.length,
     actCorrect: audit.correct,
     actConsistentRules: audit.consistentRules,
+    actConsistentRulesByCriteria: audit.consistentRulesByCriteria,
     axeCorrect: axe.correct,
     axeConsistentRules: axe.consistentRules,
+    axeConsistentRulesByCriteria: axe.consistentRulesByCriteria,
     actWrong: wrongCases(audit),
     axeWrong: wrongCases(axe),
   };

@@ -78,7 +78,7 @@ function tally(t: Tally, conformance: ConformanceCase, verdict: Verdict): void {
     if (conformance.expected === 'failed') t.missed.push(name);
     return;
   }
-  const flagged = verdict.issues.some((criteria) =>
+  const flagged = verdict.issues.some(({ criteria }) =>
     criteria.some((criterion) => conformance.criteria.includes(criterion)),
   );
   if (conformance.expected === 'failed') {

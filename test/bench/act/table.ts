@@ -50,6 +50,9 @@ const MARK: Record<Consistency, string> = {
 const publishedMark = (value: string | null | undefined) =>
   value === 'complete' ? 'consistent' : value === 'partial' ? 'partial' : '-';
 
+const totalsOf = (scores: Scores) =>
+  `${scores.consistentRules} of ${scores.rules.length} (${scores.consistentRulesByCriteria} judged by criteria alone); ${scores.correct} of ${scores.scoredCases} cases right`;
+
 /**
  * The per-rule table in Markdown: each approved rule, the instant audit's and plain axe's consistency
  * and right cases in this run, then the published tools' consistency; a closing row of totals.
@@ -75,8 +78,8 @@ export function ruleTable(audit: Scores, axe: Scores, published: readonly Publis
   const totals = [
     'consistent rules',
     '',
-    `${audit.consistentRules} of ${audit.rules.length}; ${audit.correct} of ${audit.scoredCases} cases right`,
-    `${axe.consistentRules} of ${axe.rules.length}; ${axe.correct} of ${axe.scoredCases} cases right`,
+    totalsOf(audit),
+    totalsOf(axe),
     ...published.map((tool) => String(tool.consistentRules)),
   ];
   return [header, header.map(() => '---'), ...rows, totals].map((row) => `| ${row.join(' | ')} |`).join('\n');
