@@ -53,15 +53,13 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag2aaa', 'best-prac
 const EXPERIMENTAL_RULES: readonly string[] = ['css-orientation-lock'];
 const HEADING_RULES = new Set(['empty-heading', 'heading-order', 'page-has-heading-one', 'p-as-heading']);
 /**
- * Criteria that the condition axe finds also fails and axe's tags leave out: a field without a
- * label fails 1.3.1 too (H44, F68: the tie between the label and the field is not programmatic),
- * an image-map area without alt 1.1.1 (H24: the area's image has no text alternative); the level
- * AAA criteria below fail with their level A ones. An empty
- * heading and a frame without a title get none more: neither fails 1.3.1 or 2.4.1 by itself.
+ * Criteria that the condition axe finds also fails and axe's tags leave out: an image-map area
+ * without alt fails 1.1.1 (H24: the area's image has no text alternative); the level AAA criteria
+ * below fail with their level A ones. A field without a name gets none more: it fails 4.1.2 (F68),
+ * and 1.3.1 only where a visible label is not tied to it, which axe's rule does not tell apart. An
+ * empty heading and a frame without a title get none more: neither fails 1.3.1 or 2.4.1 by itself.
  */
 const EXTRA_CRITERIA: Readonly<Record<string, readonly string[]>> = {
-  label: ['1.3.1'],
-  'select-name': ['1.3.1'],
   'area-alt': ['1.1.1', '2.4.9'],
   // A link without a name says nothing of its purpose by itself either (2.4.9, level AAA).
   'link-name': ['2.4.9'],
@@ -153,9 +151,48 @@ export function criteriaOf(tags: readonly string[]): string[] {
   });
 }
 
+/**
+ * axe's `color-contrast-enhanced` (1.4.6, level AAA) leaves out text that already fails
+ * `color-contrast` (1.4.3), though text under the minimum is under the enhanced ratio too: each such
+ * element is reported under 1.4.6 as well, as a failure of the enhanced rule (at level AAA: minor,
+ * outside the score), with the ratio that rule expects (7:1, 4.5:1 for large text).
+ */
+function withEnhancedContrast(violations: readonly AxeViolation[]): readonly AxeViolation[] {
+  const minimum = violations.find(({ id }) => id === 'color-contrast');
+  const rule = axeCatalogue.getRules(['wcag2aaa']).find(({ ruleId }) => ruleId === 'color-contrast-enhanced');
+  if (!minimum || !rule) return violations;
+  const enhanced = violations.find(({ id }) => id === rule.ruleId);
+  const reported = new Set(enhanced?.nodes.map((node) => selectorOf(node.target)));
+  const nodes = minimum.nodes
+    .filter((node) => !reported.has(selectorOf(node.target)))
+    .map((node) => ({
+      ...node,
+      ...(node.failureSummary === undefined
+        ? {}
+        : {
+            failureSummary: node.failureSummary.replace(
+              /Expected contrast ratio of (4\.5|3):1/,
+              (_, ratio: string) => `Expected contrast ratio of ${ratio === '3' ? '4.5' : '7'}:1`,
+            ),
+          }),
+    }));
+  if (!nodes.length) return violations;
+  const added: AxeViolation = enhanced
+    ? { ...enhanced, nodes: [...enhanced.nodes, ...nodes] }
+    : {
+        id: rule.ruleId,
+        impact: minimum.impact,
+        tags: rule.tags,
+        help: rule.help,
+        helpUrl: rule.helpUrl,
+        nodes,
+      };
+  return [...violations.filter((violation) => violation !== enhanced), added];
+}
+
 /** axe's violations as findings, one per offending element. */
 export function axeFindings(violations: readonly AxeViolation[]): AxeFinding[] {
-  return violations.flatMap((violation) => {
+  return withEnhancedContrast(violations).flatMap((violation) => {
     const wcag = [...new Set([...criteriaOf(violation.tags), ...(EXTRA_CRITERIA[violation.id] ?? [])])];
     return violation.nodes.map((node) => ({
       ruleId: violation.id,

@@ -72,6 +72,7 @@ export async function keyboardChecks(
   for (const stretch of walk.stretches) findings.push(...focusOrderFindings(stretch, prep.candidates));
   findings.push(...focusIndicatorFindings(visited, walk.resting));
   findings.push(...obscuredFocusFindings(visited));
+  findings.push(...hiddenFocusFindings(visited));
   findings.push(...skipLinkFindings(skip, prep, walk.fullPass ? visited : null));
   return findings;
 }
@@ -88,9 +89,13 @@ function incompleteWalk(stop: { presses: number; lastFocus: string | null }): Ra
   };
 }
 
+/** Wholly above or left of the page's origin, where no scrolling shows it: it has no place in the layout. */
+const offPage = (rect: FocusState['rect']) => rect.top + rect.height <= 0 || rect.left + rect.width <= 0;
+
 /**
  * Consecutive tab stops that run against the layout: the next one sits in the same row but to
- * the left, or in the same column but above. Jumps between columns are normal reading order.
+ * the left, or in the same column but above. Jumps between columns are normal reading order. A
+ * stop placed off the page (a focus sentinel at `top: -999em`) is in no row or column.
  */
 function focusOrderFindings(visited: readonly FocusState[], candidates: readonly Candidate[]): RawFinding[] {
   const findings: RawFinding[] = [];
@@ -101,7 +106,9 @@ function focusOrderFindings(visited: readonly FocusState[], candidates: readonly
     const sameRow = b.top < a.top + a.height && a.top < b.top + b.height;
     const sameColumn = b.left < a.left + a.width && a.left < b.left + b.width;
     const backwards =
-      (sameRow && b.left + b.width <= a.left) || (sameColumn && !sameRow && b.top + b.height <= a.top);
+      !offPage(a) &&
+      !offPage(b) &&
+      ((sameRow && b.left + b.width <= a.left) || (sameColumn && !sameRow && b.top + b.height <= a.top));
     if (backwards) {
       findings.push({
         ruleId: 'focus-order',
@@ -155,6 +162,22 @@ function obscuredFocusFindings(visited: readonly FocusState[]): RawFinding[] {
     });
   }
   return [...reported.values()];
+}
+
+/**
+ * Elements that keep keyboard focus inside content hidden from assistive technologies
+ * (`aria-hidden="true"`): a screen reader announces nothing where the keyboard is (4.1.2). A focus
+ * sentinel that passes focus on at once is never the element focus rests on, so it is not one.
+ * Each element once.
+ */
+function hiddenFocusFindings(visited: readonly FocusState[]): RawFinding[] {
+  const selectors = new Set(visited.filter((stop) => stop.ariaHidden).map((stop) => stop.selector));
+  return [...selectors].map((selector) => ({
+    ruleId: 'aria-hidden-focused',
+    element: selector,
+    description:
+      'Receives keyboard focus inside content hidden from assistive technologies (aria-hidden="true"): a screen reader user hears nothing where the keyboard is',
+  }));
 }
 
 /**

@@ -85,11 +85,35 @@ export const OWN_RULES = {
     wcag: ['2.4.7'],
     fix: 'Do not remove the focus outline; give :focus-visible a clear outline or border with 3:1 contrast.',
   },
+  // What axe's aria-hidden-focus finds in the markup, seen at the Tab walk's stops (so a keyboard
+  // check): axe reports the hidden container, this the element focus rests on, where axe did not
+  // report its container.
+  'aria-hidden-focused': {
+    category: 'keyboard',
+    severity: 'serious',
+    wcag: ['4.1.2'],
+    fix: 'Take focusable content out of aria-hidden containers (or give it tabindex="-1" or inert); a focus sentinel must pass focus on when it receives it.',
+  },
   'focus-obscured': {
     category: 'keyboard',
     severity: 'serious',
     wcag: ['2.4.11'],
     fix: 'Keep focused controls out from under sticky headers, footers and banners: add scroll-padding (or scroll-margin) as tall as the fixed content, or let it get out of the way.',
+  },
+  // Text axe asks to review (its backdrop is an image or a gradient), judged from the pixels behind it.
+  'background-contrast': {
+    category: 'contrast',
+    severity: 'serious',
+    wcag: ['1.4.3'],
+    complements: 'color-contrast',
+    fix: 'Give text over an image or gradient a solid or semi-opaque backdrop, or a colour that keeps 4.5:1 (3:1 for large text) against every part of the background behind it.',
+  },
+  'background-contrast-enhanced': {
+    category: 'contrast',
+    severity: 'minor',
+    wcag: ['1.4.6'],
+    complements: 'color-contrast-enhanced',
+    fix: 'For enhanced contrast, keep text over an image or gradient at 7:1 (4.5:1 for large text) against every part of the background behind it.',
   },
   'non-text-contrast': {
     category: 'contrast',

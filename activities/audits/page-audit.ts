@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { errors as playwrightErrors, type Page, type Request, type Route } from 'playwright-core';
 import { axeFindings, axeOptions, categoryOf, type AxeFinding } from './axe-check.ts';
+import { backgroundContrastFindings } from './background-contrast.ts';
 import { axeViolations, topAxeScript, type TopAxeRun } from './axe-run.ts';
 import type { EgressProxy } from './egress-proxy.ts';
 import { withoutGeneratedNames } from './generated-names.ts';
@@ -62,7 +63,8 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
     page,
     await axeViolations(page, inspection.axe, axe, options.walkDeadline - WALK_RESERVE_MS),
   );
-  for (const finding of await refreshesThatCount(page, axeFindings(violations))) {
+  const found = await withoutOutOfUse(page, await refreshesThatCount(page, axeFindings(violations)));
+  for (const finding of found) {
     issues.push(
       toIssue(
         finding.ruleId,
@@ -89,10 +91,12 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
     );
     fixes['name-from-css'] = rule.fix;
   }
-  const own = await withoutComplemented(page, inspection.findings, issues);
+  const overImages = options.categories.includes('contrast') ? await backgroundContrastFindings(page) : [];
+  const own = await withoutComplemented(page, [...inspection.findings, ...overImages], issues);
   // Last: the Tab walk moves focus and may open menus that change the DOM the other checks read.
   if (inspection.walk) {
-    own.push(...(await keyboardChecks(page, inspection.walk, inspection.skip, options.walkDeadline)));
+    const walked = await keyboardChecks(page, inspection.walk, inspection.skip, options.walkDeadline);
+    own.push(...(await outsideReportedContainers(page, walked, issues)));
   }
   // Should a navigation of the page's own get past holdDocument to an internal address, the proxy
   // refused it: the audit is refused rather than judging what stands in its place.
@@ -153,6 +157,49 @@ async function refreshesThatCount(page: Page, findings: readonly AxeFinding[]): 
   return findings.filter((finding) => !ignored.has(finding));
 }
 
+/** axe's rules on what sequential focus must reach: an element the page took out of use cannot fail them. */
+const REACH_RULES: readonly string[] = ['frame-focusable-content', 'scrollable-region-focusable'];
+
+/**
+ * axe's reach findings without those on elements the page has taken out of use (inert, or behind
+ * the modal dialog on top, the kit's `takenOutOfUse`): nobody expects to reach them by keyboard while
+ * they are (W3C ACT akn7bn: a frame taken out of the tab order while a modal dialog is open).
+ */
+async function withoutOutOfUse(page: Page, findings: readonly AxeFinding[]): Promise<AxeFinding[]> {
+  const reach = findings.filter((finding) => REACH_RULES.includes(finding.ruleId));
+  if (!reach.length) return [...findings];
+  // Inside a frame (axe names the frame's document, `#frame |> html`), the frame element in the top
+  // document: everything in an inert frame is inert.
+  const inTop = reach.map((finding) => finding.element.split(FRAME_SEPARATOR)[0]!);
+  const out = await page.evaluate<boolean[]>(
+    `${JSON.stringify(inTop)}.map((s) => window.__auditKit.takenOutOfUse(s))`,
+  );
+  const dropped = new Set(reach.filter((_, index) => out[index]));
+  return findings.filter((finding) => !dropped.has(finding));
+}
+
+/**
+ * The walk's `aria-hidden-focused` findings without those inside a container axe's
+ * `aria-hidden-focus` reported already (axe names the hidden container, the walk the element focus
+ * rested on): one defect, one issue.
+ */
+async function outsideReportedContainers(
+  page: Page,
+  findings: readonly RawFinding[],
+  issues: readonly AuditIssue[],
+): Promise<RawFinding[]> {
+  const mine = findings.filter((finding) => finding.ruleId === 'aria-hidden-focused');
+  const containers = issues
+    .filter((issue) => issue.ruleId === 'aria-hidden-focus')
+    .map((issue) => issue.element);
+  if (!mine.length || !containers.length) return [...findings];
+  const inside = await page.evaluate<boolean[]>(
+    `((mine, containers) => { const kit = window.__auditKit; const boxes = containers.map((s) => kit.resolve(s)).filter(Boolean); return mine.map((s) => { const el = kit.resolve(s); return !!el && boxes.some((box) => box.contains(el)); }); })(${JSON.stringify(mine.map((finding) => finding.element))}, ${JSON.stringify(containers)})`,
+  );
+  const dropped = new Set(mine.filter((_, index) => inside[index]));
+  return findings.filter((finding) => !dropped.has(finding));
+}
+
 /**
  * The own findings on elements the axe rule their check complements (RuleInfo.complements) reported
  * already: one defect, one issue. Compared as the elements the selectors name in the page, before
@@ -166,7 +213,7 @@ async function withoutComplemented(
   const complementOf = (finding: RawFinding): string | undefined =>
     (OWN_RULES[finding.ruleId as OwnRuleId] as RuleInfo | undefined)?.complements;
   const dropped = new Set<RawFinding>();
-  // One look in the page per complemented rule (there is one today).
+  // One look in the page per complemented rule.
   for (const complemented of new Set(findings.map(complementOf))) {
     const mine = findings.filter((finding) => complemented && complementOf(finding) === complemented);
     const axe = issues.filter((issue) => issue.ruleId === complemented).map((issue) => issue.element);

@@ -12,6 +12,8 @@ export interface FocusState {
   readonly frame: boolean;
   /** Content pinned to the viewport (fixed or sticky) over the focused element, entirely or in part. */
   readonly obscured: { readonly entirely: boolean; readonly by: string } | null;
+  /** The focused element is inside content hidden from assistive technologies (`aria-hidden="true"`). */
+  readonly ariaHidden: boolean;
 }
 
 export interface TabWalk {

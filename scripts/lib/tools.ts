@@ -89,6 +89,23 @@ export function chromium(path = '/usr/bin/chromium'): string {
   return path;
 }
 
+/** Where Debian's fonts-liberation puts its fonts. */
+const LIBERATION_FONTS = '/usr/share/fonts/truetype/liberation';
+
+/**
+ * Debian's Liberation fonts, which the production image installs beside Chromium (Dockerfile): the
+ * metrics of Times New Roman, Arial and Courier New, which pages (and the W3C ACT cases) are laid
+ * out for. Without them Chromium's default serif is DejaVu Serif, a fifth wider, and text runs on
+ * where its authors measured it to end. Installed with apt when missing; returns their folder.
+ */
+export function liberationFonts(): string {
+  if (existsSync(LIBERATION_FONTS)) return LIBERATION_FONTS;
+  console.log("[setup] fonts-liberation is missing; installing Debian's fonts-liberation with apt-get");
+  if (!aptInstall('fonts-liberation') || !existsSync(LIBERATION_FONTS))
+    throw new Error('Could not install fonts-liberation with apt-get');
+  return LIBERATION_FONTS;
+}
+
 /** Debian's espeak-ng, which speaks the extension tests' sentences into the fake microphone. */
 export function espeakNg(): string {
   const path = onPath('espeak-ng');

@@ -131,6 +131,16 @@ describe('POST /api/audits/instant', function () {
     });
   });
 
+  it('a frame out of the tab order only while a modal dialog makes it inert fails nothing (issue 35, W3C ACT akn7bn)', async () => {
+    const result = await audit('frame-behind-modal.html');
+    // The other frame, out of the tab order for good, shows the rule ran and still reports it.
+    assert.deepEqual(
+      issuesUnder(result, '2.1.1').map((issue) => issue.element),
+      ['#untabbable |> html'],
+      JSON.stringify(result.issues, null, 1),
+    );
+  });
+
   it('reports credential fields whose paste the page cancels under 3.3.8 (WCAG 2.2, issue 35), and no other field: not one whose handler puts the text in itself', async () => {
     const result = await audit('credential-paste.html');
     const blocked = issuesUnder(result, '3.3.8');
@@ -205,6 +215,32 @@ describe('POST /api/audits/instant', function () {
     const result = await audit('low-contrast.html');
     expectIssue(result, { criterion: '1.4.3', category: 'contrast', element: '#faint-text' });
     expectIssue(result, { criterion: '1.4.11', category: 'contrast', element: '#search' });
+    // Under the minimum is under the enhanced ratio too, which axe's own AAA rule leaves out.
+    expectIssue(result, { criterion: '1.4.6', element: '#faint-text', severity: 'minor' });
+  });
+
+  it('text over a gradient or a background image is judged from the pixels behind its letters (issue 35)', async () => {
+    const result = await audit('contrast-over-images.html');
+    const faint = expectIssue(result, {
+      criterion: '1.4.3',
+      element: '#runs-onto-black',
+      severity: 'serious',
+    });
+    assert.match(faint.description, /background image or gradient has a contrast of \d\.\d\d:1/);
+    expectIssue(result, { criterion: '1.4.6', element: '#runs-onto-black', severity: 'minor' });
+    // Readable everywhere, or outlined by a halo: not a 1.4.3 failure.
+    assert.deepEqual(
+      issuesUnder(result, '1.4.3').map((issue) => issue.element),
+      ['#runs-onto-black'],
+    );
+    // Enough for AA over the picture, not for AAA.
+    expectIssue(result, { criterion: '1.4.6', element: '#aa-only', severity: 'minor' });
+    assert.deepEqual(
+      issuesUnder(result, '1.4.6')
+        .map((issue) => issue.element)
+        .sort(),
+      ['#aa-only', '#runs-onto-black'],
+    );
   });
 
   it('an unlabeled input is a critical forms issue under 4.1.2', async () => {

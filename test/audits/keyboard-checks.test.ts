@@ -148,6 +148,17 @@ describe('instant audit keyboard checks (the Tab walk)', function () {
     );
   });
 
+  it('focus resting inside aria-hidden content is a 4.1.2 failure; a sentinel that passes focus on is not (issue 35, W3C ACT 6cfa84)', async () => {
+    const result = await audit('aria-hidden-sentinels.html');
+    assert.deepEqual(
+      issuesUnder(result, '4.1.2').map((issue) => [issue.element, issue.category, issue.severity]),
+      [['#broken-sentinel', 'keyboard', 'serious']],
+      JSON.stringify(result.issues, null, 1),
+    );
+    // Placed off the page, the sentinels have no place in the layout: not a focus order against it.
+    assert.deepEqual(issuesUnder(result, '2.4.3'), []);
+  });
+
   it('a control that a fixed banner hides entirely when it takes focus fails 2.4.11, one it hides in part 2.4.12 (WCAG 2.2, issue 35)', async () => {
     const result = await audit('focus-obscured.html');
     const obscured = result.topIssues.filter((issue) => /behind #cookie-banner/.test(issue.description));

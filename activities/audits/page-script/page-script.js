@@ -15,7 +15,7 @@
 /** @typedef {{ r: number, g: number, b: number, a: number }} Color */
 /** @typedef {{ top: number, left: number, width: number, height: number }} Rect */
 /** @typedef {{ entirely: boolean, by: string }} Obscured */
-/** @typedef {{ k: number | null, selector: string, rect: Rect, focused: string, frame: boolean, obscured: Obscured | null }} FocusState */
+/** @typedef {{ k: number | null, selector: string, rect: Rect, focused: string, frame: boolean, obscured: Obscured | null, ariaHidden: boolean }} FocusState */
 /**
  * An element that may be a form control: `disabled` is undefined on the others.
  * @typedef {Element & { disabled?: boolean }} Control
@@ -190,6 +190,15 @@
     if (el.matches(':disabled') || el.closest('[inert]') || host.closest('[inert]')) return true;
     const modal = topModal();
     return Boolean(modal && !modal.contains(host));
+  }
+  /**
+   * Whether the element `selector` names is inert (the attribute, or behind the modal dialog on
+   * top): for axe's findings on what focus must reach (page-audit.ts, withoutOutOfUse).
+   * @param {string} selector
+   */
+  function takenOutOfUse(selector) {
+    const el = resolve(selector);
+    return Boolean(el && unusable(el));
   }
   // aria-disabled="true": a page may leave such a control focusable or not, so a focusable one
   // is checked when the walk reaches it but never reported unreachable.
@@ -822,6 +831,9 @@
       focused: focusSnapshot(el),
       frame,
       obscured: obscuredFocus(el),
+      ariaHidden: Boolean(
+        el.closest('[aria-hidden="true"]') || inDocumentTree(el).closest('[aria-hidden="true"]'),
+      ),
     };
   }
   // Where the focused element, scrolled into view by the browser, lies under content the author
@@ -1072,6 +1084,93 @@
     return true;
   }
 
+  // ---- text over a background image or gradient (1.4.3, 1.4.6) ----
+  // axe asks for review of such text; the Node side judges it from the pixels behind it
+  // (background-contrast.ts): the kit finds the text, hides it for a screenshot, then shows it.
+  const TEXT_HIDDEN = 'data-audit-text-hidden';
+  /** @typedef {{ selector: string, rects: Rect[], color: Color, shadow: Color | null, fontSize: number, large: boolean }} BackgroundText */
+  /**
+   * Visible text whose backdrop (the element's own background or an ancestor's, up to the first
+   * opaque background colour) paints an image or a gradient: at most `limit`, each with its line
+   * boxes in page coordinates (CSS pixels), its colour, its text shadow's colour (the first, if
+   * any), its font size and whether it is large text (WCAG: 18 pt, or 14 pt bold). Their text (and
+   * only theirs) is made transparent until showText().
+   * @param {number} limit
+   * @returns {BackgroundText[]}
+   */
+  function backgroundTexts(limit) {
+    /** @type {BackgroundText[]} */
+    const found = [];
+    const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+    /** @type {Set<Element>} */
+    const seen = new Set();
+    for (let node = walker.nextNode(); node && found.length < limit; node = walker.nextNode()) {
+      const el = node.parentElement;
+      if (!el || seen.has(el) || !(node.textContent || '').trim()) continue;
+      seen.add(el);
+      if (!isVisible(el) || !overImage(el)) continue;
+      const style = getComputedStyle(el);
+      const color = parseColor(style.color);
+      if (!color || color.a === 0 || parseFloat(style.opacity) === 0) continue;
+      /** @type {Rect[]} */
+      const rects = [];
+      for (const child of el.childNodes) {
+        if (child.nodeType !== Node.TEXT_NODE || !(child.textContent || '').trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(child);
+        for (const r of range.getClientRects()) {
+          if (r.width < 1 || r.height < 1) continue;
+          rects.push({
+            top: r.top + window.scrollY,
+            left: r.left + window.scrollX,
+            width: r.width,
+            height: r.height,
+          });
+        }
+      }
+      if (!rects.length) continue;
+      const size = parseFloat(style.fontSize);
+      const bold = Number(style.fontWeight) >= 700;
+      el.setAttribute(TEXT_HIDDEN, '');
+      const shadow = style.textShadow && style.textShadow !== 'none' ? parseColor(style.textShadow) : null;
+      found.push({
+        selector: selectorOf(el),
+        rects,
+        color,
+        shadow: shadow && shadow.a > 0 ? shadow : null,
+        fontSize: size,
+        large: size >= 24 || (bold && size >= 18.66),
+      });
+    }
+    if (found.length) {
+      const hide = document.createElement('style');
+      hide.setAttribute(TEXT_HIDDEN, '');
+      hide.textContent = `[${TEXT_HIDDEN}] { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; text-decoration-color: transparent !important; }`;
+      document.documentElement.append(hide);
+    }
+    return found;
+  }
+  /**
+   * Whether the backdrop of `el`'s text paints an image or a gradient below its first opaque colour.
+   * @param {Element} el
+   */
+  function overImage(el) {
+    for (let node = /** @type {Element | null} */ (el); node; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.backgroundImage && style.backgroundImage !== 'none') return true;
+      const c = parseColor(style.backgroundColor);
+      if (c && c.a === 1) return false;
+    }
+    return false;
+  }
+  /** Shows the text backgroundTexts() hid. */
+  function showText() {
+    for (const el of document.querySelectorAll(`[${TEXT_HIDDEN}]`)) {
+      if (el instanceof HTMLStyleElement) el.remove();
+      else el.removeAttribute(TEXT_HIDDEN);
+    }
+  }
+
   // Everything that reads the page before the Tab walk, in one call: one round trip per audit.
   /** @type {Record<string, () => Issue[]>} */
   const IN_PAGE = {
@@ -1101,6 +1200,17 @@
 
   // axe as it was when this script ran (at document start, before the page's own scripts), so a
   // page that defines its own global "axe" cannot break the audit.
-  const kit = { axe: window.axe, collect, focusState, beginWalk, takeWalkLog, outline, resolve };
+  const kit = {
+    axe: window.axe,
+    collect,
+    focusState,
+    beginWalk,
+    takeWalkLog,
+    outline,
+    resolve,
+    backgroundTexts,
+    showText,
+    takenOutOfUse,
+  };
   Object.defineProperty(window, '__auditKit', { value: kit, configurable: true });
 })();
