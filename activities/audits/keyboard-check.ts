@@ -100,26 +100,26 @@ const offPage = (rect: FocusState['rect']) => rect.top + rect.height <= 0 || rec
 function focusOrderFindings(visited: readonly FocusState[], candidates: readonly Candidate[]): RawFinding[] {
   const findings: RawFinding[] = [];
   const positive = new Set(candidates.filter((c) => c.positiveTabindex).map((c) => c.k));
-  for (let i = 1; i < visited.length; i++) {
-    const a = visited[i - 1]!.rect;
-    const b = visited[i]!.rect;
+  // The stops around an off-page one are compared with each other.
+  const placed = visited.filter((stop) => !offPage(stop.rect));
+  for (let i = 1; i < placed.length; i++) {
+    const a = placed[i - 1]!.rect;
+    const b = placed[i]!.rect;
     const sameRow = b.top < a.top + a.height && a.top < b.top + b.height;
     const sameColumn = b.left < a.left + a.width && a.left < b.left + b.width;
     const backwards =
-      !offPage(a) &&
-      !offPage(b) &&
-      ((sameRow && b.left + b.width <= a.left) || (sameColumn && !sameRow && b.top + b.height <= a.top));
+      (sameRow && b.left + b.width <= a.left) || (sameColumn && !sameRow && b.top + b.height <= a.top);
     if (backwards) {
       findings.push({
         ruleId: 'focus-order',
-        element: visited[i]!.selector,
-        description: `Receives focus after ${visited[i - 1]!.selector} although it comes before it on screen`,
+        element: placed[i]!.selector,
+        description: `Receives focus after ${placed[i - 1]!.selector} although it comes before it on screen`,
       });
-    } else if (positive.has(visited[i]!.k ?? -1)) {
+    } else if (positive.has(placed[i]!.k ?? -1)) {
       // A positive tabindex whose order still follows the layout fails nothing: a risk, not a failure.
       findings.push({
         ruleId: 'focus-order',
-        element: visited[i]!.selector,
+        element: placed[i]!.selector,
         description:
           'Has a positive tabindex, which takes it out of the document order (the order here still follows the layout)',
         wcag: [],

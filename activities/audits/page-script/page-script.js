@@ -1108,10 +1108,13 @@
       const el = node.parentElement;
       if (!el || seen.has(el) || !(node.textContent || '').trim()) continue;
       seen.add(el);
-      if (!isVisible(el) || !overImage(el)) continue;
+      if (!isVisible(el) || !overImage(el) || seenThrough(el) === 0) continue;
+      const box = el.getBoundingClientRect();
+      // Visually hidden text (a 1 px box clipped to nothing) is no text anyone sees.
+      if (box.width < 2 || box.height < 2) continue;
       const style = getComputedStyle(el);
       const color = parseColor(style.color);
-      if (!color || color.a === 0 || parseFloat(style.opacity) === 0) continue;
+      if (!color || color.a === 0) continue;
       /** @type {Rect[]} */
       const rects = [];
       for (const child of el.childNodes) {
@@ -1132,12 +1135,12 @@
       const size = parseFloat(style.fontSize);
       const bold = Number(style.fontWeight) >= 700;
       el.setAttribute(TEXT_HIDDEN, '');
-      const shadow = style.textShadow && style.textShadow !== 'none' ? parseColor(style.textShadow) : null;
+      const shadow = haloOf(style.textShadow);
       found.push({
         selector: selectorOf(el),
         rects,
         color,
-        shadow: shadow && shadow.a > 0 ? shadow : null,
+        shadow,
         fontSize: size,
         large: size >= 24 || (bold && size >= 18.66),
       });
@@ -1145,10 +1148,38 @@
     if (found.length) {
       const hide = document.createElement('style');
       hide.setAttribute(TEXT_HIDDEN, '');
-      hide.textContent = `[${TEXT_HIDDEN}] { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; text-decoration-color: transparent !important; }`;
+      // No transition: a page's own `transition: color` would still be drawing the text at the capture.
+      hide.textContent = `[${TEXT_HIDDEN}] { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; text-decoration-color: transparent !important; transition: none !important; }`;
       document.documentElement.append(hide);
     }
     return found;
+  }
+  /**
+   * How opaque `el` is drawn: its opacity times its ancestors' (0 for a slide faded out).
+   * @param {Element} el
+   */
+  function seenThrough(el) {
+    let opacity = 1;
+    for (let node = /** @type {Element | null} */ (el); node; node = node.parentElement)
+      opacity *= parseFloat(getComputedStyle(node).opacity);
+    return opacity;
+  }
+  /**
+   * The colour of a text shadow that is a halo: the first shadow, opaque, at most 1 px off the
+   * letters and blurred; null for none or a drop shadow (`rgb(0, 0, 0) 0px 0px 2px`, as computed).
+   * @param {string} value
+   * @returns {Color | null}
+   */
+  function haloOf(value) {
+    if (!value || value === 'none') return null;
+    const color = parseColor(value);
+    const lengths = (value.split(/\),?/)[1] || value.replace(/rgba?\([^)]*\)/, ''))
+      .trim()
+      .split(/\s+/)
+      .map(parseFloat);
+    const [x = 0, y = 0, blur = 0] = lengths;
+    if (!color || color.a < 1 || Math.abs(x) > 1 || Math.abs(y) > 1 || blur < 1) return null;
+    return color;
   }
   /**
    * Whether the backdrop of `el`'s text paints an image or a gradient below its first opaque colour.
