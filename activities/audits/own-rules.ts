@@ -15,6 +15,11 @@ export interface RuleInfo {
    * is dropped, so one defect is one issue (page-audit.ts, withoutComplemented).
    */
   readonly complements?: string;
+  /**
+   * The complemented rule reports the container of the defect (aria-hidden-focus names the hidden
+   * element): a finding inside an element it reported is the same defect.
+   */
+  readonly within?: boolean;
 }
 
 /** The project's own checks: what axe-core does not do (see docs/audits.md). */
@@ -86,12 +91,13 @@ export const OWN_RULES = {
     fix: 'Do not remove the focus outline; give :focus-visible a clear outline or border with 3:1 contrast.',
   },
   // What axe's aria-hidden-focus finds in the markup, seen at the Tab walk's stops (so a keyboard
-  // check): axe reports the hidden container, this the element focus rests on, where axe did not
-  // report its container.
+  // check): axe reports the hidden container, this the element focus rests on.
   'aria-hidden-focused': {
     category: 'keyboard',
     severity: 'serious',
     wcag: ['4.1.2'],
+    complements: 'aria-hidden-focus',
+    within: true,
     fix: 'Take focusable content out of aria-hidden containers (or give it tabindex="-1" or inert); a focus sentinel must pass focus on when it receives it.',
   },
   'focus-obscured': {

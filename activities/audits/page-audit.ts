@@ -96,7 +96,7 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   // Last: the Tab walk moves focus and may open menus that change the DOM the other checks read.
   if (inspection.walk) {
     const walked = await keyboardChecks(page, inspection.walk, inspection.skip, options.walkDeadline);
-    own.push(...(await outsideReportedContainers(page, walked, issues)));
+    own.push(...(await withoutComplemented(page, walked, issues)));
   }
   // Should a navigation of the page's own get past holdDocument to an internal address, the proxy
   // refused it: the audit is refused rather than judging what stands in its place.
@@ -130,12 +130,24 @@ const FIRST_REFRESH = `Array.from(document.querySelectorAll('meta[http-equiv]'))
 
 /**
  * For each selector, whether it names one of the elements that `targets` (a script giving an
- * array of elements, or nulls) names in the page. A selector that names nothing never matches.
+ * array of elements, or nulls) names in the page, or with `inside`, an element within one of them.
+ * A selector that names nothing never matches.
  */
-async function namesOneOf(page: Page, selectors: readonly string[], targets: string): Promise<boolean[]> {
+async function namesOneOf(
+  page: Page,
+  selectors: readonly string[],
+  targets: string,
+  inside = false,
+): Promise<boolean[]> {
   return page.evaluate<boolean[]>(
-    `((selectors) => { const targets = new Set((${targets}).filter(Boolean)); return selectors.map((s) => { const el = window.__auditKit.resolve(s); return !!el && targets.has(el); }); })(${JSON.stringify(selectors)})`,
+    `((selectors) => { const targets = (${targets}).filter(Boolean); return selectors.map((s) => { const el = window.__auditKit.resolve(s); return !!el && (${inside} ? targets.some((t) => t.contains(el)) : targets.includes(el)); }); })(${JSON.stringify(selectors)})`,
   );
+}
+
+/** `findings` less those of `checked` whose flag in `drop` (by position) is set. */
+function withoutFlagged<T>(findings: readonly T[], checked: readonly T[], drop: readonly boolean[]): T[] {
+  const dropped = new Set(checked.filter((_, index) => drop[index]));
+  return findings.filter((finding) => !dropped.has(finding));
 }
 
 /**
@@ -153,8 +165,11 @@ async function refreshesThatCount(page: Page, findings: readonly AxeFinding[]): 
     refreshes.map((finding) => finding.element),
     `[${FIRST_REFRESH}]`,
   );
-  const ignored = new Set(refreshes.filter((_, index) => !counts[index]));
-  return findings.filter((finding) => !ignored.has(finding));
+  return withoutFlagged(
+    findings,
+    refreshes,
+    counts.map((counted) => !counted),
+  );
 }
 
 /** axe's rules on what sequential focus must reach: an element the page took out of use cannot fail them. */
@@ -174,44 +189,21 @@ async function withoutOutOfUse(page: Page, findings: readonly AxeFinding[]): Pro
   const out = await page.evaluate<boolean[]>(
     `${JSON.stringify(inTop)}.map((s) => window.__auditKit.takenOutOfUse(s))`,
   );
-  const dropped = new Set(reach.filter((_, index) => out[index]));
-  return findings.filter((finding) => !dropped.has(finding));
-}
-
-/**
- * The walk's `aria-hidden-focused` findings without those inside a container axe's
- * `aria-hidden-focus` reported already (axe names the hidden container, the walk the element focus
- * rested on): one defect, one issue.
- */
-async function outsideReportedContainers(
-  page: Page,
-  findings: readonly RawFinding[],
-  issues: readonly AuditIssue[],
-): Promise<RawFinding[]> {
-  const mine = findings.filter((finding) => finding.ruleId === 'aria-hidden-focused');
-  const containers = issues
-    .filter((issue) => issue.ruleId === 'aria-hidden-focus')
-    .map((issue) => issue.element);
-  if (!mine.length || !containers.length) return [...findings];
-  const inside = await page.evaluate<boolean[]>(
-    `((mine, containers) => { const kit = window.__auditKit; const boxes = containers.map((s) => kit.resolve(s)).filter(Boolean); return mine.map((s) => { const el = kit.resolve(s); return !!el && boxes.some((box) => box.contains(el)); }); })(${JSON.stringify(mine.map((finding) => finding.element))}, ${JSON.stringify(containers)})`,
-  );
-  const dropped = new Set(mine.filter((_, index) => inside[index]));
-  return findings.filter((finding) => !dropped.has(finding));
+  return withoutFlagged(findings, reach, out);
 }
 
 /**
  * The own findings on elements the axe rule their check complements (RuleInfo.complements) reported
- * already: one defect, one issue. Compared as the elements the selectors name in the page, before
- * the Tab walk changes it.
+ * already: one defect, one issue. Compared as the elements the selectors name in the page (a
+ * finding inside an element the rule reported, for a rule that reports containers: RuleInfo.within).
  */
 async function withoutComplemented(
   page: Page,
   findings: readonly RawFinding[],
   issues: readonly AuditIssue[],
 ): Promise<RawFinding[]> {
-  const complementOf = (finding: RawFinding): string | undefined =>
-    (OWN_RULES[finding.ruleId as OwnRuleId] as RuleInfo | undefined)?.complements;
+  const infoOf = (finding: RawFinding) => OWN_RULES[finding.ruleId as OwnRuleId] as RuleInfo | undefined;
+  const complementOf = (finding: RawFinding): string | undefined => infoOf(finding)?.complements;
   const dropped = new Set<RawFinding>();
   // One look in the page per complemented rule.
   for (const complemented of new Set(findings.map(complementOf))) {
@@ -222,6 +214,7 @@ async function withoutComplemented(
       page,
       mine.map((finding) => finding.element),
       `${JSON.stringify(axe)}.map((s) => window.__auditKit.resolve(s))`,
+      infoOf(mine[0]!)?.within === true,
     );
     for (const [index, finding] of mine.entries()) if (covered[index]) dropped.add(finding);
   }

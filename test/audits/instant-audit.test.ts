@@ -141,6 +141,15 @@ describe('POST /api/audits/instant', function () {
     );
   });
 
+  it('focus resting inside aria-hidden content that axe reported already is one issue, on the hidden container', async () => {
+    const result = await audit('aria-hidden-link.html');
+    assert.deepEqual(
+      issuesUnder(result, '4.1.2').map((issue) => issue.element),
+      ['#hidden-box'],
+      JSON.stringify(result.issues, null, 1),
+    );
+  });
+
   it('reports credential fields whose paste the page cancels under 3.3.8 (WCAG 2.2, issue 35), and no other field: not one whose handler puts the text in itself', async () => {
     const result = await audit('credential-paste.html');
     const blocked = issuesUnder(result, '3.3.8');
