@@ -11,13 +11,14 @@
 // starved the time-limited tests on a slow day (docs/testing.md).
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { setPriority } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { prepareSuiteEnvironment, type SuiteEnvironment } from './lib/suite-environment.ts';
 import { planSuite, specFiles } from './lib/test-shards.ts';
 import { PROJECT_ROOT } from './lib/tools.ts';
+import { SUITE_BUNDLE_VARIABLE, writeWorkflowBundle } from '../test/support/workflow-bundle.ts';
 
 // Two: on a slow day three kept 20 to 30 processes runnable and the time-limited tests (instant
 // audits' 10 s) failed, while two passed and finished sooner (docs/testing.md).
@@ -99,7 +100,13 @@ const shardTimesFile = (index: number) => `.data/test-times-shard-${index + 1}.j
 // One after the other: the first installs what is missing (Temporal's binaries, Chromium), which
 // two at once would do twice over each other.
 const environments: SuiteEnvironment[] = [];
+// The workflows bundled once for every process (each took seconds of processor to do it), while
+// the databases are made.
+const bundlePath = join(tmpdir(), `usability-suite-workflows-${process.pid}.js`);
+const bundled = writeWorkflowBundle(bundlePath);
 for (const _ of runs) environments.push(await prepareSuiteEnvironment('test'));
+await bundled;
+process.env[SUITE_BUNDLE_VARIABLE] = bundlePath;
 const prepared = Date.now();
 const ended = await Promise.all(
   shards.map((files, index) =>
@@ -147,6 +154,7 @@ const merged = {
 await mkdir(join(PROJECT_ROOT, '.data'), { recursive: true });
 await writeFile(join(PROJECT_ROOT, TIMES_FILE), `${JSON.stringify(merged, null, 2)}\n`);
 await Promise.all(runs.map((_, index) => rm(join(PROJECT_ROOT, shardTimesFile(index)), { force: true })));
+await rm(bundlePath, { force: true });
 
 const failedShards = ended.filter((run) => run.status !== 0).length;
 if (failedShards && !merged.failures) console.log(`\n${failedShards} process(es) exited with an error`);

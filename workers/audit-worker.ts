@@ -1,6 +1,7 @@
 import { Worker, type NativeConnection, type WorkerPlugin, type WorkflowBundle } from '@temporalio/worker';
 import { createAuditActivities, type InstantAuditInput } from '../activities/audits/audit-activities.ts';
 import { BrowserPool } from '../activities/audits/browser-pool.ts';
+import { textRecognizer } from '../activities/audits/text-recognition.ts';
 import { createFindingScreenshotActivities } from '../activities/recordings/finding-screenshots.ts';
 import { createEmailSender, type EmailSettings } from '../clients/email.ts';
 import type { Db } from '../db/connection.ts';
@@ -104,6 +105,7 @@ export async function createAuditWorker(options: AuditWorkerOptions): Promise<Au
           if (failed) throw failed.reason;
         } finally {
           await pool.close();
+          await textRecognizer.close();
           email.close();
         }
       },

@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { Worker, type NativeConnection, type WorkerPlugin, type WorkflowBundle } from '@temporalio/worker';
 import { createActivities, type ActivityDependencies } from '../activities/index.ts';
+import { WORKFLOWS_PATH } from './workflows-path.ts';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+export { WORKFLOWS_PATH };
 
 export interface ServiceWorkerOptions extends ActivityDependencies {
   readonly connection: NativeConnection;

@@ -1,17 +1,11 @@
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import type { RawFinding } from './keyboard-check.ts';
+import { capturePage, type Pixels } from './page-capture.ts';
 
 /** Text over an image or a gradient that one audit judges at most: one screenshot covers them all. */
 const MAX_TEXTS = 40;
 /** Pixels read per text at most: a long paragraph is sampled on a grid instead of every pixel. */
 const MAX_PIXELS_PER_TEXT = 40_000;
-/** The screenshot stops this far down the page (CSS pixels): a banner's text, not a whole archive. */
-const MAX_PAGE_HEIGHT = 8_000;
-/** And this far across: a page that overflows sideways does not make a picture of hundreds of megabytes. */
-const MAX_PAGE_WIDTH = 4_000;
-/** The screenshot's own limit: a page whose capture stalls is left unjudged, not the audit failed. */
-const SCREENSHOT_TIMEOUT_MS = 2_000;
 
 interface Rgba {
   readonly r: number;
@@ -39,14 +33,6 @@ export interface BackgroundText {
   readonly shadow: Rgba | null;
   readonly fontSize: number;
   readonly large: boolean;
-}
-
-/** The pixels of a screenshot, 3 or 4 bytes each, row by row. */
-export interface Pixels {
-  readonly data: Uint8Array;
-  readonly width: number;
-  readonly height: number;
-  readonly channels: number;
 }
 
 const channel = (v: number) => {
@@ -136,42 +122,19 @@ export function contrastFindings(text: BackgroundText, worst: number): RawFindin
 
 /**
  * Text over a background image or gradient (which axe only asks to review), judged from the
- * rendered pixels behind it: the kit hides that text, one screenshot of the page (down to
- * MAX_PAGE_HEIGHT) shows what is behind it, and each text is measured at its worst.
+ * rendered pixels behind it: the kit hides that text, one capture of the page (capturePage) shows
+ * what is behind it, and each text is measured at its worst.
  */
 export async function backgroundContrastFindings(page: Page): Promise<RawFinding[]> {
   const texts = await page.evaluate<BackgroundText[]>(`window.__auditKit.backgroundTexts(${MAX_TEXTS})`);
   if (!texts.length) return [];
-  let png: Buffer;
-  try {
-    const height = Math.min(
-      MAX_PAGE_HEIGHT,
-      Math.max(...texts.flatMap(({ rects }) => rects.map((box) => Math.ceil(box.top + box.height)))),
-    );
-    const width = Math.min(
-      MAX_PAGE_WIDTH,
-      await page.evaluate<number>('document.documentElement.scrollWidth'),
-    );
-    png = await page.screenshot({
-      type: 'png',
-      fullPage: true,
-      scale: 'css',
-      caret: 'hide',
-      timeout: SCREENSHOT_TIMEOUT_MS,
-      clip: { x: 0, y: 0, width: Math.max(1, width), height: Math.max(1, height) },
-    });
-  } catch {
-    // A capture that failed or stalled leaves these texts unjudged, as axe leaves them: the rest
-    // of the page's audit stands.
-    return [];
-  } finally {
-    await page.evaluate('window.__auditKit.showText()');
-  }
-  // Four channels whatever the PNG holds (a grey or paletted capture would be read wrong otherwise).
-  const { data, info } = await sharp(png).toColourspace('srgb').ensureAlpha().raw().toBuffer({
-    resolveWithObject: true,
-  });
-  const pixels: Pixels = { data, width: info.width, height: info.height, channels: info.channels };
+  // A capture that failed or stalled leaves these texts unjudged, as axe leaves them: the rest of
+  // the page's audit stands.
+  const pixels = await capturePage(
+    page,
+    Math.max(...texts.flatMap(({ rects }) => rects.map((box) => box.top + box.height))),
+  ).finally(() => page.evaluate('window.__auditKit.showText()'));
+  if (!pixels) return [];
   return texts.flatMap((text) => {
     const worst = worstContrast(text, pixels);
     return worst === undefined ? [] : contrastFindings(text, worst);

@@ -127,6 +127,14 @@ export const OWN_RULES = {
     wcag: ['1.4.11'],
     fix: 'Give control borders or backgrounds a contrast of at least 3:1 against their surroundings.',
   },
+  // Text in a picture, read by text recognition (image-text.ts). Both criteria: 1.4.9 (AAA) drops
+  // 1.4.5's exception for pictures of text a user can customise, which no page check can tell.
+  'image-of-text': {
+    category: 'images',
+    severity: 'moderate',
+    wcag: ['1.4.5', '1.4.9'],
+    fix: 'Set the text as real text styled with CSS (a web font, colours, a background image behind it) instead of a picture of it; only logos and text whose look is essential may stay pictures.',
+  },
   'image-alt-filename': {
     category: 'images',
     severity: 'serious',

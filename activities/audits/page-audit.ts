@@ -5,6 +5,7 @@ import { backgroundContrastFindings } from './background-contrast.ts';
 import { axeViolations, topAxeScript, type TopAxeRun } from './axe-run.ts';
 import type { EgressProxy } from './egress-proxy.ts';
 import { withoutGeneratedNames } from './generated-names.ts';
+import { imageTextFindings } from './image-text.ts';
 import { keyboardChecks, type RawFinding, type SkipLink, type WalkPreparation } from './keyboard-check.ts';
 import { OWN_RULES, type OwnRuleId, type RuleInfo } from './own-rules.ts';
 import { AUDIT_INIT_SCRIPT } from './page-script.ts';
@@ -92,7 +93,14 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
     fixes['name-from-css'] = rule.fix;
   }
   const overImages = options.categories.includes('contrast') ? await backgroundContrastFindings(page) : [];
-  const own = await withoutComplemented(page, [...inspection.findings, ...overImages], issues);
+  const imagesOfText = options.categories.includes('images')
+    ? await imageTextFindings(page, options.walkDeadline)
+    : [];
+  const own = await withoutComplemented(
+    page,
+    [...inspection.findings, ...overImages, ...imagesOfText],
+    issues,
+  );
   // Last: the Tab walk moves focus and may open menus that change the DOM the other checks read.
   if (inspection.walk) {
     const walked = await keyboardChecks(page, inspection.walk, inspection.skip, options.walkDeadline);

@@ -1,4 +1,5 @@
 import type { CDPSession, ElementHandle, Frame, Page } from 'playwright-core';
+import { exitKeysIn } from './exit-keys.ts';
 import type { RawFinding } from './keyboard-check.ts';
 
 export interface FocusState {
@@ -51,6 +52,23 @@ const BATCH = 10;
 const FIRST_BATCH_MAX = 100;
 const TAB = { key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9, nativeVirtualKeyCode: 9 } as const;
 
+/**
+ * How long focus is watched after a way out of a widget: a script that pulls it back does so
+ * within a moment (a blur handler's timer), and a keyboard user is then trapped as surely.
+ */
+const PULL_SETTLE_MS = 300;
+/** Keys named by the page as a way out that one trap is tried with at most. */
+const MAX_TOLD_KEYS = 4;
+/** Elements a script pulled focus back to that one walk judges at most. */
+const MAX_PULLS_JUDGED = 2;
+
+/** What the kit's takeWalkLog() answers: the stops since the last call, focus now, and where scripts pulled focus back. */
+interface WalkLog {
+  readonly log: (FocusState | null)[];
+  readonly now: FocusState | null;
+  readonly pulled: string[];
+}
+
 const focusState = (page: Page) => page.evaluate<FocusState | null>('window.__auditKit.focusState()');
 
 /**
@@ -79,14 +97,20 @@ export async function tabWalk(page: Page, expectedStops: number, deadline: numbe
     for (; pressed < MAX_STEPS && Date.now() < deadline; pressed += batch) {
       if (pressed) batch = BATCH;
       await pressTabs(cdp, batch);
-      const { log, now } = await page.evaluate<{ log: (FocusState | null)[]; now: FocusState | null }>(
-        'window.__auditKit.takeWalkLog()',
-      );
+      const { log, now, pulled } = await page.evaluate<WalkLog>('window.__auditKit.takeWalkLog()');
+      const held = await heldByPulls(page, walk, pulled, deadline, pressed + batch);
+      if (held) return held;
       unrecorded = log.length ? 0 : unrecorded + batch;
       let loop: string[] | null = null;
       for (const state of log) {
         const next = walk.step(state);
-        if (next === 'done') return walk.result(true);
+        if (next === 'done') {
+          // A pull back comes a moment after the Tab that left: the last batch's, after the walk.
+          if (Date.now() + PULL_SETTLE_MS >= deadline) return walk.result(true);
+          await page.waitForTimeout(PULL_SETTLE_MS);
+          const late = await page.evaluate<WalkLog>('window.__auditKit.takeWalkLog()');
+          return (await heldByPulls(page, walk, late.pulled, deadline, pressed + batch)) ?? walk.result(true);
+        }
         if (next !== 'continue') {
           loop = next;
           break;
@@ -107,8 +131,14 @@ export async function tabWalk(page: Page, expectedStops: number, deadline: numbe
       if (exit === 'out-of-time') return walk.outOfBudget(pressed + batch);
       await page.evaluate('window.__auditKit.takeWalkLog()'); // the exit's own Tabs are not the walk's
       unrecorded = 0;
-      if (!exit) return walk.trapped(loop);
-      // Forward Tab would only lead back into the widget; after Escape closed it, the walk goes on.
+      if (!exit) {
+        const told = await instructedExit(page, loop, deadline);
+        if (told === 'out-of-time') return walk.outOfBudget(pressed + batch);
+        await page.evaluate('window.__auditKit.takeWalkLog()');
+        if (!told) return walk.trapped(loop);
+      }
+      // Forward Tab would only lead back into the widget; after Escape closed it (or the key the
+      // page names), the walk goes on.
       if (exit === 'shift-tab') return walk.result(false);
       walk.escaped(loop);
     }
@@ -164,8 +194,8 @@ class WalkState {
     this.newStretch();
   }
 
-  trapped(loop: readonly string[]): TabWalk {
-    this.traps.push(trapFinding(loop));
+  trapped(loop: readonly string[], finding: RawFinding = trapFinding(loop)): TabWalk {
+    this.traps.push(finding);
     return this.result(false);
   }
 
@@ -241,18 +271,97 @@ async function focusableIn(frame: Frame): Promise<number> {
  * did, or 'out-of-time' when the deadline came first (so nothing is concluded).
  */
 async function exitFrom(page: Page, loop: ReadonlySet<string>, shiftTabs: number, deadline: number) {
-  const outside = (state: FocusState | null) => !state || !loop.has(state.selector);
   for (let i = 0; i < shiftTabs; i++) {
     if (Date.now() >= deadline) return 'out-of-time';
     await page.keyboard.press('Shift+Tab');
-    if (outside(await focusState(page))) return 'shift-tab';
+    if (await leftLoop(page, loop)) return 'shift-tab';
   }
   await page.keyboard.press('Escape');
-  if (outside(await focusState(page))) return 'escape';
+  if (await leftLoop(page, loop)) return 'escape';
   // Escape may close the widget but leave focus where it was until the next Tab.
   await page.keyboard.press('Tab');
-  if (outside(await focusState(page))) return 'escape';
+  if (await leftLoop(page, loop)) return 'escape';
   return null;
+}
+
+/** Focus is out of the loop, and still out a moment later: a script may pull it back (see pullsBack). */
+async function leftLoop(page: Page, loop: ReadonlySet<string>): Promise<boolean> {
+  const outside = (state: FocusState | null) => !state || !loop.has(state.selector);
+  if (!outside(await focusState(page))) return false;
+  await page.waitForTimeout(PULL_SETTLE_MS);
+  return outside(await focusState(page));
+}
+
+/**
+ * The way out the page tells the user of (WCAG 2.1.2: "the user is advised of the method"): each
+ * key it names in a sentence about leaving (exitKeysIn), pressed from the widget's first element,
+ * at most MAX_TOLD_KEYS. Whether one got focus out for good.
+ */
+async function instructedExit(
+  page: Page,
+  loop: readonly string[],
+  deadline: number,
+): Promise<boolean | 'out-of-time'> {
+  const told = exitKeysIn(
+    await page.evaluate<string>(`window.__auditKit.exitInstructions(${JSON.stringify(loop)})`),
+  );
+  for (const key of told.slice(0, MAX_TOLD_KEYS)) {
+    if (Date.now() >= deadline) return 'out-of-time';
+    await page.evaluate(`window.__auditKit.resolve(${JSON.stringify(loop[0])})?.focus()`);
+    await page.keyboard.press(key);
+    if (await leftLoop(page, new Set(loop))) return true;
+  }
+  return false;
+}
+
+/**
+ * The walk's end when a script holds focus on an element it pulled focus back to (pullsBack): a
+ * trap there, or out of budget; null when none does, and the walk goes on.
+ */
+async function heldByPulls(
+  page: Page,
+  walk: WalkState,
+  pulled: readonly string[],
+  deadline: number,
+  presses: number,
+): Promise<TabWalk | null> {
+  for (const selector of pulled.slice(0, MAX_PULLS_JUDGED)) {
+    const held = await pullsBack(page, selector, deadline);
+    if (held === 'out-of-time') return walk.outOfBudget(presses);
+    if (held) return walk.trapped([selector], pullBackFinding(selector));
+  }
+  // The check's own keys are not the walk's, which goes on from where they left focus.
+  if (pulled.length) await page.evaluate('window.__auditKit.takeWalkLog()');
+  return null;
+}
+
+/**
+ * Whether focus on `selector` is held by a script that pulls it back (the kit saw it focused again
+ * a moment after a Tab left it): from the element, Tab, Shift+Tab and Escape each leave focus on it
+ * once PULL_SETTLE_MS have passed. A page that moved focus back once (to a field it found invalid,
+ * say) and lets it go the next time is no trap.
+ */
+async function pullsBack(page: Page, selector: string, deadline: number): Promise<boolean | 'out-of-time'> {
+  for (const key of ['Tab', 'Shift+Tab', 'Escape']) {
+    if (Date.now() + PULL_SETTLE_MS >= deadline) return 'out-of-time';
+    const focused = await page.evaluate<boolean>(
+      `(() => { const el = window.__auditKit.resolve(${JSON.stringify(selector)}); if (el) el.focus(); return !!el; })()`,
+    );
+    if (!focused || (await focusState(page))?.selector !== selector) return false;
+    await page.keyboard.press(key);
+    await page.waitForTimeout(PULL_SETTLE_MS);
+    if ((await focusState(page))?.selector !== selector) return false;
+  }
+  return true;
+}
+
+function pullBackFinding(selector: string): RawFinding {
+  return {
+    ruleId: 'keyboard-trap',
+    element: selector,
+    description:
+      'A script pulls keyboard focus back to this element a moment after it leaves: after Tab, Shift+Tab or Escape, focus is here again',
+  };
 }
 
 function trapFinding(loop: readonly string[]): RawFinding {

@@ -3,8 +3,8 @@ import {
   contrastFindings,
   worstContrast,
   type BackgroundText,
-  type Pixels,
 } from '../../activities/audits/background-contrast.ts';
+import type { Pixels } from '../../activities/audits/page-capture.ts';
 
 /** A picture `width` x 10 pixels whose column x has the grey `shade(x)`. */
 function picture(width: number, shade: (x: number) => number): Pixels {

@@ -136,6 +136,11 @@ async function serveFile(pathname: string, response: ServerResponse, origin: str
     response.writeHead(403).end();
     return;
   }
+  // A fixture's pictures (images-of-text/*.svg) byte for byte; pages with the origins filled in.
+  if (!/\.html?$/.test(file) && CONTENT_TYPES[extname(file)]) {
+    await sendFile(file, response);
+    return;
+  }
   try {
     const body = (await readFile(file, 'utf8'))
       .replaceAll('{{CROSS_ORIGIN}}', origin.replace('127.0.0.1', 'localhost'))
@@ -183,6 +188,11 @@ async function serveAsIs(root: string, pathname: string, response: ServerRespons
     response.writeHead(403).end();
     return;
   }
+  await sendFile(file, response);
+}
+
+/** A file byte for byte, typed by its extension. */
+async function sendFile(file: string, response: ServerResponse): Promise<void> {
   try {
     const body = await readFile(file);
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';

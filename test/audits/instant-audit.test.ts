@@ -254,6 +254,22 @@ describe('POST /api/audits/instant', function () {
     );
   });
 
+  it('a picture of text is an issue under 1.4.5 and 1.4.9, read by text recognition; a logo, shapes and real text over a picture are not (issue 35)', async () => {
+    const result = await audit('images-of-text.html');
+    const banner = expectIssue(result, { criterion: '1.4.5', element: '#banner', severity: 'moderate' });
+    assert.match(banner.description, /shows the text “Summer sale/);
+    assert.deepEqual(banner.wcagCriteria, ['1.4.5', '1.4.9']);
+    // Drawn as a CSS background, and a small image button read at four times its size.
+    expectIssue(result, { criterion: '1.4.5', element: '#hours' });
+    expectIssue(result, { criterion: '1.4.5', element: '#search' });
+    assert.deepEqual(
+      issuesUnder(result, '1.4.5')
+        .map((issue) => issue.element)
+        .sort(),
+      ['#banner', '#hours', '#search'],
+    );
+  });
+
   it('an unlabeled input is a critical forms issue under 4.1.2', async () => {
     const result = await audit('unlabeled-input.html');
     expectIssue(result, {

@@ -50,6 +50,27 @@ describe('instant audit keyboard checks (the Tab walk)', function () {
       );
     });
 
+    it('a widget that keeps Tab inside is no trap when the page tells of a key that gets out, and the walk goes on past it (issue 35)', async () => {
+      const result = await audit('told-trap.html');
+      assert.deepEqual(issuesUnder(result, '2.1.2'), []);
+      assert.deepEqual(elementsUnder(result, '2.1.1'), [], 'the controls after the editor were reached');
+    });
+
+    it('a way out the page tells of that does not work leaves the widget a trap (issue 35)', async () => {
+      const result = await audit('told-trap-broken.html');
+      expectIssue(result, { criterion: '2.1.2', severity: 'critical', element: '#title' });
+    });
+
+    it('a field that pulls focus back a moment after each Tab leaves it is a trap; one that does so once is not (issue 35)', async () => {
+      const result = await audit('pull-back.html');
+      const trap = expectIssue(result, { criterion: '2.1.2', severity: 'critical', element: '#pulling' });
+      assert.match(trap.description, /pulls keyboard focus back to this element a moment after it leaves/);
+      assert.deepEqual(
+        issuesUnder(result, '2.1.2').map((issue) => issue.element),
+        ['#pulling'],
+      );
+    });
+
     it('a trap inside an iframe is reported on the frame', async () => {
       const result = await audit('frame-trap.html');
       expectIssue(result, {

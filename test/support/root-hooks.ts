@@ -1,3 +1,4 @@
+import { textRecognizer } from '../../activities/audits/text-recognition.ts';
 import { closeTestDatabase } from './database.ts';
 import { stopTemporal } from './temporal.ts';
 
@@ -7,5 +8,7 @@ export const mochaHooks = {
     this.timeout(60_000);
     await stopTemporal();
     await closeTestDatabase();
+    // Its thread would hold the process until it idles out.
+    await textRecognizer.close();
   },
 };

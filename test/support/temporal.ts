@@ -1,9 +1,10 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Runtime, type Worker, type WorkflowBundle } from '@temporalio/worker';
+import { Runtime, type Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDependencies } from '../../activities/index.ts';
-import { createServiceWorker, WORKFLOWS_PATH } from '../../workers/service-worker.ts';
+import { createServiceWorker } from '../../workers/service-worker.ts';
 import { testConfig } from './config.ts';
 import { serviceDatabase } from './database.ts';
+import { suiteWorkflowBundle } from './workflow-bundle.ts';
 
 /** One task queue per test run, so runs on the same server never steal each other's tasks. */
 export const TEST_TASK_QUEUE = `usability-test-${process.pid}`;
@@ -45,9 +46,9 @@ export function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   });
 }
 
-/** The workflows bundled once per run; bundling takes seconds. */
+/** The workflows bundled once per run (suiteWorkflowBundle); bundling takes seconds. */
 export function workflowBundle(): Promise<WorkflowBundle> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silentLogger });
+  bundle ??= suiteWorkflowBundle();
   return bundle;
 }
 
@@ -92,5 +93,3 @@ export async function stopTemporal(): Promise<void> {
     environment = undefined;
   }
 }
-
-const silentLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };

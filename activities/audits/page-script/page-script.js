@@ -899,6 +899,41 @@
     },
     true,
   );
+  // Focus a script moves back onto an element a Tab of the walk left a moment before (a blur
+  // handler's `setTimeout(() => el.focus(), 200)`): the keyboard user Tabs away and finds focus
+  // back, a trap the walk's stops alone do not show (2.1.2). A Tab's own move happens while its
+  // keydown is handled; the timer set then ends that window before any the page sets while focus moves.
+  const PULL_WINDOW_MS = 2000;
+  /** @type {{ el: Element, at: number }[]} */
+  let leftByTab = [];
+  /** @type {string[]} */
+  let pulledBack = [];
+  let inTab = false;
+  window.addEventListener(
+    'keydown',
+    (event) => {
+      if (!walkLog || event.key !== 'Tab') return;
+      inTab = true;
+      setTimeout(() => (inTab = false), 0);
+      const now = performance.now();
+      leftByTab = leftByTab.filter((left) => now - left.at < PULL_WINDOW_MS);
+      const el = deepActiveElement();
+      if (el && el !== document.body) leftByTab.push({ el, at: now });
+    },
+    true,
+  );
+  window.addEventListener(
+    'focusin',
+    () => {
+      if (!walkLog || inTab) return;
+      const el = deepActiveElement();
+      const now = performance.now();
+      if (!el || !leftByTab.some((left) => left.el === el && now - left.at < PULL_WINDOW_MS)) return;
+      const selector = selectorOf(el);
+      if (!pulledBack.includes(selector)) pulledBack.push(selector);
+    },
+    true,
+  );
   // Starts the walk in one call: from the top when nothing has focus, else from the focused
   // element. Also reads every expected tab stop's styles at rest, before any has keyboard focus
   // (the element focused on load, if any, cannot be read at rest and is left out).
@@ -918,11 +953,29 @@
     walkLog = [];
     return { fromTop, resting };
   }
+  /**
+   * What the page tells a keyboard user about the widget `selectors` name: the page's visible text
+   * and the descriptions tied to those elements (aria-describedby, title), for the keys it names.
+   * @param {string[]} selectors
+   */
+  function exitInstructions(selectors) {
+    const told = [document.body ? document.body.innerText : ''];
+    for (const selector of selectors) {
+      const el = resolve(selector);
+      if (!el) continue;
+      told.push(el.getAttribute('title') || '');
+      for (const id of (el.getAttribute('aria-describedby') || '').split(/\s+/))
+        if (id) told.push(document.getElementById(id)?.textContent || '');
+    }
+    return told.join('\n');
+  }
   function takeWalkLog() {
     endWalkStart();
     const log = walkLog || [];
     walkLog = walkLog && [];
-    return { log, now: focusState() };
+    const pulled = pulledBack;
+    pulledBack = [];
+    return { log, now: focusState(), pulled };
   }
   // With nothing focused, Tab starts after the "sequential focus navigation starting point",
   // which a URL fragment or a click may have left mid-page: move it to the top of the document.
@@ -1194,7 +1247,75 @@
     }
     return false;
   }
-  /** Shows the text backgroundTexts() hid. */
+
+  // ---- images of text (1.4.5, 1.4.9) ----
+  // The Node side reads the words in each image (image-text.ts): the kit finds the images and hides
+  // every text of the page for one screenshot (the page's text over a background image is no image
+  // of text), then showText() shows it again.
+  /** @typedef {{ selector: string, box: Rect }} TextImage */
+  /**
+   * Visible images that may show text, largest first, at most `limit`: `<img>`, `<input
+   * type="image">`, `<object>`, SVG `<image>` and any element painting a background image (a URL,
+   * not a gradient), at least 24 by 12 CSS pixels, with their boxes in page coordinates. A logo
+   * (WCAG's exception for logotypes: "logo" in its name, title, id, class or address) is left out.
+   * @param {number} limit
+   * @returns {TextImage[]}
+   */
+  function textImages(limit) {
+    /** @type {(TextImage & { area: number })[]} */
+    const found = [];
+    for (const el of (document.body || document.documentElement).querySelectorAll('*')) {
+      const tag = el.localName;
+      const image =
+        tag === 'img' ||
+        tag === 'object' ||
+        (tag === 'image' && el instanceof SVGElement) ||
+        (tag === 'input' && /** @type {HTMLInputElement} */ (el).type === 'image') ||
+        /url\(/.test(getComputedStyle(el).backgroundImage);
+      if (!image || !isVisible(el) || seenThrough(el) === 0 || logo(el)) continue;
+      // In page coordinates, less what lies above or left of the page (which no capture shows).
+      const r = el.getBoundingClientRect();
+      const [top, left] = [r.top + window.scrollY, r.left + window.scrollX];
+      const box = {
+        top: Math.max(0, top),
+        left: Math.max(0, left),
+        width: r.width + Math.min(0, left),
+        height: r.height + Math.min(0, top),
+      };
+      if (box.width < 24 || box.height < 12) continue;
+      found.push({ selector: selectorOf(el), box, area: box.width * box.height });
+    }
+    found.sort((a, b) => b.area - a.area);
+    if (found.length) {
+      const hide = document.createElement('style');
+      hide.setAttribute(TEXT_HIDDEN, '');
+      hide.textContent = `*, *::before, *::after, *::placeholder, *::marker { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; text-decoration-color: transparent !important; caret-color: transparent !important; transition: none !important; }`;
+      document.documentElement.append(hide);
+    }
+    return found.slice(0, limit).map(({ selector, box }) => ({ selector, box }));
+  }
+  /**
+   * Whether `el` is a logo by what it says of itself.
+   * @param {Element} el
+   */
+  function logo(el) {
+    const said = ['alt', 'aria-label', 'title', 'id', 'class', 'src', 'data', 'href']
+      .map((name) => el.getAttribute(name) || '')
+      .concat(getComputedStyle(el).backgroundImage, labelledBy(el));
+    return said.some((text) => /logo/i.test(text));
+  }
+  /**
+   * The text of the elements `aria-labelledby` names.
+   * @param {Element} el
+   */
+  function labelledBy(el) {
+    return (el.getAttribute('aria-labelledby') || '')
+      .split(/\s+/)
+      .map((id) => (id && document.getElementById(id)?.textContent) || '')
+      .join(' ');
+  }
+
+  /** Shows the text backgroundTexts() or textImages() hid. */
   function showText() {
     for (const el of document.querySelectorAll(`[${TEXT_HIDDEN}]`)) {
       if (el instanceof HTMLStyleElement) el.remove();
@@ -1237,9 +1358,11 @@
     focusState,
     beginWalk,
     takeWalkLog,
+    exitInstructions,
     outline,
     resolve,
     backgroundTexts,
+    textImages,
     showText,
     takenOutOfUse,
   };
