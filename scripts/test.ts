@@ -104,6 +104,7 @@ const environments: SuiteEnvironment[] = [];
 // the databases are made.
 const bundlePath = join(tmpdir(), `usability-suite-workflows-${process.pid}.js`);
 const bundled = writeWorkflowBundle(bundlePath);
+bundled.catch(() => undefined); // awaited below, after the databases: a failure is thrown there
 for (const _ of runs) environments.push(await prepareSuiteEnvironment('test'));
 await bundled;
 process.env[SUITE_BUNDLE_VARIABLE] = bundlePath;

@@ -9,6 +9,8 @@ const MAX_IMAGES = 8;
 /** The time reading takes at most, and at most this share of what is left before the Tab walk's end. */
 const BUDGET_MS = 2_500;
 const BUDGET_SHARE = 1 / 3;
+/** Less time than this left, and no image is read (a small picture takes some 50 to 150 ms). */
+const MIN_READ_MS = 200;
 /**
  * Tesseract reads letters best at some 20 to 40 pixels tall: a small picture is scaled up until its
  * shorter side is this long (a button's "Press me!" at 84 by 45 pixels was read only at four
@@ -93,6 +95,7 @@ const quoted = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` :
  */
 export async function imageTextFindings(page: Page, walkDeadline: number): Promise<RawFinding[]> {
   const deadline = Date.now() + Math.min(BUDGET_MS, (walkDeadline - Date.now()) * BUDGET_SHARE);
+  if (Date.now() + MIN_READ_MS >= deadline) return [];
   const images = await page.evaluate<TextImage[]>(`window.__auditKit.textImages(${MAX_IMAGES})`);
   if (!images.length) return [];
   const pixels = await capturePage(page, Math.max(...images.map(({ box }) => box.top + box.height))).finally(
@@ -101,14 +104,14 @@ export async function imageTextFindings(page: Page, walkDeadline: number): Promi
   if (!pixels) return [];
   const findings: RawFinding[] = [];
   for (const image of images) {
-    if (Date.now() >= deadline) break;
+    if (Date.now() + MIN_READ_MS >= deadline) break;
     const picture = await pictureOf(pixels, image.box);
     if (!picture) continue;
     let words: ReadWord[];
     try {
-      words = await textRecognizer.read(picture.png);
+      words = await textRecognizer.read(picture.png, deadline - Date.now());
     } catch {
-      // The recogniser did not start or failed: these images stay unjudged, the audit stands.
+      // The recogniser did not start, failed or ran out of time: these images stay unjudged.
       break;
     }
     const text = legibleText(words, picture.width);

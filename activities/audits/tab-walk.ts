@@ -53,12 +53,17 @@ const FIRST_BATCH_MAX = 100;
 const TAB = { key: 'Tab', code: 'Tab', windowsVirtualKeyCode: 9, nativeVirtualKeyCode: 9 } as const;
 
 /**
- * How long focus is watched after a way out of a widget: a script that pulls it back does so
- * within a moment (a blur handler's timer), and a keyboard user is then trapped as surely.
+ * How long focus is watched at most after a way out of a widget, or after the walk's last Tab: a
+ * script that pulls focus back does so within a moment (a timer a blur handler sets), and a
+ * keyboard user is then trapped as surely. Only the timers the page set while Tab moved focus are
+ * waited for (see movesRun): a page that sets none costs nothing.
  */
-const PULL_SETTLE_MS = 300;
+const PULL_SETTLE_MS = 1_000;
+const MOVES_POLL_MS = 25;
 /** Keys named by the page as a way out that one trap is tried with at most. */
 const MAX_TOLD_KEYS = 4;
+/** What is typed into a field that pulls focus back, in case it holds focus only while empty. */
+const TYPED_VALUE = '1';
 /** Elements a script pulled focus back to that one walk judges at most. */
 const MAX_PULLS_JUDGED = 2;
 
@@ -93,13 +98,13 @@ export async function tabWalk(page: Page, expectedStops: number, deadline: numbe
     let unrecorded = 0;
     let batch = Math.min(FIRST_BATCH_MAX, Math.max(BATCH, expectedStops + 2));
     const frameLimits = new Map<string, number>();
+    /** Elements a script pulled focus back to that were judged (pullsBack), each once a walk. */
+    const judged = new Set<string>();
     let pressed = 0;
     for (; pressed < MAX_STEPS && Date.now() < deadline; pressed += batch) {
       if (pressed) batch = BATCH;
       await pressTabs(cdp, batch);
       const { log, now, pulled } = await page.evaluate<WalkLog>('window.__auditKit.takeWalkLog()');
-      const held = await heldByPulls(page, walk, pulled, deadline, pressed + batch);
-      if (held) return held;
       unrecorded = log.length ? 0 : unrecorded + batch;
       let loop: string[] | null = null;
       for (const state of log) {
@@ -107,9 +112,17 @@ export async function tabWalk(page: Page, expectedStops: number, deadline: numbe
         if (next === 'done') {
           // A pull back comes a moment after the Tab that left: the last batch's, after the walk.
           if (Date.now() + PULL_SETTLE_MS >= deadline) return walk.result(true);
-          await page.waitForTimeout(PULL_SETTLE_MS);
+          await movesRun(page);
           const late = await page.evaluate<WalkLog>('window.__auditKit.takeWalkLog()');
-          return (await heldByPulls(page, walk, late.pulled, deadline, pressed + batch)) ?? walk.result(true);
+          const held = await heldByPulls(
+            page,
+            walk,
+            [...pulled, ...late.pulled],
+            judged,
+            deadline,
+            pressed + batch,
+          );
+          return held ?? walk.result(true);
         }
         if (next !== 'continue') {
           loop = next;
@@ -117,6 +130,13 @@ export async function tabWalk(page: Page, expectedStops: number, deadline: numbe
         }
       }
       walk.lastFocus = now?.selector ?? walk.lastFocus;
+      if (pulled.some((selector) => !judged.has(selector)) && judged.size < MAX_PULLS_JUDGED) {
+        const held = await heldByPulls(page, walk, pulled, judged, deadline, pressed + batch);
+        if (held) return held;
+        // The check moved focus: the walk goes on from there, as after Escape.
+        walk.resumeHere();
+        continue;
+      }
       let frameLimit = 0;
       if (!loop && now?.frame && unrecorded >= BATCH) {
         frameLimit = frameLimits.get(now.selector) ?? (await frameTabLimit(page, now.selector));
@@ -134,6 +154,8 @@ export async function tabWalk(page: Page, expectedStops: number, deadline: numbe
       if (!exit) {
         const told = await instructedExit(page, loop, deadline);
         if (told === 'out-of-time') return walk.outOfBudget(pressed + batch);
+        // The page is another document now: nothing more is concluded of this one's walk.
+        if (told === 'navigated') return walk.result(false);
         await page.evaluate('window.__auditKit.takeWalkLog()');
         if (!told) return walk.trapped(loop);
       }
@@ -190,6 +212,11 @@ class WalkState {
   /** Escape got focus out of the loop: Chromium resumes Tab where the widget was, not at the top. */
   escaped(loop: readonly string[]): void {
     this.escapedLoops.add(keyOf(loop));
+    this.resumeHere();
+  }
+
+  /** The walk goes on from wherever focus is now, and passes the page from the top once more. */
+  resumeHere(): void {
     this.fromTop = false;
     this.newStretch();
   }
@@ -288,8 +315,18 @@ async function exitFrom(page: Page, loop: ReadonlySet<string>, shiftTabs: number
 async function leftLoop(page: Page, loop: ReadonlySet<string>): Promise<boolean> {
   const outside = (state: FocusState | null) => !state || !loop.has(state.selector);
   if (!outside(await focusState(page))) return false;
-  await page.waitForTimeout(PULL_SETTLE_MS);
+  await movesRun(page);
   return outside(await focusState(page));
+}
+
+/**
+ * Waits, PULL_SETTLE_MS at most, for the timers the page set while Tab moved focus (the kit's
+ * movesSettled: a blur handler's, which may pull focus back); at once when it set none.
+ */
+async function movesRun(page: Page): Promise<void> {
+  const until = Date.now() + PULL_SETTLE_MS;
+  while (Date.now() < until && !(await page.evaluate<boolean>('window.__auditKit.movesSettled()')))
+    await page.waitForTimeout(MOVES_POLL_MS);
 }
 
 /**
@@ -301,15 +338,19 @@ async function instructedExit(
   page: Page,
   loop: readonly string[],
   deadline: number,
-): Promise<boolean | 'out-of-time'> {
+): Promise<boolean | 'out-of-time' | 'navigated'> {
   const told = exitKeysIn(
     await page.evaluate<string>(`window.__auditKit.exitInstructions(${JSON.stringify(loop)})`),
   );
+  const url = page.url();
   for (const key of told.slice(0, MAX_TOLD_KEYS)) {
     if (Date.now() >= deadline) return 'out-of-time';
     await page.evaluate(`window.__auditKit.resolve(${JSON.stringify(loop[0])})?.focus()`);
     await page.keyboard.press(key);
-    if (await leftLoop(page, new Set(loop))) return true;
+    // A key named for something else (Ctrl+Enter to send a comment) may have submitted a form.
+    if (page.url() !== url) return 'navigated';
+    // Out to an element of the page: focus on nothing is no way out a user can go on from.
+    if ((await focusState(page)) && (await leftLoop(page, new Set(loop)))) return true;
   }
   return false;
 }
@@ -322,10 +363,13 @@ async function heldByPulls(
   page: Page,
   walk: WalkState,
   pulled: readonly string[],
+  judged: Set<string>,
   deadline: number,
   presses: number,
 ): Promise<TabWalk | null> {
-  for (const selector of pulled.slice(0, MAX_PULLS_JUDGED)) {
+  for (const selector of pulled) {
+    if (judged.has(selector) || judged.size >= MAX_PULLS_JUDGED) continue;
+    judged.add(selector);
     const held = await pullsBack(page, selector, deadline);
     if (held === 'out-of-time') return walk.outOfBudget(presses);
     if (held) return walk.trapped([selector], pullBackFinding(selector));
@@ -338,21 +382,29 @@ async function heldByPulls(
 /**
  * Whether focus on `selector` is held by a script that pulls it back (the kit saw it focused again
  * a moment after a Tab left it): from the element, Tab, Shift+Tab and Escape each leave focus on it
- * once PULL_SETTLE_MS have passed. A page that moved focus back once (to a field it found invalid,
- * say) and lets it go the next time is no trap.
+ * once the timers it set have run (movesRun), and, for a field, Tab after typing in it too. A page that moved
+ * focus back once (to a field it found invalid, say) and lets it go the next time, or a field that
+ * holds focus only while it is empty, is no trap.
  */
 async function pullsBack(page: Page, selector: string, deadline: number): Promise<boolean | 'out-of-time'> {
-  for (const key of ['Tab', 'Shift+Tab', 'Escape']) {
+  const focus = `(() => { const el = window.__auditKit.resolve(${JSON.stringify(selector)}); if (el) el.focus(); return !!el; })()`;
+  const heldAfter = async (keys: () => Promise<void>): Promise<boolean | 'out-of-time'> => {
     if (Date.now() + PULL_SETTLE_MS >= deadline) return 'out-of-time';
-    const focused = await page.evaluate<boolean>(
-      `(() => { const el = window.__auditKit.resolve(${JSON.stringify(selector)}); if (el) el.focus(); return !!el; })()`,
-    );
-    if (!focused || (await focusState(page))?.selector !== selector) return false;
-    await page.keyboard.press(key);
-    await page.waitForTimeout(PULL_SETTLE_MS);
-    if ((await focusState(page))?.selector !== selector) return false;
+    if (!(await page.evaluate<boolean>(focus)) || (await focusState(page))?.selector !== selector)
+      return false;
+    await keys();
+    await movesRun(page);
+    return (await focusState(page))?.selector === selector;
+  };
+  for (const key of ['Tab', 'Shift+Tab', 'Escape']) {
+    const held = await heldAfter(() => page.keyboard.press(key));
+    if (held !== true) return held;
   }
-  return true;
+  if (!(await page.evaluate<boolean>(`window.__auditKit.editable(${JSON.stringify(selector)})`))) return true;
+  return heldAfter(async () => {
+    await page.keyboard.type(TYPED_VALUE);
+    await page.keyboard.press('Tab');
+  });
 }
 
 function pullBackFinding(selector: string): RawFinding {

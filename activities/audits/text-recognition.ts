@@ -36,13 +36,27 @@ class TextRecognizer {
   private reading = 0;
   private idle: NodeJS.Timeout | undefined;
 
-  /** The words read in `png`, the sparse way (text anywhere in the picture, not a page of lines). */
-  async read(png: Buffer): Promise<ReadWord[]> {
+  /**
+   * The words read in `png`, the sparse way (text anywhere in the picture, not a page of lines),
+   * within `timeoutMs` (the thread's start and any reading queued before it included). A read that
+   * runs out ends the thread, which may have hung: tesseract.js never settles a job its thread dropped.
+   */
+  async read(png: Buffer, timeoutMs: number): Promise<ReadWord[]> {
     clearTimeout(this.idle);
     this.reading += 1;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        void this.close();
+        reject(new Error(`text recognition took over ${timeoutMs} ms`));
+      }, timeoutMs);
+    });
     try {
-      const worker = await this.started();
-      const { data } = await worker.recognize(png, {}, { text: false, blocks: true });
+      const reading = this.started().then((worker) =>
+        worker.recognize(png, {}, { text: false, blocks: true }),
+      );
+      reading.catch(() => undefined);
+      const { data } = await Promise.race([reading, timedOut]);
       const words: ReadWord[] = [];
       for (const block of data.blocks ?? [])
         for (const paragraph of block.paragraphs)
@@ -58,6 +72,7 @@ class TextRecognizer {
               });
       return words;
     } finally {
+      clearTimeout(timer);
       this.reading -= 1;
       this.idleLater();
     }
@@ -68,7 +83,12 @@ class TextRecognizer {
     clearTimeout(this.idle);
     const worker = this.worker;
     this.worker = undefined;
-    if (worker) await (await worker).terminate().catch(() => undefined);
+    if (!worker) return;
+    try {
+      await (await worker).terminate();
+    } catch {
+      // It never started, or is gone already.
+    }
   }
 
   private started(): Promise<Worker> {
@@ -96,7 +116,9 @@ class TextRecognizer {
 
   private idleLater(): void {
     clearTimeout(this.idle);
-    if (this.reading === 0) this.idle = setTimeout(() => void this.close(), IDLE_MS);
+    // A closed recogniser has no thread to end (a read that finished after close() must not keep
+    // the process alive with a timer).
+    if (this.reading === 0 && this.worker) this.idle = setTimeout(() => void this.close(), IDLE_MS);
   }
 }
 

@@ -909,12 +909,44 @@
   /** @type {string[]} */
   let pulledBack = [];
   let inTab = false;
+  // The timers a page sets while a Tab moves focus (a blur handler's), until they run or are
+  // cleared: the walk waits for them (movesSettled) before it trusts where focus is, and only then,
+  // so a page that sets none costs no wait. A pull back by requestAnimationFrame is not seen.
+  const pageSetTimeout = window.setTimeout.bind(window);
+  const pageClearTimeout = window.clearTimeout.bind(window);
+  /** @type {Set<number>} */
+  const movingTimers = new Set();
+  window.setTimeout = /** @type {typeof window.setTimeout} */ (
+    /** @param {TimerHandler} handler @param {number} [delay] @param {unknown[]} rest */
+    function (handler, delay, ...rest) {
+      if (!inTab || typeof handler !== 'function' || Number(delay || 0) > PULL_WINDOW_MS)
+        return pageSetTimeout(handler, delay, ...rest);
+      const run = /** @type {(...args: unknown[]) => unknown} */ (handler);
+      const id = pageSetTimeout(
+        /** @param {unknown[]} args */ (...args) => {
+          movingTimers.delete(id);
+          run(...args);
+        },
+        delay,
+        ...rest,
+      );
+      movingTimers.add(id);
+      return id;
+    }
+  );
+  window.clearTimeout = /** @param {number | undefined} id */ (id) => {
+    if (id !== undefined) movingTimers.delete(id);
+    pageClearTimeout(id);
+  };
+  function movesSettled() {
+    return movingTimers.size === 0;
+  }
   window.addEventListener(
     'keydown',
     (event) => {
       if (!walkLog || event.key !== 'Tab') return;
       inTab = true;
-      setTimeout(() => (inTab = false), 0);
+      pageSetTimeout(() => (inTab = false), 0);
       const now = performance.now();
       leftByTab = leftByTab.filter((left) => now - left.at < PULL_WINDOW_MS);
       const el = deepActiveElement();
@@ -954,20 +986,42 @@
     return { fromTop, resting };
   }
   /**
-   * What the page tells a keyboard user about the widget `selectors` name: the page's visible text
-   * and the descriptions tied to those elements (aria-describedby, title), for the keys it names.
+   * What the page tells a keyboard user about the widget `selectors` name, for the keys it names:
+   * the descriptions tied to those elements (aria-describedby, title) and the visible text around
+   * the widget (the parent of the element that holds them all: instructions stand beside what they
+   * are about). Not the whole page's: a key named for something else there may submit a form.
    * @param {string[]} selectors
    */
   function exitInstructions(selectors) {
-    const told = [document.body ? document.body.innerText : ''];
-    for (const selector of selectors) {
-      const el = resolve(selector);
-      if (!el) continue;
+    const elements = selectors.map(resolve).filter((el) => el !== null);
+    /** @type {string[]} */
+    const told = [];
+    for (const el of elements) {
       told.push(el.getAttribute('title') || '');
       for (const id of (el.getAttribute('aria-describedby') || '').split(/\s+/))
         if (id) told.push(document.getElementById(id)?.textContent || '');
     }
+    let holder = elements[0] ? inDocumentTree(elements[0]) : null;
+    while (holder && !elements.every((el) => holder?.contains(inDocumentTree(el))))
+      holder = holder.parentElement;
+    const around = holder && holder !== document.body ? holder.parentElement : holder;
+    if (around instanceof HTMLElement) told.push(around.innerText);
     return told.join('\n');
+  }
+  /**
+   * Whether the element `selector` names takes typing (a text field or editable content).
+   * @param {string} selector
+   */
+  function editable(selector) {
+    const el = resolve(selector);
+    if (el instanceof HTMLElement && el.isContentEditable) return true;
+    if (el instanceof HTMLTextAreaElement) return !el.readOnly && !el.disabled;
+    return (
+      el instanceof HTMLInputElement &&
+      !el.readOnly &&
+      !el.disabled &&
+      /^(text|search|email|url|tel|password|number|)$/.test(el.type)
+    );
   }
   function takeWalkLog() {
     endWalkStart();
@@ -1268,10 +1322,10 @@
       const tag = el.localName;
       const image =
         tag === 'img' ||
-        tag === 'object' ||
+        (tag === 'object' && objectImage(/** @type {HTMLObjectElement} */ (el))) ||
         (tag === 'image' && el instanceof SVGElement) ||
         (tag === 'input' && /** @type {HTMLInputElement} */ (el).type === 'image') ||
-        /url\(/.test(getComputedStyle(el).backgroundImage);
+        backgroundPicture(el);
       if (!image || !isVisible(el) || seenThrough(el) === 0 || logo(el)) continue;
       // In page coordinates, less what lies above or left of the page (which no capture shows).
       const r = el.getBoundingClientRect();
@@ -1295,14 +1349,39 @@
     return found.slice(0, limit).map(({ selector, box }) => ({ selector, box }));
   }
   /**
-   * Whether `el` is a logo by what it says of itself.
+   * Whether an `<object>` shows a picture (by its type, or its address's extension), not a document
+   * whose text is text.
+   * @param {HTMLObjectElement} el
+   */
+  function objectImage(el) {
+    return /^image\//i.test(el.type) || /\.(png|jpe?g|gif|webp|avif|bmp|svg)([?#]|$)/i.test(el.data);
+  }
+  // What else draws inside an element's box in the capture, which hides only the page's text: a
+  // picture of its own (read as one, or a logo left out), a canvas, inline SVG, a frame or a plugin.
+  const DRAWN_INSIDE = 'img, picture, svg, canvas, video, iframe, object, embed, input[type="image" i]';
+  /**
+   * Whether `el` paints a background picture (a URL, not a gradient) that the capture shows alone:
+   * not text clipped to the background (`background-clip: text`, its letters are the picture's
+   * pixels), and nothing else drawn inside it.
+   * @param {Element} el
+   */
+  function backgroundPicture(el) {
+    const style = getComputedStyle(el);
+    if (!/url\(/.test(style.backgroundImage)) return false;
+    if (style.backgroundClip === 'text' || style.getPropertyValue('-webkit-background-clip') === 'text')
+      return false;
+    return !el.querySelector(DRAWN_INSIDE);
+  }
+  /**
+   * Whether `el` is a logo by what it says of itself ("logo" as a word or a name's part, not in
+   * "logout" or "catalogo").
    * @param {Element} el
    */
   function logo(el) {
     const said = ['alt', 'aria-label', 'title', 'id', 'class', 'src', 'data', 'href']
       .map((name) => el.getAttribute(name) || '')
       .concat(getComputedStyle(el).backgroundImage, labelledBy(el));
-    return said.some((text) => /logo/i.test(text));
+    return said.some((text) => /(?:^|[^a-z])logo(?!ut)/i.test(text));
   }
   /**
    * The text of the elements `aria-labelledby` names.
@@ -1315,12 +1394,19 @@
       .join(' ');
   }
 
-  /** Shows the text backgroundTexts() or textImages() hid. */
+  /**
+   * Shows the text backgroundTexts() or textImages() hid. In two steps: the colours come back while
+   * transitions are still off (a style recalculation forced between), so a page's `transition:
+   * color` does not fade its text in from transparent while later checks read its styles.
+   */
   function showText() {
-    for (const el of document.querySelectorAll(`[${TEXT_HIDDEN}]`)) {
-      if (el instanceof HTMLStyleElement) el.remove();
-      else el.removeAttribute(TEXT_HIDDEN);
-    }
+    const hidden = document.querySelectorAll(`[${TEXT_HIDDEN}]`);
+    for (const el of hidden)
+      if (el instanceof HTMLStyleElement)
+        el.textContent = `*, *::before, *::after { transition: none !important; }`;
+    for (const el of hidden) if (!(el instanceof HTMLStyleElement)) el.removeAttribute(TEXT_HIDDEN);
+    document.documentElement.getBoundingClientRect();
+    for (const el of hidden) if (el instanceof HTMLStyleElement) el.remove();
   }
 
   // Everything that reads the page before the Tab walk, in one call: one round trip per audit.
@@ -1359,6 +1445,8 @@
     beginWalk,
     takeWalkLog,
     exitInstructions,
+    editable,
+    movesSettled,
     outline,
     resolve,
     backgroundTexts,
