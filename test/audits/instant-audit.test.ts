@@ -270,6 +270,18 @@ describe('POST /api/audits/instant', function () {
     );
   });
 
+  it('targets under 24 px that crowd each other fail 2.5.8 (WCAG 2.2); spaced ones and a link in a sentence do not (issue 35)', async () => {
+    const result = await audit('target-size.html');
+    const small = expectIssue(result, { criterion: '2.5.8', element: '#page-1', severity: 'serious' });
+    assert.match(small.description, /insufficient size/);
+    assert.deepEqual(
+      issuesUnder(result, '2.5.8')
+        .map((issue) => issue.element)
+        .sort(),
+      ['#page-1', '#page-2', '#page-3'],
+    );
+  });
+
   it('an unlabeled input is a critical forms issue under 4.1.2', async () => {
     const result = await audit('unlabeled-input.html');
     expectIssue(result, {
