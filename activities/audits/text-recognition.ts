@@ -25,6 +25,8 @@ const LANG_PATH = join(
  * process that audits no more gives the memory back (and can exit: the thread holds it open).
  */
 const IDLE_MS = 30_000;
+/** Time a recognize() call is given to post its job before its thread may be ended (a buffer is read at once). */
+const POSTING_MS = 250;
 
 /**
  * Tesseract (tesseract.js, in a worker thread of its own) reading the words in pictures. One per
@@ -33,6 +35,8 @@ const IDLE_MS = 30_000;
  */
 class TextRecognizer {
   private worker: Promise<Worker> | undefined;
+  /** When recognize() was last called (see close()). */
+  private lastCall = 0;
   private reading = 0;
   private idle: NodeJS.Timeout | undefined;
 
@@ -52,9 +56,14 @@ class TextRecognizer {
       }, timeoutMs);
     });
     try {
-      const reading = this.started().then((worker) =>
-        worker.recognize(png, {}, { text: false, blocks: true }),
-      );
+      const current = this.started();
+      const reading = current.then((worker) => {
+        // Ended meanwhile (another read ran out of time): a job sent to an ended thread fails where
+        // nobody can catch it.
+        if (this.worker !== current) throw new Error('the text recogniser was closed');
+        this.lastCall = Date.now();
+        return worker.recognize(png, {}, { text: false, blocks: true });
+      });
       reading.catch(() => undefined);
       const { data } = await Promise.race([reading, timedOut]);
       const words: ReadWord[] = [];
@@ -84,6 +93,10 @@ class TextRecognizer {
     const worker = this.worker;
     this.worker = undefined;
     if (!worker) return;
+    // tesseract.js reads a picture (awaited) before it posts the job to the thread, and posting to
+    // an ended thread rejects a promise of its own that nobody handles: a call just made is let post.
+    const posting = this.lastCall + POSTING_MS - Date.now();
+    if (posting > 0) await new Promise((resolve) => setTimeout(resolve, posting));
     try {
       await (await worker).terminate();
     } catch {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
 import { legibleText } from '../../activities/audits/image-text.ts';
-import type { ReadWord } from '../../activities/audits/text-recognition.ts';
+import { textRecognizer, type ReadWord } from '../../activities/audits/text-recognition.ts';
 
 /** A word read at `left`..`right` of a picture, 20 px tall. */
 const word = (text: string, confidence: number, left: number, right: number): ReadWord => ({
@@ -38,5 +39,38 @@ describe('what counts as text in a picture (images of text, 1.4.5)', () => {
   it('words within a small part of the picture (a sign in a photograph) are no text', () => {
     assert.equal(legibleText([word('POLICE', 90, 300, 360)], 640), undefined);
     assert.equal(legibleText([word('Ai', 75, 100, 130), word('nr', 71, 180, 215)], 640), undefined);
+  });
+});
+
+describe('the text recogniser (tesseract.js in a thread of its own)', function () {
+  this.timeout(60_000);
+  const banner = () =>
+    sharp(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="420" height="90"><rect width="420" height="90" fill="#fff"/><text x="16" y="58" font-family="Liberation Sans, sans-serif" font-size="40" fill="#111">Summer sale now</text></svg>',
+      ),
+    )
+      .png()
+      .toBuffer();
+
+  it('reads the words of a picture', async () => {
+    const words = await textRecognizer.read(await banner(), 30_000);
+    assert.match(words.map((word) => word.text).join(' '), /Summer sale/);
+  });
+
+  it('a read that runs out ends the thread without breaking the reads beside it; the next read starts another', async () => {
+    await textRecognizer.close();
+    const png = await banner();
+    // The first runs out while the thread starts: the second was already waiting on that thread.
+    const [early, beside] = await Promise.allSettled([
+      textRecognizer.read(png, 1),
+      textRecognizer.read(png, 30_000),
+    ]);
+    assert.equal(early.status, 'rejected');
+    // At once, told why, rather than left waiting on a thread that is gone until its own time runs out.
+    assert.equal(beside.status, 'rejected');
+    assert.match(String(beside.reason), /the text recogniser was closed/);
+    const words = await textRecognizer.read(png, 30_000);
+    assert.match(words.map((word) => word.text).join(' '), /Summer sale/);
   });
 });
