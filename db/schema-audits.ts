@@ -49,6 +49,8 @@ export interface AuditPagesTable {
   grade: AuditGrade;
   issue_counts: JSONColumnType<object>;
   issues: JSONColumnType<object>;
+  /** A full audit page's links and buttons in order, for the checks across pages (0046); null before. */
+  outline: JSONColumnType<object | null, string | null | undefined, string | null>;
   audited_at: GeneratedTimestamp;
 }
 

@@ -15,7 +15,9 @@ import {
   markAuditJobRunning,
   saveAuditPage,
   setAuditProgress,
+  storedPageIssues,
 } from '../../db/repositories/audits.ts';
+import { judgedAcrossPages } from './across-pages.ts';
 import { AuditTimeoutError, type BrowserPool } from './browser-pool.ts';
 import { annotatedScreenshots, auditPage } from './page-audit.ts';
 import { renderReportHtml, summarize, type AuditSummary, type ReportPage } from './report.ts';
@@ -120,6 +122,7 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
             egress,
             navigationTimeoutMs: Math.round(timeoutMs * 0.6),
             walkDeadline: started + budgetMs - afterWalk,
+            outline: shots,
             ...(credentials ? { credentials } : {}),
           });
           const screenshots = shots
@@ -197,6 +200,7 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
             grade: result.grade,
             issue_counts: JSON.stringify(result.issueCounts),
             issues: JSON.stringify({ issues: result.issues, fixes: result.fixes }),
+            outline: result.outline ? JSON.stringify(result.outline) : null,
             audited_at: now(),
           },
           screenshots,
@@ -219,13 +223,13 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
     async deliverAuditReport(input: { auditJobId: string }): Promise<{ deliveredTo: string[] }> {
       const { job, pages, screenshots } = await asSystem(deps.db, async (tx) => ({
         job: await findAuditJob(tx, input.auditJobId),
-        pages: await listAuditPages(tx, input.auditJobId),
+        pages: await judgedAcrossPages(tx, await listAuditPages(tx, input.auditJobId)),
         screenshots: await listAuditScreenshots(tx, input.auditJobId),
       }));
       if (!job)
         throw ApplicationFailure.nonRetryable(`Audit job ${input.auditJobId} not found`, AUDIT_JOB_MISSING);
       const reportPages: ReportPage[] = pages.map((page) => {
-        const stored = page.issues as unknown as { issues: AuditIssue[]; fixes: Record<string, string> };
+        const stored = storedPageIssues(page);
         return {
           position: page.position,
           url: page.url,
@@ -233,7 +237,7 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
           grade: page.grade,
           issueCounts: page.issue_counts as IssueCounts,
           issues: stored.issues,
-          fixes: stored.fixes,
+          fixes: stored.fixes ?? {},
         };
       });
       const summary = summarize(reportPages);

@@ -135,6 +135,13 @@ export const OWN_RULES = {
     wcag: ['1.4.5', '1.4.9'],
     fix: 'Set the text as real text styled with CSS (a web font, colours, a background image behind it) instead of a picture of it; only logos and text whose look is essential may stay pictures.',
   },
+  // Compared across the pages of a full audit when its report is made (consistent-help.ts).
+  'consistent-help': {
+    category: 'aria',
+    severity: 'moderate',
+    wcag: ['3.2.6'],
+    fix: 'Put help (contact details, a contact form or chat, the help pages) in the same place in every page template, in the same order relative to the navigation and the rest of the shared content.',
+  },
   'image-alt-filename': {
     category: 'images',
     severity: 'serious',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { errors as playwrightErrors, type Page, type Request, type Route } from 'playwright-core';
 import { axeFindings, axeOptions, categoryOf, type AxeFinding } from './axe-check.ts';
 import { backgroundContrastFindings } from './background-contrast.ts';
+import type { OutlineItem } from './consistent-help.ts';
 import { axeViolations, topAxeScript, type TopAxeRun } from './axe-run.ts';
 import type { EgressProxy } from './egress-proxy.ts';
 import { withoutGeneratedNames } from './generated-names.ts';
@@ -9,15 +10,12 @@ import { imageTextFindings } from './image-text.ts';
 import { keyboardChecks, type RawFinding, type SkipLink, type WalkPreparation } from './keyboard-check.ts';
 import { OWN_RULES, type OwnRuleId, type RuleInfo } from './own-rules.ts';
 import { AUDIT_INIT_SCRIPT } from './page-script.ts';
-import { bySeverity, countIssues, gradeOf, scoreOf } from './score.ts';
+import { scoredPage } from './score.ts';
 import {
   FRAME_SEPARATOR,
   atItsLevel,
-  isLevelAaaOnly,
-  SEVERITIES,
   type AuditCategory,
   type AuditIssue,
-  type CheckOutcome,
   type PageAuditResult,
 } from '../../lib/audits.ts';
 import { BlockedUrlError } from '../../lib/url-guard.ts';
@@ -32,11 +30,15 @@ export interface PageAuditOptions {
   readonly walkDeadline: number;
   /** Headers and cookies the request gave for one origin: sent with that origin's requests only. */
   readonly credentials?: AuditCredentials;
+  /** Read the page's links and buttons in order, for the checks across a full audit's pages. */
+  readonly outline?: boolean;
 }
 
 export interface PageAudit extends PageAuditResult {
   /** How to fix each failed check, by rule id, for the report. */
   readonly fixes: Readonly<Record<string, string>>;
+  /** With `outline`: the page's links and buttons in document order (consistent-help.ts). */
+  readonly outline?: readonly OutlineItem[];
 }
 
 /** What one evaluate call brings back from the loaded page (see the kit's collect()). */
@@ -56,6 +58,10 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   await loadPage(page, url, options);
   const axe = axeOptions(options.categories);
   const inspection = await inspect(page, axe, options.categories);
+  // Before the Tab walk, which may open menus and change what the page holds.
+  const outline = options.outline
+    ? await page.evaluate<OutlineItem[]>('window.__auditKit.contentOutline()')
+    : undefined;
   const issues: AuditIssue[] = [];
   const fixes: Record<string, string> = {};
 
@@ -117,17 +123,12 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
     fixes[finding.ruleId] = rule.fix;
   }
 
-  const unique = dedupe(issues).sort(bySeverity);
-  // The score and grade measure WCAG A and AA: level AAA issues are listed beside them.
-  const score = scoreOf(outcomesOf(unique.filter((issue) => !isLevelAaaOnly(issue.wcagCriteria))));
   return {
     url: page.url(),
-    score,
-    grade: gradeOf(score),
-    issueCounts: countIssues(unique),
-    issues: unique,
+    ...scoredPage(dedupe(issues)),
     links: inspection.links,
     fixes,
+    ...(outline ? { outline } : {}),
   };
 }
 
@@ -378,7 +379,7 @@ async function inspect(page: Page, axe: object, categories: readonly AuditCatego
   return (await page.evaluate<Inspection | null>(script))!;
 }
 
-function toIssue(
+export function toIssue(
   ruleId: string,
   category: AuditCategory,
   severity: AuditIssue['severity'],
@@ -394,16 +395,6 @@ function dedupe(issues: readonly AuditIssue[]): AuditIssue[] {
   const byId = new Map<string, AuditIssue>();
   for (const issue of issues) if (!byId.has(issue.issueId)) byId.set(issue.issueId, issue);
   return [...byId.values()];
-}
-
-/** Issues grouped into the failed checks the score counts: one per rule, at its worst severity. */
-export function outcomesOf(issues: readonly AuditIssue[]): CheckOutcome[] {
-  const byRule = new Map<string, AuditIssue[]>();
-  for (const issue of issues) byRule.set(issue.ruleId, [...(byRule.get(issue.ruleId) ?? []), issue]);
-  return [...byRule.entries()].map(([ruleId, list]) => {
-    const severity = SEVERITIES.find((s) => list.some((issue) => issue.severity === s))!;
-    return { ruleId, category: list[0]!.category, severity, issues: list };
-  });
 }
 
 /** Screenshots of the viewport with the offending element outlined, for critical and serious issues. */

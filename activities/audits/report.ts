@@ -1,5 +1,4 @@
-import { outcomesOf } from './page-audit.ts';
-import { bySeverity, checkPenalty, gradeOf } from './score.ts';
+import { bySeverity, checkPenalty, gradeOf, outcomesOf } from './score.ts';
 import {
   AUDIT_CATEGORIES,
   isLevelAaaOnly,

@@ -1,6 +1,6 @@
 import type { AuditIssue, CheckOutcome, IssueCounts, Severity } from '../../lib/audits.ts';
 import type { AuditGrade } from '../../lib/domain.ts';
-import { SEVERITIES } from '../../lib/audits.ts';
+import { isLevelAaaOnly, SEVERITIES } from '../../lib/audits.ts';
 
 /**
  * The weight of a failed check by its severity: Lighthouse's impact weights (axe impacts mapped to
@@ -51,4 +51,24 @@ export function countIssues(issues: readonly AuditIssue[]): IssueCounts {
 
 export function bySeverity(a: AuditIssue, b: AuditIssue): number {
   return SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity);
+}
+
+/** Issues grouped into the failed checks the score counts: one per rule, at its worst severity. */
+export function outcomesOf(issues: readonly AuditIssue[]): CheckOutcome[] {
+  const byRule = new Map<string, AuditIssue[]>();
+  for (const issue of issues) byRule.set(issue.ruleId, [...(byRule.get(issue.ruleId) ?? []), issue]);
+  return [...byRule.entries()].map(([ruleId, list]) => {
+    const severity = SEVERITIES.find((s) => list.some((issue) => issue.severity === s))!;
+    return { ruleId, category: list[0]!.category, severity, issues: list };
+  });
+}
+
+/**
+ * A page's score, grade and counts from its issues (most severe first). The score and grade
+ * measure WCAG A and AA: level AAA issues are listed beside them.
+ */
+export function scoredPage(issues: readonly AuditIssue[]) {
+  const sorted = [...issues].sort(bySeverity);
+  const score = scoreOf(outcomesOf(sorted.filter((issue) => !isLevelAaaOnly(issue.wcagCriteria))));
+  return { score, grade: gradeOf(score), issueCounts: countIssues(sorted), issues: sorted };
 }

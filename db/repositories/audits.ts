@@ -2,7 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Tx } from '../doors.ts';
 import type { AuditJobsTable, AuditPagesTable, AuditsTable } from '../schema-audits.ts';
 import type { AuditIssue } from '../../lib/audits.ts';
-import type { AuditJobStatus } from '../../lib/domain.ts';
+import type { AuditGrade, AuditJobStatus } from '../../lib/domain.ts';
 
 export type InstantAuditRow = Selectable<AuditsTable>;
 export type AuditJobRow = Selectable<AuditJobsTable>;
@@ -69,6 +69,7 @@ export async function saveAuditPage(
         grade: eb.ref('excluded.grade'),
         issue_counts: eb.ref('excluded.issue_counts'),
         issues: eb.ref('excluded.issues'),
+        outline: eb.ref('excluded.outline'),
         audited_at: eb.ref('excluded.audited_at'),
       })),
     )
@@ -83,6 +84,24 @@ export async function saveAuditPage(
       )
       .execute();
   }
+}
+
+/** A page's issues judged again with the other pages in view (the checks across a full audit's pages). */
+export async function rescoreAuditPage(
+  tx: Tx,
+  id: string,
+  scored: { score: number; grade: AuditGrade; issueCounts: object; issues: object },
+): Promise<void> {
+  await tx
+    .updateTable('audit_pages')
+    .set({
+      score: scored.score,
+      grade: scored.grade,
+      issue_counts: JSON.stringify(scored.issueCounts),
+      issues: JSON.stringify(scored.issues),
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** What a page row stores (activities/audits/audit-activities.ts): its issues with the checks' fixes. */

@@ -30,7 +30,15 @@ interface AuditJob {
     issueCounts: Record<string, number>;
     pages: { url: string; issueCounts: Record<string, number> }[];
     remediation: unknown[];
-    issues: { issueId: string; pageUrl: string; severity: string; wcagCriteria: string[] }[];
+    issues: {
+      issueId: string;
+      pageUrl: string;
+      severity: string;
+      category: string;
+      element: string;
+      description: string;
+      wcagCriteria: string[];
+    }[];
   } | null;
 }
 
@@ -106,7 +114,12 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
     const done = await waitUntilDone(queued.auditJobId, seen);
     assert.equal(done.status, 'complete', JSON.stringify(done));
     assert.deepEqual(done.progress, { pagesDone: 3, pagesPlanned: 3 });
-    assert.equal(done.result?.pages.length, 3);
+    // At most maxPages pages of the same origin: page-1's first link, to another origin
+    // ({{CROSS_ORIGIN}}: the same server as localhost), is never followed.
+    assert.deepEqual(
+      done.result?.pages.map((page) => page.url),
+      ['page-1', 'page-2', 'page-3'].map((name) => `${harness.fixtures.url}/site/${name}.html`),
+    );
     assert.equal(done.result?.wcagVersion, '2.2');
     assert.ok(done.startedAt && done.completedAt && done.startedAt <= done.completedAt, JSON.stringify(done));
     assert.ok(done.result && done.result.remediation.length > 0);
@@ -249,20 +262,35 @@ describe('POST /api/audits/full and GET /api/audits/:auditJobId', function () {
     assert.deepEqual(done.progress, { pagesDone: 2, pagesPlanned: 2 });
   });
 
-  it('a crawl audits at most maxPages pages of the same origin, never a link to another origin', async () => {
-    // page-1 links to another origin first ({{CROSS_ORIGIN}}: the same server as localhost).
+  it('help placed differently on one crawled page is reported on that page under 3.2.6 (WCAG 2.2), and scored there', async () => {
+    // Three pages share a navigation with a "Help centre" link; team.html has it in the footer.
+    const site = `${harness.fixtures.url}/help-site`;
     const response = await harness.api.request('POST', '/api/audits/full', {
       token,
-      body: { url: `${harness.fixtures.url}/site/page-1.html`, crawl: true, maxPages: 3 },
+      body: { url: `${site}/index.html`, crawl: true, maxPages: 3 },
     });
     assert.equal(response.status, 202, response.text);
     const done = await waitUntilDone((response.body.data as AuditJob).auditJobId, new Set());
-    assert.equal(done.status, 'complete');
-    assert.deepEqual(done.progress, { pagesDone: 3, pagesPlanned: 3 });
+    assert.equal(done.status, 'complete', JSON.stringify(done));
     assert.deepEqual(
       done.result?.pages.map((page) => page.url),
-      ['page-1', 'page-2', 'page-3'].map((name) => `${harness.fixtures.url}/site/${name}.html`),
+      ['index', 'plans', 'team'].map((name) => `${site}/${name}.html`),
     );
+    const help = done.result.issues.filter((issue) => issue.wcagCriteria.includes('3.2.6'));
+    assert.equal(help.length, 1, JSON.stringify(done.result.issues));
+    const [issue] = help;
+    assert.equal(issue!.pageUrl, `${site}/team.html`);
+    assert.equal(issue!.category, 'aria');
+    assert.equal(issue!.severity, 'moderate');
+    assert.equal(issue!.element, 'body > footer > a:nth-of-type(3)');
+    assert.match(issue!.description, /^"Help centre" \(a self-help option\) is placed differently/);
+    // Counted and scored on its page: the page's counts hold it, and the remediation names its fix.
+    const team = done.result.pages.find((page) => page.url === issue!.pageUrl)!;
+    assert.equal(
+      team.issueCounts.moderate,
+      done.result.issues.filter((i) => i.pageUrl === team.url && i.severity === 'moderate').length,
+    );
+    assert.match(JSON.stringify(done.result.remediation), /same place in every page template/);
   });
 
   it('without crawl only the given page is audited', async () => {

@@ -70,6 +70,7 @@ const COLUMNS = {
     grade: true,
     issue_counts: true,
     issues: true,
+    outline: true,
     audited_at: true,
   },
   audit_screenshots: {

@@ -1171,6 +1171,72 @@
     return Array.from(out);
   }
 
+  // WCAG 3.2.6's help mechanisms, told by what a link or button says or where it leads: contact
+  // details (an address to mail, a number to call), a way to contact people, a fully automated
+  // one (a chat) and self-help (help pages, FAQ, support).
+  /** @type {[string, (name: string, href: string, path: string) => boolean][]} */
+  const HELP_KINDS = [
+    ['contact details', (_name, href) => /^(mailto|tel|sms):/i.test(href)],
+    ['automated contact', (name) => /\b(live chat|chat with|chatbot|chat)\b|virtual assistant/i.test(name)],
+    [
+      'contact',
+      (name, _href, path) =>
+        /\bcontact\b|get in touch|\b(call|email|e-mail|write to) us\b/i.test(name) ||
+        /\/contact([-_]?us)?(\/|\.|$)/i.test(path),
+    ],
+    [
+      'self-help',
+      (name, _href, path) =>
+        /\bhelp\b|\bfaqs?\b|frequently asked|\bsupport\b|knowledge base/i.test(name) ||
+        /\/(help|faqs?|support)(\/|\.|$)/i.test(path),
+    ],
+  ];
+  const OUTLINED =
+    'a[href], area[href], button, [role=button], [role=link], input[type=submit], input[type=button]';
+  const OUTLINE_LIMIT = 600;
+  /**
+   * The page's links and buttons in document order, for comparing pages of a full audit (3.2.6):
+   * each with a key that finds the same item on another page (its name and where it leads), and
+   * for help mechanisms their kind, name and selector.
+   * @returns {{ key: string, help?: string, label?: string, element?: string }[]}
+   */
+  function contentOutline() {
+    const out = [];
+    for (const el of document.querySelectorAll(OUTLINED)) {
+      if (out.length >= OUTLINE_LIMIT) break;
+      const image = el.querySelector('img[alt]');
+      const name = (
+        el.getAttribute('aria-label') ||
+        textOf(el) ||
+        el.getAttribute('title') ||
+        el.getAttribute('value') ||
+        (image && image.getAttribute('alt')) ||
+        ''
+      )
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 100);
+      const raw = el.getAttribute('href') || '';
+      let href = '';
+      let path = '';
+      try {
+        if (raw) {
+          const url = new URL(raw, document.baseURI);
+          url.hash = '';
+          href = url.href;
+          path = /^https?:$/.test(url.protocol) ? url.pathname : '';
+        }
+      } catch {
+        href = raw;
+      }
+      if (!name && !href) continue;
+      const key = name.toLowerCase() + '|' + href;
+      const kind = HELP_KINDS.find(([, test]) => test(name, href, path));
+      out.push(kind ? { key, help: kind[0], label: name || href, element: selectorOf(el) } : { key });
+    }
+    return out;
+  }
+
   /**
    * @param {string} selector
    * @param {boolean} on
@@ -1441,6 +1507,7 @@
   const kit = {
     axe: window.axe,
     collect,
+    contentOutline,
     focusState,
     beginWalk,
     takeWalkLog,
