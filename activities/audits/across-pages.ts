@@ -34,7 +34,13 @@ export async function judgedAcrossPages(tx: Tx, pages: readonly AuditPageRow[]):
       fixes: across.length ? { ...fixes, [CONSISTENT_HELP]: OWN_RULES[CONSISTENT_HELP].fix } : fixes,
     };
     await rescoreAuditPage(tx, page.id, { ...scored, issues });
-    judged.push({ ...page, score: scored.score, grade: scored.grade, issue_counts: scored.issueCounts, issues });
+    judged.push({
+      ...page,
+      score: scored.score,
+      grade: scored.grade,
+      issue_counts: scored.issueCounts,
+      issues,
+    });
   }
   return judged;
 }

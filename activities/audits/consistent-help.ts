@@ -49,7 +49,9 @@ interface Placement {
  */
 export function inconsistentHelp(pages: readonly OutlinedPage[]): Map<number, AuditIssue[]> {
   const found = new Map<number, AuditIssue[]>();
-  const helpKeys = new Set(pages.flatMap((page) => page.outline.filter((item) => item.help).map((item) => item.key)));
+  const helpKeys = new Set(
+    pages.flatMap((page) => page.outline.filter((item) => item.help).map((item) => item.key)),
+  );
   for (const key of helpKeys) {
     const holders = pages.filter((page) => page.outline.some((item) => item.key === key));
     if (holders.length < 2) continue;
@@ -103,10 +105,15 @@ function placementOf(page: OutlinedPage, key: string, shared: ReadonlySet<string
 }
 
 /** The place most pages have the mechanism in; on a tie, the earliest audited page's. */
-function mostCommon(placements: readonly Placement[]): { signature: string; count: number; pages: Placement[] } {
+function mostCommon(placements: readonly Placement[]): {
+  signature: string;
+  count: number;
+  pages: Placement[];
+} {
   const tally = new Map<string, Placement[]>();
   for (const placement of placements)
-    for (const signature of placement.signatures) tally.set(signature, [...(tally.get(signature) ?? []), placement]);
+    for (const signature of placement.signatures)
+      tally.set(signature, [...(tally.get(signature) ?? []), placement]);
   let best: { signature: string; count: number; pages: Placement[] } | undefined;
   for (const [signature, holders] of tally) {
     const earliest = (list: Placement[]) => Math.min(...list.map((p) => p.page.position));

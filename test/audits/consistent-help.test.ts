@@ -37,7 +37,11 @@ describe('consistent help across a full audit (WCAG 3.2.6)', () => {
 
   it('a page where the help moved from the navigation to the footer is reported there, at the help link', () => {
     const moved = page(3, [...NAV, ...FOOTER, help(HELP, 'footer > a:nth-child(3)')]);
-    const pages = [page(1, [...NAV, help(HELP, '#h1'), ...FOOTER]), page(2, [...NAV, help(HELP, '#h2'), ...FOOTER]), moved];
+    const pages = [
+      page(1, [...NAV, help(HELP, '#h1'), ...FOOTER]),
+      page(2, [...NAV, help(HELP, '#h2'), ...FOOTER]),
+      moved,
+    ];
     const found = inconsistentHelp(pages);
     assert.deepEqual([...found.keys()], [3]);
     const [issue] = found.get(3)!;
@@ -52,7 +56,7 @@ describe('consistent help across a full audit (WCAG 3.2.6)', () => {
     );
   });
 
-  it('help met again inside one page\'s content keeps its place where it also sits in the navigation', () => {
+  it("help met again inside one page's content keeps its place where it also sits in the navigation", () => {
     const pages = [
       page(1, [...NAV, help(HELP, '#h1'), ...FOOTER]),
       page(2, [...NAV, help(HELP, '#h2'), link('pricing|/p'), help(HELP, 'main a'), ...FOOTER]),
@@ -66,7 +70,12 @@ describe('consistent help across a full audit (WCAG 3.2.6)', () => {
   });
 
   it('each kind is compared by itself: contact details that moved are reported apart from help that did not', () => {
-    const mail: OutlineItem = { key: 'write to us|mailto:hi@shop.example', help: 'contact details', label: 'Write to us', element: '#mail' };
+    const mail: OutlineItem = {
+      key: 'write to us|mailto:hi@shop.example',
+      help: 'contact details',
+      label: 'Write to us',
+      element: '#mail',
+    };
     const pages = [
       page(1, [mail, ...NAV, help(HELP, '#h'), ...FOOTER]),
       page(2, [mail, ...NAV, help(HELP, '#h'), ...FOOTER]),
@@ -81,7 +90,12 @@ describe('consistent help across a full audit (WCAG 3.2.6)', () => {
   it('help on one page only, or pages that share nothing else, give nothing to compare', () => {
     assert.deepEqual([...inconsistentHelp([page(1, [...NAV, help(HELP, '#h')]), page(2, NAV)])], []);
     assert.deepEqual(
-      [...inconsistentHelp([page(1, [link('a|/a'), help(HELP, '#h')]), page(2, [help(HELP, '#h'), link('b|/b')])])],
+      [
+        ...inconsistentHelp([
+          page(1, [link('a|/a'), help(HELP, '#h')]),
+          page(2, [help(HELP, '#h'), link('b|/b')]),
+        ]),
+      ],
       [],
     );
   });
@@ -141,6 +155,9 @@ describe('consistent help across a full audit (WCAG 3.2.6)', () => {
     );
     assert.ok(stored[2]!.score < 100, 'the issue is scored on its page');
     assert.equal((stored[2]!.issue_counts as { moderate: number }).moderate, 1);
-    assert.match(storedPageIssues(stored[2]!).fixes!['consistent-help']!, /same place in every page template/);
+    assert.match(
+      storedPageIssues(stored[2]!).fixes!['consistent-help']!,
+      /same place in every page template/,
+    );
   });
 });
