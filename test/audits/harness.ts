@@ -5,6 +5,7 @@ import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.ts';
 import { TEST_TASK_QUEUE, temporalEnvironment, workflowBundle } from '../support/temporal.ts';
 import { createAuditWorker } from '../../workers/audit-worker.ts';
 import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { keptForRun } from '../support/run-resources.ts';
 
 /** The audit task queue of this run; the shared service worker does not poll it. */
 export const AUDIT_TEST_QUEUE = `usability-audits-test-${process.pid}`;
@@ -23,11 +24,13 @@ export interface AuditHarness {
 /** Slots of the harness's audit worker: full-audit pages and, separately, instant audits. */
 export const HARNESS_SLOTS = { full: 2, instant: 2 } as const;
 
-let shared: { harness: Promise<AuditHarness>; users: number; stop: () => Promise<void> } | undefined;
+let shared:
+  { harness: Promise<AuditHarness>; users: number; kept: boolean; stop: () => Promise<void> } | undefined;
 
 /**
  * One fixture server, SMTP catcher and audit worker (so one browser) for every audit suite of the
- * run. Each suite acquires it in `before` and releases it in `after`; the last one stops it.
+ * run. Each suite acquires it in `before` and releases it in `after`; the last one stops it, unless
+ * the run keeps it for the files after (test/support/run-resources.ts).
  */
 export function acquireAuditHarness(): Promise<AuditHarness> {
   if (shared) {
@@ -72,18 +75,23 @@ export function acquireAuditHarness(): Promise<AuditHarness> {
     parts.stops.unshift(() => api.stop());
     return { fixtures, mail, api };
   })();
+  const stop = async () => {
+    for (const part of parts.stops) await part();
+  };
   shared = {
     harness,
     users: 1,
-    stop: async () => {
-      for (const stop of parts.stops) await stop();
-    },
+    kept: keptForRun(async () => {
+      shared = undefined;
+      await stop();
+    }),
+    stop,
   };
   return harness;
 }
 
 export async function releaseAuditHarness(): Promise<void> {
-  if (!shared || --shared.users > 0) return;
+  if (!shared || --shared.users > 0 || shared.kept) return;
   const { stop } = shared;
   shared = undefined;
   await stop();

@@ -1,11 +1,17 @@
 import { textRecognizer } from '../../activities/audits/text-recognition.ts';
 import { closeTestDatabase } from './database.ts';
+import { closeRunResources, keepResourcesForRun } from './run-resources.ts';
 import { stopTemporal } from './temporal.ts';
 
 /** Shared resources are opened lazily by the suites that need them and closed once at the end. */
 export const mochaHooks = {
+  beforeAll() {
+    keepResourcesForRun();
+  },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
+    // Before Temporal: a kept audit worker polls it until it is shut down.
+    await closeRunResources();
     await stopTemporal();
     await closeTestDatabase();
     // Its thread would hold the process until it idles out.
