@@ -3,32 +3,33 @@ import { join, relative } from 'node:path';
 
 /**
  * Seconds each test folder took on the reference machine (2 cores): the mean of the weights before
- * (two clean-clone runs of 2026-11-30 early morning) and the clean-clone run of 2026-11-30 morning
- * with images of text read (its `.data/test-times.json`, docs/testing.md; one run alone moved
- * folders by half their time: `sessions` 161 s then 76 s), where the shards slow each other down;
- * the real-time files are left out. Only their proportions matter: they balance the shards. A folder
- * missing here counts `UNKNOWN_FILE_SECONDS` a spec file.
+ * and the clean-clone run of 2026-11-30 mid-morning (its `.data/test-times.json`, docs/testing.md;
+ * one run alone moved folders by half their time: `sessions` 161 s then 76 s), where the shards
+ * slow each other down; `audits` and `recordings` from that run alone, the first with the audit
+ * harness kept from file to file (281 s before, 233 s after). The real-time files are left out. Only
+ * their proportions matter: they balance the shards. A folder missing here counts
+ * `UNKNOWN_FILE_SECONDS` a spec file.
  */
 const FOLDER_SECONDS: Readonly<Record<string, number>> = {
-  audits: 281,
-  extension: 144,
-  api: 116,
+  audits: 233,
+  extension: 131,
   sessions: 114,
-  pages: 113,
-  failure: 61,
-  payments: 57,
-  recordings: 54,
-  scripts: 44,
-  auth: 41,
-  workflows: 30,
-  outreach: 24,
-  ai: 22,
-  db: 12,
-  community: 10,
-  gamification: 9,
-  admin: 8,
-  webhooks: 6,
-  ingestion: 4,
+  api: 109,
+  pages: 107,
+  failure: 62,
+  payments: 53,
+  scripts: 43,
+  recordings: 36,
+  auth: 32,
+  workflows: 31,
+  ai: 24,
+  outreach: 16,
+  db: 11,
+  gamification: 10,
+  community: 9,
+  admin: 7,
+  webhooks: 7,
+  ingestion: 3,
   'facial-engine': 2,
   testers: 2,
   commands: 1,
