@@ -8,15 +8,21 @@ import { scoredPage } from './score.ts';
  * The checks that compare a full audit's pages (3.2.6, consistent help), run when its report is
  * made, once every page is in. Their issues are judged afresh from the stored outlines each time,
  * so a retried report step finds what the first attempt found; a page whose issues change is
- * scored again and stored, and the pages are returned as they now stand.
+ * scored again and stored, and the pages are returned as they now stand. An outline that is not a
+ * list (a page stored before outlines, or damaged) leaves its page out of the comparison.
  */
-export async function judgedAcrossPages(tx: Tx, pages: readonly AuditPageRow[]): Promise<AuditPageRow[]> {
+export async function judgedAcrossPages(
+  tx: Tx,
+  pages: readonly AuditPageRow[],
+  outlines: ReadonlyMap<number, unknown>,
+): Promise<AuditPageRow[]> {
   const found = inconsistentHelp(
-    pages.flatMap((page) =>
-      page.outline
-        ? [{ position: page.position, url: page.url, outline: page.outline as readonly OutlineItem[] }]
-        : [],
-    ),
+    pages.flatMap((page) => {
+      const outline = outlines.get(page.position);
+      return Array.isArray(outline) && outline.every(isOutlineItem)
+        ? [{ position: page.position, url: page.url, outline }]
+        : [];
+    }),
   );
   const judged: AuditPageRow[] = [];
   for (const page of pages) {
@@ -44,3 +50,6 @@ export async function judgedAcrossPages(tx: Tx, pages: readonly AuditPageRow[]):
   }
   return judged;
 }
+
+const isOutlineItem = (item: unknown): item is OutlineItem =>
+  typeof item === 'object' && item !== null && typeof (item as { key?: unknown }).key === 'string';

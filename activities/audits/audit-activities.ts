@@ -10,6 +10,7 @@ import { asSystem } from '../../db/doors.ts';
 import {
   findAuditJob,
   finishAuditJob,
+  listAuditPageOutlines,
   listAuditPages,
   listAuditScreenshots,
   markAuditJobRunning,
@@ -223,7 +224,11 @@ export function createAuditActivities(deps: AuditActivityDependencies) {
     async deliverAuditReport(input: { auditJobId: string }): Promise<{ deliveredTo: string[] }> {
       const { job, pages, screenshots } = await asSystem(deps.db, async (tx) => ({
         job: await findAuditJob(tx, input.auditJobId),
-        pages: await judgedAcrossPages(tx, await listAuditPages(tx, input.auditJobId)),
+        pages: await judgedAcrossPages(
+          tx,
+          await listAuditPages(tx, input.auditJobId),
+          await listAuditPageOutlines(tx, input.auditJobId),
+        ),
         screenshots: await listAuditScreenshots(tx, input.auditJobId),
       }));
       if (!job)

@@ -40,12 +40,14 @@ interface Placement {
 
 /**
  * WCAG 3.2.6: a help mechanism repeated on several pages of a set must come in the same order
- * relative to the rest of their content. For each help mechanism (same kind, name and address)
- * on two or more of the audited pages, its place on a page is the set of the links and buttons
- * (help aside) that every one of those pages has which come before it. The place most of the pages agree on
- * (the earliest page's on a tie) is the set's; a page where no occurrence of the mechanism sits
- * there is reported, at the mechanism's first occurrence. Pages without anything shared give
- * nothing to compare and are not judged. Returns the issues found, by page position.
+ * relative to the rest of their content. Help counts when it is part of the site's template: the
+ * same mechanism (kind, name and address) on at least half of the audited pages, and on two or
+ * more (a staff member's address on two profile pages is content, not help placed by the site).
+ * Its place on a page is the set of the links and buttons (help aside) that every one of those
+ * pages has exactly once which come before it. The place most of the pages agree on (the earliest
+ * page's on a tie) is the set's; a page where no occurrence of the mechanism sits there is
+ * reported, at the mechanism's first occurrence. Pages without anything shared give nothing to
+ * compare and are not judged. Returns the issues found, by page position.
  */
 export function inconsistentHelp(pages: readonly OutlinedPage[]): Map<number, AuditIssue[]> {
   const found = new Map<number, AuditIssue[]>();
@@ -54,7 +56,7 @@ export function inconsistentHelp(pages: readonly OutlinedPage[]): Map<number, Au
   );
   for (const key of helpKeys) {
     const holders = pages.filter((page) => page.outline.some((item) => item.key === key));
-    if (holders.length < 2) continue;
+    if (holders.length < 2 || holders.length * 2 < pages.length) continue;
     const shared = sharedKeys(holders);
     if (!shared.size) continue;
     const placements = holders.map((page) => placementOf(page, key, shared));
@@ -69,14 +71,21 @@ export function inconsistentHelp(pages: readonly OutlinedPage[]): Map<number, Au
 }
 
 /**
- * The items other than help on every page that has the mechanism: what its place is read against.
- * Other help is left out, or help that moved would move its neighbour too.
+ * The items other than help found exactly once on every page that has the mechanism: what its
+ * place is read against. Other help is left out, or help that moved would move its neighbour too;
+ * an item repeated on a page (a footer link met again in the text) could stand on either side.
  */
 function sharedKeys(holders: readonly OutlinedPage[]): Set<string> {
-  const [first, ...rest] = holders.map(
-    (page) => new Set(page.outline.filter((item) => !item.help).map((item) => item.key)),
+  const [first, ...rest] = holders.map((page) => {
+    const counts = new Map<string, number>();
+    for (const item of page.outline) if (!item.help) counts.set(item.key, (counts.get(item.key) ?? 0) + 1);
+    return counts;
+  });
+  return new Set(
+    [...first!.keys()].filter(
+      (key) => first!.get(key) === 1 && rest.every((counts) => counts.get(key) === 1),
+    ),
   );
-  return new Set([...first!].filter((key) => rest.every((keys) => keys.has(key))));
 }
 
 function placementOf(page: OutlinedPage, key: string, shared: ReadonlySet<string>): Placement {
@@ -90,7 +99,8 @@ function placementOf(page: OutlinedPage, key: string, shared: ReadonlySet<string
       const signature = [...seen].sort().join('\n');
       signatures.add(signature);
       before.set(signature, seen.length);
-    } else if (shared.has(item.key) && !seen.includes(item.key)) {
+    } else if (shared.has(item.key)) {
+      // Once each: shared items occur once on every page.
       seen.push(item.key);
     }
   }

@@ -58,9 +58,10 @@ export async function auditPage(page: Page, url: string, options: PageAuditOptio
   await loadPage(page, url, options);
   const axe = axeOptions(options.categories);
   const inspection = await inspect(page, axe, options.categories);
-  // Before the Tab walk, which may open menus and change what the page holds.
+  // Before the Tab walk, which may open menus and change what the page holds. Only a comparison
+  // across pages needs it: a page that breaks the read is audited without one.
   const outline = options.outline
-    ? await page.evaluate<OutlineItem[]>('window.__auditKit.contentOutline()')
+    ? await page.evaluate<OutlineItem[]>('window.__auditKit.contentOutline()').catch(() => undefined)
     : undefined;
   const issues: AuditIssue[] = [];
   const fixes: Record<string, string> = {};

@@ -6,7 +6,8 @@ import type { AuditGrade, AuditJobStatus } from '../../lib/domain.ts';
 
 export type InstantAuditRow = Selectable<AuditsTable>;
 export type AuditJobRow = Selectable<AuditJobsTable>;
-export type AuditPageRow = Selectable<AuditPagesTable>;
+/** A page as the API and the report read it; its outline is read on its own (listAuditPageOutlines). */
+export type AuditPageRow = Omit<Selectable<AuditPagesTable>, 'outline'>;
 export type NewInstantAudit = Insertable<AuditsTable>;
 export type NewAuditJob = Insertable<AuditJobsTable>;
 export type NewAuditPage = Insertable<AuditPagesTable>;
@@ -111,10 +112,31 @@ export const storedPageIssues = (page: AuditPageRow) =>
 export function listAuditPages(tx: Tx, auditJobId: string): Promise<AuditPageRow[]> {
   return tx
     .selectFrom('audit_pages')
-    .selectAll()
+    .select([
+      'id',
+      'audit_job_id',
+      'position',
+      'url',
+      'score',
+      'grade',
+      'issue_counts',
+      'issues',
+      'audited_at',
+    ])
     .where('audit_job_id', '=', auditJobId)
     .orderBy('position')
     .execute();
+}
+
+/** The pages' outlines (the checks across pages read them), by position; pages without one left out. */
+export async function listAuditPageOutlines(tx: Tx, auditJobId: string): Promise<Map<number, unknown>> {
+  const rows = await tx
+    .selectFrom('audit_pages')
+    .select(['position', 'outline'])
+    .where('audit_job_id', '=', auditJobId)
+    .where('outline', 'is not', null)
+    .execute();
+  return new Map(rows.map((row) => [row.position, row.outline]));
 }
 
 /** Screenshots of a job, keyed by page position and issue id. */

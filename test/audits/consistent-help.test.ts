@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { judgedAcrossPages } from '../../activities/audits/across-pages.ts';
 import { asSystem } from '../../db/doors.ts';
-import { listAuditPages, storedPageIssues } from '../../db/repositories/audits.ts';
+import { listAuditPageOutlines, listAuditPages, storedPageIssues } from '../../db/repositories/audits.ts';
 import { testDatabase } from '../support/database.ts';
 import { createBusiness } from '../support/factories.ts';
 import {
@@ -64,6 +64,40 @@ describe('consistent help across a full audit (WCAG 3.2.6)', () => {
     assert.deepEqual([...inconsistentHelp(pages)], []);
   });
 
+  it('the place most pages agree on wins over the first page: an odd first page is the one reported', () => {
+    const pages = [
+      page(1, [...NAV, ...FOOTER, help(HELP, '#odd')]),
+      page(2, [...NAV, help(HELP, '#h'), ...FOOTER]),
+      page(3, [...NAV, help(HELP, '#h'), ...FOOTER]),
+    ];
+    assert.deepEqual([...inconsistentHelp(pages).keys()], [1]);
+  });
+
+  it("a shared link met again in one page's text does not move the help", () => {
+    // Page 3's form links to the terms too: "terms" is no longer a landmark to read the help against.
+    const pages = [
+      page(1, [...NAV, help(HELP, '#h'), ...FOOTER]),
+      page(2, [...NAV, help(HELP, '#h'), ...FOOTER]),
+      page(3, [link('terms|/terms'), ...NAV, help(HELP, '#h'), ...FOOTER]),
+    ];
+    assert.deepEqual([...inconsistentHelp(pages)], []);
+  });
+
+  it('help on fewer than half of the pages is content, not the template, and is not judged', () => {
+    const mail: OutlineItem = {
+      key: 'jane|mailto:jane@shop.example',
+      help: 'contact details',
+      label: 'jane',
+      element: '#jane',
+    };
+    const pages = [
+      page(1, [...NAV, mail, ...FOOTER]),
+      page(2, [...NAV, ...FOOTER, mail]),
+      ...[3, 4, 5].map((position) => page(position, [...NAV, ...FOOTER])),
+    ];
+    assert.deepEqual([...inconsistentHelp(pages)], []);
+  });
+
   it('between two pages that disagree, the later one is reported', () => {
     const pages = [page(1, [help(HELP, '#first'), ...NAV]), page(2, [...NAV, help(HELP, '#last')])];
     assert.deepEqual([...inconsistentHelp(pages).keys()], [2]);
@@ -111,7 +145,7 @@ describe('consistent help across a full audit (WCAG 3.2.6)', () => {
           requested_by: business.userId,
           url: 'https://shop.example/1',
           crawl: true,
-          max_pages: 3,
+          max_pages: 4,
           viewport_width: 1280,
           viewport_height: 800,
           recipients: ['owner@example.com'],
@@ -119,10 +153,12 @@ describe('consistent help across a full audit (WCAG 3.2.6)', () => {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // The fourth page was stored without an outline: left out of the comparison, untouched.
       const outlines = [
         [...NAV, help(HELP, '#h'), ...FOOTER],
         [...NAV, help(HELP, '#h'), ...FOOTER],
         [...NAV, ...FOOTER, help(HELP, 'footer a')],
+        null,
       ];
       await tx
         .insertInto('audit_pages')
@@ -135,13 +171,16 @@ describe('consistent help across a full audit (WCAG 3.2.6)', () => {
             grade: 'A' as const,
             issue_counts: JSON.stringify({ critical: 0, serious: 0, moderate: 0, minor: 0 }),
             issues: JSON.stringify({ issues: [], fixes: {} }),
-            outline: JSON.stringify(outline),
+            outline: outline && JSON.stringify(outline),
           })),
         )
         .execute();
       return job.id;
     });
-    const judge = () => asSystem(db, async (tx) => judgedAcrossPages(tx, await listAuditPages(tx, jobId)));
+    const judge = () =>
+      asSystem(db, async (tx) =>
+        judgedAcrossPages(tx, await listAuditPages(tx, jobId), await listAuditPageOutlines(tx, jobId)),
+      );
     const first = await judge();
     await judge();
     const stored = await asSystem(db, (tx) => listAuditPages(tx, jobId));
@@ -151,7 +190,7 @@ describe('consistent help across a full audit (WCAG 3.2.6)', () => {
     );
     assert.deepEqual(
       stored.map((row) => storedPageIssues(row).issues.map((issue) => issue.ruleId)),
-      [[], [], ['consistent-help']],
+      [[], [], ['consistent-help'], []],
     );
     assert.ok(stored[2]!.score < 100, 'the issue is scored on its page');
     assert.equal((stored[2]!.issue_counts as { moderate: number }).moderate, 1);

@@ -24,8 +24,14 @@ export interface AuditHarness {
 /** Slots of the harness's audit worker: full-audit pages and, separately, instant audits. */
 export const HARNESS_SLOTS = { full: 2, instant: 2 } as const;
 
-let shared:
-  { harness: Promise<AuditHarness>; users: number; kept: boolean; stop: () => Promise<void> } | undefined;
+interface SharedHarness {
+  readonly harness: Promise<AuditHarness>;
+  users: number;
+  readonly kept: boolean;
+  readonly stop: () => Promise<void>;
+}
+
+let shared: SharedHarness | undefined;
 
 /**
  * One fixture server, SMTP catcher and audit worker (so one browser) for every audit suite of the
@@ -34,7 +40,12 @@ let shared:
  */
 export function acquireAuditHarness(): Promise<AuditHarness> {
   if (shared) {
-    shared.users++;
+    // A kept harness taken up by the next file: the mail of the files before is not its mail.
+    if (shared.users++ === 0)
+      return shared.harness.then((harness) => {
+        harness.mail.messages.splice(0);
+        return harness;
+      });
     return shared.harness;
   }
   const parts: { stops: (() => Promise<void>)[] } = { stops: [] };
@@ -66,9 +77,15 @@ export function acquireAuditHarness(): Promise<AuditHarness> {
       serviceTaskQueue: TEST_TASK_QUEUE,
       credentialsSecret: config.auth.jwtSecret,
     });
-    const running = audit.run();
+    // A worker that stops by itself (it failed) is not handed to the next file, which starts a
+    // harness of its own; its failure still fails the stop.
+    let workerStopped = false;
+    const running = audit.run().finally(() => {
+      workerStopped = true;
+      forget(entry);
+    });
     parts.stops.unshift(async () => {
-      audit.shutdown();
+      if (!workerStopped) audit.shutdown();
       await running;
     });
     const api = await startTestApi({ env });
@@ -78,16 +95,24 @@ export function acquireAuditHarness(): Promise<AuditHarness> {
   const stop = async () => {
     for (const part of parts.stops) await part();
   };
-  shared = {
+  const entry: SharedHarness = {
     harness,
     users: 1,
     kept: keptForRun(async () => {
-      shared = undefined;
+      forget(entry);
       await stop();
     }),
     stop,
   };
+  shared = entry;
+  // One that failed to start is not handed on either: the next file tries again.
+  harness.catch(() => forget(entry));
   return harness;
+}
+
+/** Stops handing `entry` out (whoever holds it still stops it). */
+function forget(entry: SharedHarness): void {
+  if (shared === entry) shared = undefined;
 }
 
 export async function releaseAuditHarness(): Promise<void> {

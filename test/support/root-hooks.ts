@@ -10,11 +10,15 @@ export const mochaHooks = {
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
-    // Before Temporal: a kept audit worker polls it until it is shut down.
-    await closeRunResources();
-    await stopTemporal();
-    await closeTestDatabase();
-    // Its thread would hold the process until it idles out.
-    await textRecognizer.close();
+    try {
+      // Before Temporal: a kept audit worker polls it until it is shut down.
+      await closeRunResources();
+    } finally {
+      // Whatever failed above, the rest is closed: any of them would hold the process open.
+      await stopTemporal();
+      await closeTestDatabase();
+      // Its thread would hold the process until it idles out.
+      await textRecognizer.close();
+    }
   },
 };

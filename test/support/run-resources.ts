@@ -18,7 +18,11 @@ export function keptForRun(close: () => Promise<void>): boolean {
   return keeping;
 }
 
-/** Closes the kept resources, the last opened first. */
+/** Closes the kept resources, the last opened first; every one is closed before a failure is thrown. */
 export async function closeRunResources(): Promise<void> {
-  for (const close of closers.splice(0).reverse()) await close();
+  const failures: unknown[] = [];
+  for (const close of closers.splice(0).reverse())
+    await close().catch((error: unknown) => failures.push(error));
+  if (failures.length === 1) throw failures[0];
+  if (failures.length) throw new AggregateError(failures, 'kept test resources failed to close');
 }

@@ -1173,41 +1173,60 @@
 
   // WCAG 3.2.6's help mechanisms, told by what a link or button says or where it leads: contact
   // details (an address to mail, a number to call), a way to contact people, a fully automated
-  // one (a chat) and self-help (help pages, FAQ, support).
-  /** @type {[string, (name: string, href: string, path: string) => boolean][]} */
-  const HELP_KINDS = [
-    ['contact details', (_name, href) => /^(mailto|tel|sms):/i.test(href)],
-    ['automated contact', (name) => /\b(live chat|chat with|chatbot|chat)\b|virtual assistant/i.test(name)],
+  // one (a chat) and self-help (help pages, FAQ, support). A name counts when it starts with one of
+  // these words and is short, as a template's link is ("Help centre", "Contact us"; not "Arch
+  // support insoles" in a shop's list, nor "Support us", which asks for money); an address when its
+  // path starts with one (after a language segment: /en/help).
+  const HELP_NAMES = [
+    ['automated contact', /^(live chat|chat with us|chat now|chat|chatbot|virtual assistant)$/],
     [
       'contact',
-      (name, _href, path) =>
-        /\bcontact\b|get in touch|\b(call|email|e-mail|write to) us\b/i.test(name) ||
-        /\/contact([-_]?us)?(\/|\.|$)/i.test(path),
+      /^(contact|contact us|contact support|get in touch|call us|email us|e mail us|write to us|talk to us)( |$)/,
     ],
     [
       'self-help',
-      (name, _href, path) =>
-        /\bhelp\b|\bfaqs?\b|frequently asked|\bsupport\b|knowledge base/i.test(name) ||
-        /\/(help|faqs?|support)(\/|\.|$)/i.test(path),
+      /^(help|get help|help cent(er|re)|help and support|faqs?|frequently asked questions|knowledge base|(customer )?support|support cent(er|re)|customer (service|care))( |$)/,
     ],
   ];
+  const HELP_PATHS = [
+    ['contact', /^\/([a-z]{2}(-[a-z]{2})?\/)?contact([-_]?us)?(\/|\.|$)/i],
+    ['self-help', /^\/([a-z]{2}(-[a-z]{2})?\/)?(help|faqs?|support)(\/|\.|$)/i],
+  ];
+  /**
+   * @param {string} name
+   * @param {string} href
+   * @param {string} path
+   * @returns {string | undefined}
+   */
+  function helpKind(name, href, path) {
+    if (/^(mailto|tel|sms):/i.test(href)) return 'contact details';
+    const words = norm(name);
+    if (words && words.split(' ').length <= 4 && !/^support us\b|\bdonat/.test(words)) {
+      const named = HELP_NAMES.find(([, pattern]) => /** @type {RegExp} */ (pattern).test(words));
+      if (named) return /** @type {string} */ (named[0]);
+    }
+    const led = HELP_PATHS.find(([, pattern]) => /** @type {RegExp} */ (pattern).test(path));
+    return led ? /** @type {string} */ (led[0]) : undefined;
+  }
   const OUTLINED =
     'a[href], area[href], button, [role=button], [role=link], input[type=submit], input[type=button]';
   const OUTLINE_LIMIT = 600;
+  const OUTLINE_HREF_LIMIT = 300;
   /**
-   * The page's links and buttons in document order, for comparing pages of a full audit (3.2.6):
-   * each with a key that finds the same item on another page (its name and where it leads), and
-   * for help mechanisms their kind, name and selector.
+   * The page's links and buttons in document order (open shadow roots included), for comparing the
+   * pages of a full audit (3.2.6): each with a key that finds the same item on another page (its name
+   * and where it leads), and for help mechanisms their kind, name and selector.
    * @returns {{ key: string, help?: string, label?: string, element?: string }[]}
    */
   function contentOutline() {
     const out = [];
-    for (const el of document.querySelectorAll(OUTLINED)) {
+    const here = location.href.split('#')[0];
+    for (const el of deepQueryAll(OUTLINED)) {
       if (out.length >= OUTLINE_LIMIT) break;
       const image = el.querySelector('img[alt]');
       const name = (
         el.getAttribute('aria-label') ||
-        textOf(el) ||
+        (el.textContent || '').slice(0, 400) ||
         el.getAttribute('title') ||
         el.getAttribute('value') ||
         (image && image.getAttribute('alt')) ||
@@ -1216,23 +1235,27 @@
         .replace(/\s+/g, ' ')
         .trim()
         .slice(0, 100);
-      const raw = el.getAttribute('href') || '';
+      const raw = (el.getAttribute('href') || '').trim();
+      if (/^(data|blob|javascript):/i.test(raw)) continue;
       let href = '';
       let path = '';
       try {
         if (raw) {
           const url = new URL(raw, document.baseURI);
+          const hash = url.hash;
           url.hash = '';
-          href = url.href;
+          // A link to a place in this page (a chat launcher's "#"): the same on every page.
+          href = url.href === here ? hash || '#' : url.href;
           path = /^https?:$/.test(url.protocol) ? url.pathname : '';
         }
       } catch {
         href = raw;
       }
+      href = href.slice(0, OUTLINE_HREF_LIMIT);
       if (!name && !href) continue;
       const key = name.toLowerCase() + '|' + href;
-      const kind = HELP_KINDS.find(([, test]) => test(name, href, path));
-      out.push(kind ? { key, help: kind[0], label: name || href, element: selectorOf(el) } : { key });
+      const kind = helpKind(name, href, path);
+      out.push(kind ? { key, help: kind, label: name || href, element: selectorOf(el) } : { key });
     }
     return out;
   }
