@@ -1244,9 +1244,11 @@
           const url = new URL(raw, document.baseURI);
           const hash = url.hash;
           url.hash = '';
-          // A link to a place in this page (a chat launcher's "#"): the same on every page.
-          href = url.href === here ? hash || '#' : url.href;
-          path = /^https?:$/.test(url.protocol) ? url.pathname : '';
+          // A link to a place in this page (a chat launcher's "#"): the same on every page, and
+          // leading to no help page, whatever this page's own path.
+          const inPage = url.href === here;
+          href = inPage ? hash || '#' : url.href;
+          path = !inPage && /^https?:$/.test(url.protocol) ? url.pathname : '';
         }
       } catch {
         href = raw;
