@@ -345,7 +345,7 @@ async function instructedExit(
   const url = page.url();
   for (const key of told.slice(0, MAX_TOLD_KEYS)) {
     if (Date.now() >= deadline) return 'out-of-time';
-    await page.evaluate(`window.__auditKit.resolve(${JSON.stringify(loop[0])})?.focus()`);
+    await focusOn(page, loop[0]!);
     await page.keyboard.press(key);
     // A key named for something else (Ctrl+Enter to send a comment) may have submitted a form.
     if (page.url() !== url) return 'navigated';
@@ -387,11 +387,9 @@ async function heldByPulls(
  * holds focus only while it is empty, is no trap.
  */
 async function pullsBack(page: Page, selector: string, deadline: number): Promise<boolean | 'out-of-time'> {
-  const focus = `(() => { const el = window.__auditKit.resolve(${JSON.stringify(selector)}); if (el) el.focus(); return !!el; })()`;
   const heldAfter = async (keys: () => Promise<void>): Promise<boolean | 'out-of-time'> => {
     if (Date.now() + PULL_SETTLE_MS >= deadline) return 'out-of-time';
-    if (!(await page.evaluate<boolean>(focus)) || (await focusState(page))?.selector !== selector)
-      return false;
+    if (!(await focusOn(page, selector)) || (await focusState(page))?.selector !== selector) return false;
     await keys();
     await movesRun(page);
     return (await focusState(page))?.selector === selector;
@@ -406,6 +404,10 @@ async function pullsBack(page: Page, selector: string, deadline: number): Promis
     await page.keyboard.press('Tab');
   });
 }
+
+/** Focuses the element `selector` names, as a script would (the kit's focusOn); whether there was one. */
+const focusOn = (page: Page, selector: string) =>
+  page.evaluate<boolean>(`window.__auditKit.focusOn(${JSON.stringify(selector)})`);
 
 function pullBackFinding(selector: string): RawFinding {
   return {

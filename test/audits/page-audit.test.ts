@@ -46,6 +46,30 @@ describe('page audit in the browser pool', function () {
     );
   });
 
+  it('the outline of links and buttons a full audit compares (3.2.6): help by its words or path, in-page links by fragment, open shadow roots read, data links left out', async () => {
+    await pool.withPage({ viewport: { width: 1280, height: 800 }, timeoutMs: 30_000 }, async (page) => {
+      await page.goto(`${fixtures.url}/help/outline.html`);
+      const outline = await page.evaluate<{ key: string; help?: string; element?: string }[]>(
+        'window.__auditKit.contentOutline()',
+      );
+      const origin = fixtures.url;
+      assert.deepEqual(
+        outline.map(({ key, help }) => [key, help ?? null]),
+        [
+          [`home|${origin}/index.html`, null],
+          [`questions|${origin}/help/faq.html`, 'self-help'],
+          ['live chat|#', 'automated contact'],
+          ['hello@example.com|mailto:hello@example.com', 'contact details'],
+          [`arch support insoles|${origin}/shop/arch-support`, null],
+          [`support us|${origin}/give`, null],
+          ['back to top|#top', null],
+          ['contact us|', 'contact'],
+        ],
+      );
+      assert.match(outline.at(-1)!.element!, / >>> /);
+    });
+  });
+
   describe('refilling the pool', () => {
     let own: BrowserPool;
     const options = { viewport: { width: 1280, height: 800 }, timeoutMs: 30_000 };

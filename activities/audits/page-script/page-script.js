@@ -1009,6 +1009,16 @@
     return told.join('\n');
   }
   /**
+   * Focuses the element `selector` names, as a script would; whether there was one.
+   * @param {string} selector
+   */
+  function focusOn(selector) {
+    // HTML, SVG and MathML elements take focus(); an element of another namespace has none.
+    const el = /** @type {(Element & { focus?: () => void }) | null} */ (resolve(selector));
+    if (el && typeof el.focus === 'function') el.focus();
+    return !!el;
+  }
+  /**
    * Whether the element `selector` names takes typing (a text field or editable content).
    * @param {string} selector
    */
@@ -1538,6 +1548,7 @@
     takeWalkLog,
     exitInstructions,
     editable,
+    focusOn,
     movesSettled,
     outline,
     resolve,
