@@ -1187,6 +1187,7 @@
   // these words and is short, as a template's link is ("Help centre", "Contact us"; not "Arch
   // support insoles" in a shop's list, nor "Support us", which asks for money); an address when its
   // path starts with one (after a language segment: /en/help).
+  /** @type {[string, RegExp][]} */
   const HELP_NAMES = [
     ['automated contact', /^(live chat|chat with us|chat now|chat|chatbot|virtual assistant)$/],
     [
@@ -1198,6 +1199,7 @@
       /^(help|get help|help cent(er|re)|help and support|faqs?|frequently asked questions|knowledge base|(customer )?support|support cent(er|re)|customer (service|care))( |$)/,
     ],
   ];
+  /** @type {[string, RegExp][]} */
   const HELP_PATHS = [
     ['contact', /^\/([a-z]{2}(-[a-z]{2})?\/)?contact([-_]?us)?(\/|\.|$)/i],
     ['self-help', /^\/([a-z]{2}(-[a-z]{2})?\/)?(help|faqs?|support)(\/|\.|$)/i],
@@ -1212,11 +1214,11 @@
     if (/^(mailto|tel|sms):/i.test(href)) return 'contact details';
     const words = norm(name);
     if (words && words.split(' ').length <= 4 && !/^support us\b|\bdonat/.test(words)) {
-      const named = HELP_NAMES.find(([, pattern]) => /** @type {RegExp} */ (pattern).test(words));
-      if (named) return /** @type {string} */ (named[0]);
+      const named = HELP_NAMES.find(([, pattern]) => pattern.test(words));
+      if (named) return named[0];
     }
-    const led = HELP_PATHS.find(([, pattern]) => /** @type {RegExp} */ (pattern).test(path));
-    return led ? /** @type {string} */ (led[0]) : undefined;
+    const led = HELP_PATHS.find(([, pattern]) => pattern.test(path));
+    return led ? led[0] : undefined;
   }
   const OUTLINED =
     'a[href], area[href], button, [role=button], [role=link], input[type=submit], input[type=button]';
