@@ -13,16 +13,16 @@ RUN node --import tsx scripts/build-extension.ts --service "$BASE_URL"
 
 # One image for the API, the worker, the facial engine and the one-shot migration; the command picks the role.
 FROM node:26.12.1-trixie-slim
-# Debian's Chromium drives the accessibility audits in the worker (CHROMIUM_PATH below is where the
-# package puts it); nothing downloads a browser at build or run time. Liberation fonts give pages
-# real text metrics, which contrast and target-size checks depend on.
+# Debian's Chromium headless shell drives the accessibility audits in the worker (CHROMIUM_PATH below
+# is where the package puts it; docs/decisions/audits.md); nothing downloads a browser at build or run
+# time. Liberation fonts give pages real text metrics, which contrast and target-size checks depend on.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-liberation ca-certificates \
+ && apt-get install -y --no-install-recommends chromium-headless-shell fonts-liberation ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 # Without SMTP_URL mail (and, without a bot token, messages) is written to OUTBOX_DIR: a directory
 # the unprivileged user owns, mounted as a volume by docker-compose.yml.
 # The session start page offers the recorder's package from RECORDER_PACKAGE_DIR (the first stage's).
-ENV NODE_ENV=production CHROMIUM_PATH=/usr/bin/chromium OUTBOX_DIR=/var/lib/usability/outbox \
+ENV NODE_ENV=production CHROMIUM_PATH=/usr/bin/chromium-headless-shell OUTBOX_DIR=/var/lib/usability/outbox \
     RECORDER_PACKAGE_DIR=/app/dist
 WORKDIR /app
 COPY package.json package-lock.json ./

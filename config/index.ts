@@ -44,7 +44,7 @@ const environmentSchema = z
     OUTBOX_DIR: z.string().min(1).default('.data/outbox'),
     // Where `npm run build:extension` leaves the recorder's package, which the start page offers.
     RECORDER_PACKAGE_DIR: z.string().min(1).default('dist'),
-    CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+    CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium-headless-shell'),
     AUDIT_TASK_QUEUE: z.string().min(1).default('usability-audits'),
     AUDIT_POOL_SIZE: z.coerce.number().int().min(1).max(16).default(2),
     // Audits of loopback/private addresses are refused unless this is on (tests, local development).

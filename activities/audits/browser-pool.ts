@@ -32,7 +32,8 @@ const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
  * more than a small page's audit, so they are made ahead. Every audit gets a fresh context (no
  * cookies or storage shared between audits), closed once its page work is done. A lone audit
  * refills the pool then too, not while it runs: opening a context (a renderer process, and axe's
- * 650 kB run in its blank page) takes about 0.5 s of CPU, and beside an audit on two cores it took
+ * 650 kB run in its blank page) takes about 0.2 s of CPU in the headless shell the worker drives
+ * (0.5 s in the full browser: docs/decisions/audits.md), and beside an audit on two cores it took
  * a small page's audit from about 530 to 980 ms (measured through the API). When other audits run
  * too (full-audit pages beside instant audits) or the audit took the last warm context, the pool
  * refills at once, so the next audit, an instant one with seconds to answer, finds one warm.

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../config/index.ts';
 import { dropDatabase, ensureDatabase, migrate } from '../../db/migrate.ts';
-import { chromium, espeakNg, temporalCli, temporalTestServer } from './tools.ts';
+import { chromium, espeakNg, FULL_CHROMIUM_PATH, temporalCli, temporalTestServer } from './tools.ts';
 
 export interface SuiteEnvironment {
   /** Variables the suite runs with: its own database and the installed Temporal binaries. */
@@ -21,6 +21,8 @@ export async function prepareSuiteEnvironment(kind: 'test' | 'bench'): Promise<S
   const cli = temporalCli();
   const testServer = temporalTestServer();
   chromium(config.audits.chromiumPath);
+  // The extension's tests load the recorder into the full browser, as testers run it.
+  chromium(FULL_CHROMIUM_PATH);
   espeakNg();
   await ensureDatabase(databaseUrl);
   try {

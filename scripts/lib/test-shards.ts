@@ -2,36 +2,35 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * Seconds each test folder took on the reference machine (2 cores): the mean of the weights before
- * and the clean-clone run of 2026-11-30 mid-morning (its `.data/test-times.json`, docs/testing.md;
- * one run alone moved folders by half their time: `sessions` 161 s then 76 s), where the shards
- * slow each other down; `audits` and `recordings` from that run alone, the first with the audit
- * harness kept from file to file (281 s before, 233 s after). The real-time files are left out. Only
+ * Seconds each test folder took on the reference machine (2 cores), in the run of 2026-11-30 midday
+ * with the audits in Chromium's headless shell (`npm test` in the checkout, its
+ * `.data/test-times.json`, docs/testing.md), where the shards slow each other down: the shell took
+ * `audits` from 233 s to 128 s, `pages` from 107 s to 55 s. The real-time files are left out. Only
  * their proportions matter: they balance the shards. A folder missing here counts
  * `UNKNOWN_FILE_SECONDS` a spec file.
  */
 const FOLDER_SECONDS: Readonly<Record<string, number>> = {
-  audits: 233,
-  extension: 131,
-  sessions: 114,
-  api: 109,
-  pages: 107,
-  failure: 62,
-  payments: 53,
-  scripts: 43,
-  recordings: 36,
-  auth: 32,
-  workflows: 31,
-  ai: 24,
+  audits: 128,
+  extension: 118,
+  api: 90,
+  sessions: 73,
+  failure: 60,
+  pages: 55,
+  payments: 49,
+  recordings: 25,
+  scripts: 23,
+  workflows: 23,
+  ai: 21,
+  auth: 17,
   outreach: 16,
-  db: 11,
-  gamification: 10,
-  community: 9,
-  admin: 7,
-  webhooks: 7,
-  ingestion: 3,
-  'facial-engine': 2,
-  testers: 2,
+  db: 8,
+  community: 7,
+  gamification: 6,
+  webhooks: 5,
+  admin: 4,
+  testers: 3,
+  ingestion: 2,
+  'facial-engine': 1,
   commands: 1,
   config: 1,
   lib: 1,

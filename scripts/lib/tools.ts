@@ -77,15 +77,23 @@ function aptInstall(pkg: string): boolean {
   return result.status === 0;
 }
 
+/** Where Debian's packages put their browsers: the full one, and the old headless shell. */
+export const FULL_CHROMIUM_PATH = '/usr/bin/chromium';
+const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
+
 /**
- * Debian's Chromium, which the audits drive through playwright (nothing downloads a browser).
- * Installed with apt when the configured path is missing; returns the path.
+ * A Debian Chromium, driven through playwright (nothing downloads a browser): by default the old
+ * headless shell (`chromium-headless-shell`), which the audits drive, or the full browser at
+ * FULL_CHROMIUM_PATH, which the extension's tests load the recorder into. Installed with apt when
+ * the path is missing and is one of those two; returns the path.
  */
-export function chromium(path = '/usr/bin/chromium'): string {
+export function chromium(path = HEADLESS_SHELL_PATH): string {
   if (isExecutable(path)) return path;
-  console.log(`[setup] ${path} is missing; installing Debian's chromium with apt-get`);
-  if (!aptInstall('chromium') || !isExecutable(path))
-    throw new Error('Could not install chromium with apt-get; set CHROMIUM_PATH');
+  const pkg = { [HEADLESS_SHELL_PATH]: 'chromium-headless-shell', [FULL_CHROMIUM_PATH]: 'chromium' }[path];
+  if (!pkg) throw new Error(`${path} (CHROMIUM_PATH) is missing`);
+  console.log(`[setup] ${path} is missing; installing Debian's ${pkg} with apt-get`);
+  if (!aptInstall(pkg) || !isExecutable(path))
+    throw new Error(`Could not install ${pkg} with apt-get; set CHROMIUM_PATH`);
   return path;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { testConfig } from '../support/config.ts';
+import { FULL_CHROMIUM_PATH } from '../../scripts/lib/tools.ts';
 
 // The on-device Web Speech recogniser (extension/web-speech-recogniser.js) and the choice between it
 // and the bundled one. Debian's Chromium has no on-device speech model, so the browser's
@@ -98,7 +98,7 @@ describe('Browser extension: the on-device Web Speech recogniser', function () {
 
   before(async () => {
     browser = await chromium.launch({
-      executablePath: testConfig().audits.chromiumPath,
+      executablePath: FULL_CHROMIUM_PATH,
       headless: true,
       args: ['--no-sandbox', '--disable-dev-shm-usage', '--autoplay-policy=no-user-gesture-required'],
     });

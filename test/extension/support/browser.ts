@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { buildExtension, serviceOriginOf, setServiceOrigin } from '../../../scripts/lib/extension-build.ts';
-import { testConfig } from '../../support/config.ts';
+import { FULL_CHROMIUM_PATH } from '../../../scripts/lib/tools.ts';
 
 /**
  * The extension as `npm run build:extension` packages it, built once per mocha process into a folder
@@ -87,7 +87,7 @@ export async function launchExtensionBrowser(
             ...(camera.audio ? [`--use-file-for-fake-audio-capture=${camera.audio}`] : []),
           ];
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: testConfig().audits.chromiumPath,
+    executablePath: FULL_CHROMIUM_PATH,
     headless: true,
     viewport: { width: 1024, height: 700 },
     // Playwright sends loopback through the proxy too (Chromium's `<-loopback>` rule).
