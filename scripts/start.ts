@@ -14,7 +14,7 @@ import { Lifecycle } from './lib/lifecycle.ts';
 import { stopProcess } from './lib/processes.ts';
 import { startDevServer, temporalReachable } from './lib/temporal-dev-server.ts';
 import { planTemporal } from './lib/temporal-plan.ts';
-import { chromium, PROJECT_ROOT, temporalCli } from './lib/tools.ts';
+import { chromium, liberationFonts, PROJECT_ROOT, temporalCli } from './lib/tools.ts';
 import { reachableUrl } from './lib/urls.ts';
 
 // `.env` as docker compose reads it (`.env.example`); the shell's environment wins. Read before
@@ -125,6 +125,7 @@ async function startEverything(): Promise<{
   facialEngine: string;
 }> {
   chromium(config.audits.chromiumPath);
+  liberationFonts();
   const temporal = await provideTemporal();
   console.log(`[start] Temporal: ${temporal.address}, ${temporal.origin}`);
   const { created, applied } = await prepareDatabase(config.database);

@@ -33,11 +33,11 @@ const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
  * cookies or storage shared between audits), closed once its page work is done. A lone audit
  * refills the pool then too, not while it runs: opening a context (a renderer process, and axe's
  * 650 kB run in its blank page) takes about 0.2 s of CPU in the headless shell the worker drives
- * (0.5 s in the full browser: docs/decisions/audits.md), and beside an audit on two cores it took
- * a small page's audit from about 530 to 980 ms (measured through the API). When other audits run
- * too (full-audit pages beside instant audits) or the audit took the last warm context, the pool
- * refills at once, so the next audit, an instant one with seconds to answer, finds one warm.
- * Each context carries axe and the audit kit as an init script (see AUDIT_INIT_SCRIPT), and
+ * (0.5 to 0.6 s in the full browser: docs/decisions/audits.md), and beside an audit on two cores
+ * it took a small page's audit from about 530 to 980 ms (the full browser, through the API). When
+ * other audits run too (full-audit pages beside instant audits) or the audit took the last warm
+ * context, the pool refills at once, so the next audit, an instant one with seconds to answer,
+ * finds one warm. Each context carries axe and the audit kit as an init script (see AUDIT_INIT_SCRIPT), and
  * reaches the network only through its own egress proxy (see egress-proxy.ts).
  */
 export class BrowserPool {

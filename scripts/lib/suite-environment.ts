@@ -1,6 +1,13 @@
 import { loadConfig } from '../../config/index.ts';
 import { dropDatabase, ensureDatabase, migrate } from '../../db/migrate.ts';
-import { chromium, espeakNg, FULL_CHROMIUM_PATH, temporalCli, temporalTestServer } from './tools.ts';
+import {
+  chromium,
+  espeakNg,
+  FULL_CHROMIUM_PATH,
+  liberationFonts,
+  temporalCli,
+  temporalTestServer,
+} from './tools.ts';
 
 export interface SuiteEnvironment {
   /** Variables the suite runs with: its own database and the installed Temporal binaries. */
@@ -23,6 +30,7 @@ export async function prepareSuiteEnvironment(kind: 'test' | 'bench'): Promise<S
   chromium(config.audits.chromiumPath);
   // The extension's tests load the recorder into the full browser, as testers run it.
   chromium(FULL_CHROMIUM_PATH);
+  liberationFonts();
   espeakNg();
   await ensureDatabase(databaseUrl);
   try {

@@ -92,8 +92,13 @@ export function chromium(path = HEADLESS_SHELL_PATH): string {
   const pkg = { [HEADLESS_SHELL_PATH]: 'chromium-headless-shell', [FULL_CHROMIUM_PATH]: 'chromium' }[path];
   if (!pkg) throw new Error(`${path} (CHROMIUM_PATH) is missing`);
   console.log(`[setup] ${path} is missing; installing Debian's ${pkg} with apt-get`);
-  if (!aptInstall(pkg) || !isExecutable(path))
-    throw new Error(`Could not install ${pkg} with apt-get; set CHROMIUM_PATH`);
+  if (!aptInstall(pkg) || !isExecutable(path)) {
+    const hint =
+      path === FULL_CHROMIUM_PATH
+        ? `the extension's tests load the recorder into it there`
+        : 'set CHROMIUM_PATH to a Chromium that is installed';
+    throw new Error(`Could not install ${pkg} with apt-get: ${hint}`);
+  }
   return path;
 }
 

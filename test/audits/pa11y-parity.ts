@@ -70,6 +70,13 @@ export const PA11Y_EXCEPTIONS: readonly Pa11yException[] = [
     applies: `(el) => el.matches('iframe, frame') && !(el.getAttribute('title') || '').trim()`,
   },
   {
+    name: 'nameless-field-is-4.1.2',
+    reason:
+      'A form field without a name: HTML_CodeSniffer reports 1.3.1 (F68) beside 4.1.2 (H91). WCAG 2.2 files F68 under 4.1.2 alone, and a field fails 1.3.1 only where a visible label is not tied to it, which the missing name does not tell; the audit reports the missing name under 4.1.2 (axe\'s label and select-name, docs/decisions/audits.md, "Extra WCAG criteria on axe rules").',
+    codes: /\.1_3_1\.F68$/,
+    applies: `(el) => el.matches('input, select, textarea') && !(el.labels && el.labels.length) && !['aria-label', 'aria-labelledby', 'title'].some((name) => (el.getAttribute(name) || '').trim())`,
+  },
+  {
     name: 'empty-heading-is-advice',
     reason:
       "A heading element without text: HTML_CodeSniffer reports 1.3.1 (H42.2). An empty heading conveys no structure that is missing from the content, so it fails no criterion by itself; axe's empty-heading is a best practice, reported as advice.",

@@ -59,7 +59,10 @@ const PAGES = [
   'bench/blog.html',
 ];
 const ROUNDS = 5;
-/** Enough for the pool to close the last audit's context and open its replacement (about 0.7 s here). */
+/**
+ * Enough for the pool to close the last audit's context and open its replacement (about 0.7 s here
+ * in the full browser, less in the headless shell).
+ */
 const SETTLE_MS = 1_500;
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 const TARGETS = { p50Ms: 2000, speedupVsPa11y: 2, instantLimitMs: 10_000 } as const;

@@ -18,7 +18,7 @@ import { chromium, type Browser } from 'playwright-core';
 import type { BenchResult } from '../../scripts/bench.ts';
 import { RECORDER_BUILD } from '../../scripts/lib/extension-build.ts';
 import { RRWEB_SCRIPT, screenshotMoment } from '../../activities/recordings/moment-screenshot.ts';
-import { FULL_CHROMIUM_PATH } from '../../scripts/lib/tools.ts';
+import { testConfig } from '../support/config.ts';
 import { median, round } from './support/stats.ts';
 
 const ACTIVITY_MS = 10_000;
@@ -126,7 +126,7 @@ export async function run(): Promise<BenchResult> {
   const bundled = await build({ ...RECORDER_BUILD, write: false, outdir: 'out', legalComments: 'none' });
   const recorder = bundled.outputFiles[0]!.text;
   const browser = await chromium.launch({
-    executablePath: FULL_CHROMIUM_PATH,
+    executablePath: testConfig().audits.chromiumPath,
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
   });
   try {
