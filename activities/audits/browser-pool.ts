@@ -37,8 +37,8 @@ const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
  * it took a small page's audit from about 530 to 980 ms (the full browser, through the API). When
  * other audits run too (full-audit pages beside instant audits) or the audit took the last warm
  * context, the pool refills at once, so the next audit, an instant one with seconds to answer,
- * finds one warm. Each context carries axe and the audit kit as an init script (see AUDIT_INIT_SCRIPT), and
- * reaches the network only through its own egress proxy (see egress-proxy.ts).
+ * finds one warm. Each context carries axe and the audit kit as an init script (see
+ * AUDIT_INIT_SCRIPT), and reaches the network only through its own egress proxy (see egress-proxy.ts).
  */
 export class BrowserPool {
   private browser: Promise<Browser> | undefined;

@@ -109,6 +109,7 @@ export async function rescoreAuditPage(
 export const storedPageIssues = (page: AuditPageRow) =>
   page.issues as unknown as { issues: AuditIssue[]; fixes?: Record<string, string> };
 
+/** Every column but the outline; a column added to the table fails this return type until listed. */
 export function listAuditPages(tx: Tx, auditJobId: string): Promise<AuditPageRow[]> {
   return tx
     .selectFrom('audit_pages')

@@ -82,12 +82,12 @@ export const FULL_CHROMIUM_PATH = '/usr/bin/chromium';
 const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
 
 /**
- * A Debian Chromium, driven through playwright (nothing downloads a browser): by default the old
- * headless shell (`chromium-headless-shell`), which the audits drive, or the full browser at
+ * A Debian Chromium, driven through playwright (nothing downloads a browser): the old headless
+ * shell (`chromium-headless-shell`), which the audits drive, or the full browser at
  * FULL_CHROMIUM_PATH, which the extension's tests load the recorder into. Installed with apt when
  * the path is missing and is one of those two; returns the path.
  */
-export function chromium(path = HEADLESS_SHELL_PATH): string {
+export function chromium(path: string): string {
   if (isExecutable(path)) return path;
   const pkg = { [HEADLESS_SHELL_PATH]: 'chromium-headless-shell', [FULL_CHROMIUM_PATH]: 'chromium' }[path];
   if (!pkg) throw new Error(`${path} (CHROMIUM_PATH) is missing`);
