@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { traceRequests } from './http/tracing.ts';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
@@ -40,6 +40,7 @@ import { INGESTION_BODY_LIMIT_BYTES, isIngestionPath } from './ingestion/body-li
 import { ingestionRoutes } from './ingestion/ingestion.routes.ts';
 import { internalRoutes } from './internal/queues.routes.ts';
 import { cors } from './http/cors.ts';
+import { indexedRouter } from './http/indexed-router.ts';
 import { constraintColumnsIn } from './http/constraint-violations.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
@@ -154,7 +155,7 @@ export function createApi(deps: AppDependencies): Api {
     [...DOCS_ENDPOINTS, ...OFFER_PAGE_ENDPOINTS, ...BADGE_ICON_ENDPOINTS],
   );
 
-  const router = new Router<RequestState>();
+  const router = indexedRouter<RequestState>();
   mountRoutes(router, routes);
   mountDocs(router, () => document);
   mountOfferPages(router, context);
@@ -186,8 +187,9 @@ export function createApi(deps: AppDependencies): Api {
   });
   app.silent = true;
   let stopping = false;
+  // Without a trace exporter (OTEL_EXPORTER_OTLP_ENDPOINT) a span would go nowhere: none is made.
+  if (config.tracing.otlpEndpoint) app.use(traceRequests((ctx) => metrics.routeOf(ctx)));
   app
-    .use(traceRequests((ctx) => metrics.routeOf(ctx)))
     .use(metrics.middleware)
     .use(async (ctx, next) => {
       await next();

@@ -8,8 +8,11 @@ import { prepareSuiteEnvironment } from './lib/suite-environment.ts';
 import { PROJECT_ROOT } from './lib/tools.ts';
 
 export interface BenchResult {
-  /** Numbers, per-target verdicts, or a list of findings (e.g. the audit's missed pa11y defects; empty is good). */
-  readonly figures: Record<string, number | boolean | readonly string[]>;
+  /**
+   * Numbers, per-target verdicts, a list of findings (e.g. the audit's missed pa11y defects; empty is
+   * good), or a figure's value in each of several rounds.
+   */
+  readonly figures: Record<string, number | boolean | readonly string[] | readonly number[]>;
   readonly runs: number;
   /** Where a benchmark has targets (issue text): the figures it must reach, and whether it did. */
   readonly targets?: Record<string, number>;

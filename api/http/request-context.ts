@@ -1,9 +1,37 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import type { Principal } from '../../commands/principal.ts';
 import type { RequestState } from './state.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+/**
+ * A request's state. Its child logger (carrying the request's id) is made when first used (a
+ * warning, an error): most requests only write their one line. The getter lives on the class, so
+ * every request's state has the same shape (an accessor defined on each object would give each its
+ * own, and every later link's reads of it would go the slow way).
+ */
+class State implements RequestState {
+  principal: Principal | null = null;
+  authFailure: string | null = null;
+  admitWebhookDelivery?: () => Promise<void>;
+  #log: Logger | undefined;
+
+  constructor(
+    private readonly logger: Logger,
+    readonly requestId: string,
+    readonly receivedAt: number,
+  ) {}
+
+  get log(): Logger {
+    return (this.#log ??= this.logger.child({ requestId: this.requestId }));
+  }
+
+  set log(log: Logger) {
+    this.#log = log;
+  }
+}
 
 /**
  * Gives every request an id (the caller's X-Request-Id when well-formed), a child logger carrying
@@ -11,19 +39,10 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
  */
 export function requestContext(logger: Logger): Middleware<RequestState> {
   return async (ctx, next) => {
-    ctx.state.receivedAt = performance.now();
+    const receivedAt = performance.now();
     const offered = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(offered) ? offered : randomUUID();
-    ctx.state.requestId = requestId;
-    // Made when first used (a warning, an error): most requests only write their one line below.
-    let child: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', {
-      get: () => (child ??= logger.child({ requestId })),
-      configurable: true,
-      enumerable: true,
-    });
-    ctx.state.principal = null;
-    ctx.state.authFailure = null;
+    ctx.state = new State(logger, requestId, receivedAt);
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
@@ -34,7 +53,7 @@ export function requestContext(logger: Logger): Middleware<RequestState> {
           method: ctx.method,
           path: ctx.path,
           status: ctx.status,
-          ms: Math.round(performance.now() - ctx.state.receivedAt),
+          ms: Math.round(performance.now() - receivedAt),
         },
         'request',
       );
