@@ -492,14 +492,16 @@ describe('POST /api/reports includeScreenshots: a picture of each finding', func
       await page.keyboard.press('ArrowRight');
       assert.equal(await position(), '4.5 s before the moment');
       // Played from there with the keyboard: the position moves on, then Pause stops it.
+      // Polled from here: the page's policy refuses the string evaluation waitForFunction uses.
+      const value = () => page.evaluate<number>(`Number(document.getElementById('position').value)`);
+      const from = await value();
       await page.keyboard.press('Shift+Tab');
       await page.keyboard.press('Shift+Tab');
       await page.keyboard.press('Enter');
       assert.equal(await page.locator('#play').textContent(), 'Pause');
-      // Polled from here: the page's policy refuses the string evaluation waitForFunction uses.
-      const value = () => page.evaluate<number>(`Number(document.getElementById('position').value)`);
-      for (let tries = 0; tries < 100 && (await value()) < 1500; tries++) await page.waitForTimeout(50);
-      assert.ok((await value()) >= 1500, 'the position moves on while playing');
+      // Any step forward proves it plays; a loaded machine may give the page few frames a second.
+      for (let tries = 0; tries < 300 && (await value()) <= from; tries++) await page.waitForTimeout(50);
+      assert.ok((await value()) > from, 'the position moves on while playing');
       await page.keyboard.press('Enter');
       assert.equal(await page.locator('#play').textContent(), 'Play');
       await tabTo(page, '#back-to-moment');
