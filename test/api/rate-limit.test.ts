@@ -332,6 +332,27 @@ describe('rate limiting', () => {
       }
     });
 
+    it('counts the hits of one turn together, each in order (a key twice counts twice), beyond one command', async () => {
+      const store = new RedisRateLimitStore(TEST_REDIS_URL, `ratelimit-test-${randomUUID()}`);
+      try {
+        const now = Date.parse('2030-01-01T00:00:10.000Z');
+        const hits = await Promise.all(['a', 'b', 'a', 'a'].map((key) => store.hit(key, MINUTE_MS, now)));
+        assert.deepEqual(
+          hits.map((hit) => hit.count),
+          [1, 1, 2, 3],
+        );
+        // More than one command's worth (1,000 keys) in one turn.
+        const many = await Promise.all(Array.from({ length: 2500 }, () => store.hit('c', MINUTE_MS, now)));
+        assert.deepEqual(
+          many.map((hit) => hit.count),
+          Array.from({ length: 2500 }, (_, index) => index + 1),
+        );
+        assert.ok(many.every((hit) => hit.resetMs === 50_000));
+      } finally {
+        await store.close();
+      }
+    });
+
     it("a window's counter expires with its window, and later hits in it do not push that back", async () => {
       const prefix = `ratelimit-test-${randomUUID()}`;
       const store = new RedisRateLimitStore(TEST_REDIS_URL, prefix);
