@@ -4,7 +4,7 @@ import { write, writeSync } from 'node:fs';
 const RETRY_MS = 10;
 const EXIT_WAIT_MS = 1_000;
 
-const isBusy = (error: NodeJS.ErrnoException) => error.code === 'EAGAIN';
+const isBusy = (error: NodeJS.ErrnoException) => error.code === 'EAGAIN' || error.code === 'EBUSY';
 
 /**
  * Log lines to a file descriptor, written asynchronously and together: the lines logged during one
@@ -20,6 +20,8 @@ export class LogLineWriter {
   #pending: string[] = [];
   #writing = false;
   #scheduled = false;
+  /** A chunk (or its unwritten rest) waiting to retry after the descriptor was full. */
+  #waiting: Buffer | undefined;
 
   constructor(private readonly fd: number) {
     process.once('exit', () => this.flushSync());
@@ -36,12 +38,16 @@ export class LogLineWriter {
   }
 
   /**
-   * Writes what is pending now, before returning (at exit). A descriptor that stays full is waited
-   * for up to EXIT_WAIT_MS in all, so a pipe nobody reads cannot hold the process at its exit.
+   * Writes what is pending now, before returning (at exit), after a chunk waiting to retry. A
+   * descriptor that stays full is waited for up to EXIT_WAIT_MS in all, so a pipe nobody reads
+   * cannot hold the process at its exit. A write under way at that moment is the system's: its
+   * lines may land after these.
    */
   flushSync(): void {
-    if (!this.#pending.length) return;
-    let chunk = this.#take();
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (!waiting && !this.#pending.length) return;
+    let chunk = waiting ? Buffer.concat([waiting, this.#take()]) : this.#take();
     let waited = 0;
     while (chunk.length) {
       try {
@@ -70,7 +76,17 @@ export class LogLineWriter {
   #writeChunk(chunk: Buffer): void {
     write(this.fd, chunk, 0, chunk.length, null, (error, written) => {
       if (error && isBusy(error)) {
-        setTimeout(() => this.#writeChunk(chunk), RETRY_MS);
+        this.#waiting = chunk;
+        setTimeout(() => {
+          if (this.#waiting === chunk) {
+            this.#waiting = undefined;
+            this.#writeChunk(chunk);
+            return;
+          }
+          // flushSync wrote it meanwhile: the writer is free again.
+          this.#writing = false;
+          this.#writeNext();
+        }, RETRY_MS);
         return;
       }
       // Any other failure (the reader has gone: EPIPE) ends this chunk; later lines still try.

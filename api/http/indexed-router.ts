@@ -58,10 +58,17 @@ export function indexedRouter<StateT = DefaultState, ContextT = DefaultContext>(
     indexedLayers = router.stack.length;
   };
   const candidates = (path: string): readonly RouterLayer[] => {
-    // Routes are mounted before the first request; one mounted later rebuilds the index.
+    // Routes are mounted before the first request; one mounted later makes the index again.
     if (indexedLayers !== router.stack.length) reindex();
     const [first, firstTwo] = keysOf(path);
     return (firstTwo && index.get(firstTwo)) || index.get(first) || unprefixed;
+  };
+
+  // A prefix changes every layer's path, not their number: the index is made again.
+  const setPrefix = router.prefix.bind(router);
+  router.prefix = (prefix) => {
+    indexedLayers = -1;
+    return setPrefix(prefix);
   };
 
   router.match = (path, method) => {

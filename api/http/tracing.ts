@@ -8,8 +8,8 @@ const tracer = trace.getTracer('usability-api');
  * One server span per request, the parent of whatever it starts (the Temporal client's
  * interceptor puts the context into the workflow's headers, so the workflow and its activities
  * join the trace). A `traceparent` from the caller continues its trace. Named by method and route
- * template once routing has run; a 5xx is an error. Without a registered tracer provider
- * (OTEL_EXPORTER_OTLP_ENDPOINT unset) the span is the API's no-op.
+ * template once routing has run; a 5xx is an error. Mounted only with a trace exporter
+ * (OTEL_EXPORTER_OTLP_ENDPOINT): without one the span would be the API's no-op, made for nothing.
  */
 export function traceRequests(
   routeOf: (ctx: Parameters<Middleware<RequestState>>[0]) => string,

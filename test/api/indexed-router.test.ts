@@ -98,11 +98,14 @@ describe('the indexed router (api/http/indexed-router.ts)', function () {
     );
   });
 
-  it('indexes routes mounted after the first match', () => {
+  it('indexes routes mounted after the first match, and a prefix set after it', () => {
     const router = indexedRouter();
     router.get('/a', () => Promise.resolve());
     assert.equal(router.match('/b', 'GET').route, false);
     router.get('/b', () => Promise.resolve());
     assert.equal(router.match('/b', 'GET').route, true);
+    router.prefix('/p');
+    assert.equal(router.match('/p/b', 'GET').route, true);
+    assert.equal(router.match('/b', 'GET').route, false);
   });
 });

@@ -332,10 +332,20 @@ describe('rate limiting', () => {
       }
     });
 
-    it('counts the hits of one turn together, each in order (a key twice counts twice), beyond one command', async () => {
-      const store = new RedisRateLimitStore(TEST_REDIS_URL, `ratelimit-test-${randomUUID()}`);
+    it('counts the hits of one turn in one command, each in order (a key twice counts twice), 1,000 keys a command', async () => {
+      const prefix = `ratelimit-test-${randomUUID()}`;
+      const store = new RedisRateLimitStore(TEST_REDIS_URL, prefix);
+      const client = new Redis(TEST_REDIS_URL);
+      const monitor = await client.monitor();
       try {
         const now = Date.parse('2030-01-01T00:00:10.000Z');
+        await store.hit('warm-up', MINUTE_MS, now); // the script is in Redis from here on
+        // Redis' own log of what it runs (every connection's): this store's counting commands.
+        const commands: string[][] = [];
+        monitor.on('monitor', (_time: string, args: string[]) => {
+          const ours = args.some((arg) => arg.startsWith(`${prefix}:a:`) || arg.startsWith(`${prefix}:c:`));
+          if (ours && /^eval/i.test(args[0] ?? '')) commands.push(args);
+        });
         const hits = await Promise.all(['a', 'b', 'a', 'a'].map((key) => store.hit(key, MINUTE_MS, now)));
         assert.deepEqual(
           hits.map((hit) => hit.count),
@@ -348,7 +358,14 @@ describe('rate limiting', () => {
           Array.from({ length: 2500 }, (_, index) => index + 1),
         );
         assert.ok(many.every((hit) => hit.resetMs === 50_000));
+        for (let waited = 0; commands.length < 4 && waited < 3000; waited += 50)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        // One for the first turn's four hits, three for the 2,500 of the second.
+        assert.equal(commands.length, 4);
       } finally {
+        monitor.disconnect();
+        client.disconnect();
         await store.close();
       }
     });

@@ -190,6 +190,7 @@ export async function run(): Promise<BenchResult> {
     });
     await measure(bareStatsUrl, '/', STATS_CONNECTIONS, anonymous, WARM_UP_SECONDS);
     await measure(service.url, '/api/community/stats', STATS_CONNECTIONS, anonymous, WARM_UP_SECONDS);
+    await measure(bareReadsUrl, `/api/jobs/${studyId}`, READ_CONNECTIONS, reader, WARM_UP_SECONDS);
     await measure(service.url, `/api/jobs/${studyId}`, READ_CONNECTIONS, reader, WARM_UP_SECONDS);
     // Each pair in turn, bare first: both meet the machine in the same state.
     const statsRounds: { bare: Measured; api: Measured }[] = [];
