@@ -10,6 +10,8 @@ import {
 
 const port = z.coerce.number().int().min(0).max(65535);
 export const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-0123456789';
+/** Debian's `chromium-headless-shell`: the browser the audits drive unless CHROMIUM_PATH says otherwise. */
+export const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
 
 const environmentSchema = z
   .object({
@@ -44,7 +46,7 @@ const environmentSchema = z
     OUTBOX_DIR: z.string().min(1).default('.data/outbox'),
     // Where `npm run build:extension` leaves the recorder's package, which the start page offers.
     RECORDER_PACKAGE_DIR: z.string().min(1).default('dist'),
-    CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium-headless-shell'),
+    CHROMIUM_PATH: z.string().min(1).default(HEADLESS_SHELL_PATH),
     AUDIT_TASK_QUEUE: z.string().min(1).default('usability-audits'),
     AUDIT_POOL_SIZE: z.coerce.number().int().min(1).max(16).default(2),
     // Audits of loopback/private addresses are refused unless this is on (tests, local development).

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HEADLESS_SHELL_PATH } from '../../config/index.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TOOLS_DIR = join(PROJECT_ROOT, '.tools');
@@ -77,9 +78,8 @@ function aptInstall(pkg: string): boolean {
   return result.status === 0;
 }
 
-/** Where Debian's packages put their browsers: the full one, and the old headless shell. */
+/** Where Debian's `chromium` package puts the full browser (the headless shell: config/index.ts). */
 export const FULL_CHROMIUM_PATH = '/usr/bin/chromium';
-const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
 
 /**
  * A Debian Chromium, driven through playwright (nothing downloads a browser): the old headless

@@ -188,22 +188,31 @@ export async function run(): Promise<BenchResult> {
       authorization: `Bearer ${readers[index % readers.length]!.token}`,
       'x-reader': String(index),
     });
-    await measure(bareStatsUrl, '/', STATS_CONNECTIONS, anonymous, WARM_UP_SECONDS);
-    await measure(service.url, '/api/community/stats', STATS_CONNECTIONS, anonymous, WARM_UP_SECONDS);
-    await measure(bareReadsUrl, `/api/jobs/${studyId}`, READ_CONNECTIONS, reader, WARM_UP_SECONDS);
-    await measure(service.url, `/api/jobs/${studyId}`, READ_CONNECTIONS, reader, WARM_UP_SECONDS);
-    // Each pair in turn, bare first: both meet the machine in the same state.
+    /**
+     * A pair run once, in turn, bare first: both meet the machine in the same state. The bare
+     * servers answer any path as the API answers this one.
+     */
+    const pair = async (
+      bareUrl: string,
+      path: string,
+      connections: number,
+      headers: (index: number) => Record<string, string>,
+      seconds?: number,
+    ) => ({
+      bare: await measure(bareUrl, path, connections, headers, seconds),
+      api: await measure(service.url, path, connections, headers, seconds),
+    });
+    const statsPair = (seconds?: number) =>
+      pair(bareStatsUrl, '/api/community/stats', STATS_CONNECTIONS, anonymous, seconds);
+    const readsPair = (seconds?: number) =>
+      pair(bareReadsUrl, `/api/jobs/${studyId}`, READ_CONNECTIONS, reader, seconds);
+    await statsPair(WARM_UP_SECONDS);
+    await readsPair(WARM_UP_SECONDS);
     const statsRounds: { bare: Measured; api: Measured }[] = [];
     const readsRounds: { bare: Measured; api: Measured }[] = [];
     for (let index = 0; index < ROUNDS; index += 1) {
-      statsRounds.push({
-        bare: await measure(bareStatsUrl, '/', STATS_CONNECTIONS, anonymous),
-        api: await measure(service.url, '/api/community/stats', STATS_CONNECTIONS, anonymous),
-      });
-      readsRounds.push({
-        bare: await measure(bareReadsUrl, `/api/jobs/${studyId}`, READ_CONNECTIONS, reader),
-        api: await measure(service.url, `/api/jobs/${studyId}`, READ_CONNECTIONS, reader),
-      });
+      statsRounds.push(await statsPair());
+      readsRounds.push(await readsPair());
     }
     const statsRatios = statsRounds.map(({ bare, api }) => round(api.p99Ms / Math.max(1, bare.p99Ms), 2));
     const readsRatios = readsRounds.map(({ bare, api }) => round(api.perSecond / bare.perSecond, 2));

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LogLineWriter } from '../../config/log-line-writer.ts';
+import { eventually } from '../audits/polling.ts';
 
 const LOGGER = fileURLToPath(new URL('../../config/logger.ts', import.meta.url));
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -42,12 +43,7 @@ describe('log lines (config/log-line-writer.ts)', function () {
       assert.equal(readFileSync(path, 'utf8'), '', 'nothing is written during the turn itself');
       await turn();
       for (const line of lines.slice(2500)) writer.write(line);
-      for (
-        let waited = 0;
-        readFileSync(path, 'utf8').length < lines.join('').length && waited < 200;
-        waited++
-      )
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      await eventually(() => readFileSync(path, 'utf8').length >= lines.join('').length, 5000);
       assert.equal(readFileSync(path, 'utf8'), lines.join(''));
     } finally {
       closeSync(fd);
