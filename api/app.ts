@@ -41,6 +41,7 @@ import { ingestionRoutes } from './ingestion/ingestion.routes.ts';
 import { internalRoutes } from './internal/queues.routes.ts';
 import { cors } from './http/cors.ts';
 import { indexedRouter } from './http/indexed-router.ts';
+import { setHeadersDirectly } from './http/header-set.ts';
 import { constraintColumnsIn } from './http/constraint-violations.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
@@ -186,6 +187,7 @@ export function createApi(deps: AppDependencies): Api {
     maxIpsCount: config.http.trustProxy,
   });
   app.silent = true;
+  setHeadersDirectly(app);
   let stopping = false;
   // Without a trace exporter (OTEL_EXPORTER_OTLP_ENDPOINT) a span would go nowhere: none is made.
   if (config.tracing.otlpEndpoint) app.use(traceRequests((ctx) => metrics.routeOf(ctx)));

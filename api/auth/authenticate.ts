@@ -6,7 +6,8 @@ import { isApiToken } from '../../commands/auth/api-tokens.ts';
 import { SESSION_COOKIE } from './cookies.ts';
 import type { RevokedLogins } from './revoked-logins.ts';
 import type { SessionPrincipal } from '../../commands/principal.ts';
-import { InvalidSessionToken, verifySessionJwt } from './session-jwt.ts';
+import { InvalidSessionToken } from './session-jwt.ts';
+import { VerifiedSessionTokens } from './verified-session-tokens.ts';
 import { isTestTokenShaped, TEST_TOKEN_HEADER, verifyTestToken } from './test-tokens.ts';
 
 export { SESSION_COOKIE };
@@ -41,6 +42,7 @@ export function authenticate({
   now = () => new Date(),
   beforeLookup = () => Promise.resolve(),
 }: AuthenticateOptions): Middleware<RequestState> {
+  const sessionTokens = new VerifiedSessionTokens(jwtSecret);
   return async (ctx, next) => {
     const testToken = ctx.get(TEST_TOKEN_HEADER);
     const authorization = ctx.get('Authorization');
@@ -58,7 +60,7 @@ export function authenticate({
       const token = bearer ?? ctx.cookies.get(SESSION_COOKIE);
       if (token) {
         try {
-          const claims = await verifySessionJwt(token, jwtSecret, now());
+          const claims = await sessionTokens.claimsOf(token, now());
           if (claims.sid && (await revokedLogins.isRevoked(claims.sid))) {
             ctx.state.authFailure = 'Session ended: log in again';
           } else {

@@ -86,7 +86,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     url: string,
     private readonly prefix = 'ratelimit',
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) as CountingRedis;
+    // Not auto-pipelined: the store batches a turn's hits itself, and ioredis' own batching would
+    // hold each batch back for one more turn of the event loop (its setImmediate, queued from ours).
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2 }) as CountingRedis;
     this.redis.defineCommand('hitWindows', { lua: HIT_WINDOWS });
     // While Redis is away each command fails on its own (the request answers 503 and is logged);
     // the client's connection errors would otherwise print to stderr on every reconnect.

@@ -59,11 +59,11 @@ export function jobRoutes(deps: CommandContext): RouteDefinition[] {
       paginated: true,
       handler: async ({ query, principal }) =>
         asUser(deps.db, principal.claims, async (tx) => {
-          const { rows, total } = await listStudies(tx, {
-            status: query.status,
-            limit: query.limit,
-            offset: offsetOf(query),
-          });
+          const { rows, total } = await listStudies(
+            tx,
+            { status: query.status, limit: query.limit, offset: offsetOf(query) },
+            principal.claims,
+          );
           const labels = await variantLabelsOf(
             tx,
             rows.map((row) => row.id),

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { Redis } from 'ioredis';
@@ -25,6 +26,20 @@ class Clock {
   advance(ms: number) {
     this.current += ms;
   }
+}
+
+/** A key's value as a Redis client in another process reads it (synchronously). */
+function counterReadElsewhere(key: string): string {
+  const script = `import { Redis } from 'ioredis';
+const redis = new Redis(process.argv[1]);
+process.stdout.write(String(await redis.get(process.argv[2])));
+redis.disconnect();`;
+  const read = spawnSync(process.execPath, ['--input-type=module', '-e', script, TEST_REDIS_URL, key], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  if (read.status !== 0) throw new Error(`reading ${key}: ${read.stderr}`);
+  return read.stdout;
 }
 
 /** Sends `count` requests, a batch at a time, and returns their statuses in order. */
@@ -366,6 +381,25 @@ describe('rate limiting', () => {
       } finally {
         monitor.disconnect();
         client.disconnect();
+        await store.close();
+      }
+    });
+
+    it("sends a turn's hits to Redis in that turn, not one turn later", async () => {
+      const prefix = `ratelimit-test-${randomUUID()}`;
+      const store = new RedisRateLimitStore(TEST_REDIS_URL, prefix);
+      try {
+        const now = Date.parse('2030-01-01T00:00:10.000Z');
+        await store.hit('warm-up', MINUTE_MS, now); // connected, the script in Redis
+        const bucket = `${prefix}:key:${now - (now % MINUTE_MS)}`;
+        const seenByAnotherClient = await new Promise<string>((resolve) => {
+          void store.hit('key', MINUTE_MS, now);
+          // Runs just after the store's own setImmediate, in the same turn, and holds the event
+          // loop while another process reads the counter: only a command already written counts.
+          setImmediate(() => resolve(counterReadElsewhere(bucket)));
+        });
+        assert.equal(seenByAnotherClient, '1');
+      } finally {
         await store.close();
       }
     });

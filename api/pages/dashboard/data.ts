@@ -23,7 +23,9 @@ export async function loadDashboard(db: Db, principal: SessionPrincipal): Promis
     return { role: 'tester', sessions };
   }
   if (claims.role === 'business') {
-    const { rows } = await asUser(db, claims, (tx) => listStudies(tx, { limit: LIST_LIMIT, offset: 0 }));
+    const { rows } = await asUser(db, claims, (tx) =>
+      listStudies(tx, { limit: LIST_LIMIT, offset: 0 }, claims),
+    );
     return { role: 'business', studies: rows };
   }
   return { role: 'admin' };
