@@ -32,7 +32,8 @@ export class VerifiedSessionTokens {
       this.verified.delete(token);
       throw new InvalidSessionToken('Session token expired');
     }
-    const claims = await this.verify(token, this.secret, now);
+    // Frozen: every later request with this token is handed the same object.
+    const claims = Object.freeze(await this.verify(token, this.secret, now));
     const { exp, nbf } = payloadOf(token);
     // A not-before time is judged against each request's clock: such a token is checked each time.
     if (nbf !== undefined) return claims;

@@ -103,10 +103,11 @@ export interface StudyListFilter {
 
 /**
  * Studies visible to the caller (RLS scopes them), newest first, with the total for pagination.
- * The caller's own rows are also named outright (the same rows the policy allows): the policy's
- * OR (an admin, the organization, a session on the study) can use no index, so without that the
- * page and the count went through every study of every organization, asking about each one's
- * sessions, and a business's list slowed as the platform grew.
+ * The caller's own rows are also named outright: the policy's OR (an admin, the organization, a
+ * session on the study) can use no index, so without that the page and the count went through
+ * every study of every organization, asking about each one's sessions, and a business's list
+ * slowed as the platform grew. They are the rows the policy allows because only testers hold
+ * sessions (createSession refuses anyone else) and only business users belong to organizations.
  */
 export async function listStudies(
   tx: Tx,
