@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.ts';
+import { BoundedMap } from '../../lib/bounded-map.ts';
 import { asSystem } from '../../db/doors.ts';
 import { recordApiTokenUse } from '../../db/repositories/api-tokens.ts';
 import type { ApiTokenPrincipal } from '../../commands/principal.ts';
@@ -14,7 +15,9 @@ const MAX_ENTRIES = 10_000;
  * seen at once; other instances see it when their entry expires.
  */
 export class ApiTokenVerifier {
-  private readonly cache = new Map<string, { principal: ApiTokenPrincipal | null; until: number }>();
+  private readonly cache = new BoundedMap<string, { principal: ApiTokenPrincipal | null; until: number }>(
+    MAX_ENTRIES,
+  );
 
   constructor(
     private readonly db: Db,
@@ -39,7 +42,6 @@ export class ApiTokenVerifier {
           rateLimitKey: `api_token:${row.id}`,
         }
       : null;
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, { principal, until: now.getTime() + API_TOKEN_CACHE_MS });
     return principal;
   }

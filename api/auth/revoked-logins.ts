@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.ts';
+import { BoundedMap } from '../../lib/bounded-map.ts';
 import { asSystem } from '../../db/doors.ts';
 import { isFamilyRevoked } from '../../db/repositories/refresh-tokens.ts';
 
@@ -12,7 +13,7 @@ const MAX_ENTRIES = 10_000;
  * one query per login per minute.
  */
 export class RevokedLogins {
-  private readonly cache = new Map<string, { revoked: boolean; until: number }>();
+  private readonly cache = new BoundedMap<string, { revoked: boolean; until: number }>(MAX_ENTRIES);
 
   constructor(
     private readonly db: Db,
@@ -24,7 +25,6 @@ export class RevokedLogins {
     const cached = this.cache.get(loginId);
     if (cached && cached.until > now) return cached.revoked;
     const revoked = await asSystem(this.db, (tx) => isFamilyRevoked(tx, loginId));
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
     // A revoked login never comes back, so that answer is kept for good.
     this.cache.set(loginId, { revoked, until: revoked ? Infinity : now + REVOKED_LOGIN_CACHE_MS });
     return revoked;

@@ -1,3 +1,5 @@
+import { decodeJwt } from 'jose';
+import { BoundedMap } from '../../lib/bounded-map.ts';
 import { InvalidSessionToken, verifySessionJwt, type SessionClaims } from './session-jwt.ts';
 
 const MAX_ENTRIES = 10_000;
@@ -18,7 +20,7 @@ interface Verified {
  * (RevokedLogins). Bounded: the oldest entry goes first.
  */
 export class VerifiedSessionTokens {
-  private readonly verified = new Map<string, Verified>();
+  private readonly verified = new BoundedMap<string, Verified>(MAX_ENTRIES);
 
   constructor(
     private readonly secret: string,
@@ -34,19 +36,10 @@ export class VerifiedSessionTokens {
     }
     // Frozen: every later request with this token is handed the same object.
     const claims = Object.freeze(await this.verify(token, this.secret, now));
-    const { exp, nbf } = payloadOf(token);
+    const { exp, nbf } = decodeJwt(token);
     // A not-before time is judged against each request's clock: such a token is checked each time.
     if (nbf !== undefined) return claims;
-    if (this.verified.size >= MAX_ENTRIES) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(token, { claims, expiresAt: typeof exp === 'number' ? exp : Infinity });
+    this.verified.set(token, { claims, expiresAt: exp ?? Infinity });
     return claims;
   }
-}
-
-/** The time claims of a token that has just verified (so its payload is well-formed JSON). */
-function payloadOf(token: string): { exp?: unknown; nbf?: unknown } {
-  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as {
-    exp?: unknown;
-    nbf?: unknown;
-  };
 }
