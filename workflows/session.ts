@@ -90,6 +90,8 @@ interface SessionWorkflowState {
   completedAt: string | null;
   /** `POST .../analyze` asked for another Agent 2 run after a failed one. */
   analysisRequested: boolean;
+  /** A failed run's return to completed is being recorded (the stored status may read completed). */
+  failureBeingRecorded: boolean;
   confirmed: ConfirmedSession | undefined;
   /** Agent steps the AI retry schedule settled after every provider had been down. */
   readonly settledByRetry: Map<string, AiWorkCompletion['status']>;
@@ -113,6 +115,7 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
     status: input.status ?? 'active',
     completedAt: null,
     analysisRequested: false,
+    failureBeingRecorded: false,
     confirmed: undefined,
     settledByRetry: new Map(),
     tasks: emptyTaskBook(),
@@ -215,7 +218,15 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
     analyzeSessionUpdate,
     async () => {
       // A run under way is answered as it stands: the caller polls GET until analyzed.
-      if (state.status === 'analyzing') return view();
+      if (state.status === 'analyzing') {
+        // Unless it failed and is returning to completed, which a GET may already show: this is
+        // that status's analyze, taken up once it is recorded. Histories recorded before this
+        // replay without it.
+        if (state.failureBeingRecorded && patched('analyze-while-failure-recorded')) {
+          state.analysisRequested = true;
+        }
+        return view();
+      }
       await lock.runExclusive(() => {
         const refusal = analyzeRefusal(state.status);
         if (refusal) throw refuse(refusal);
@@ -287,8 +298,10 @@ export async function sessionWorkflow(input: SessionWorkflowInput): Promise<void
       await moveTo('analyzed');
       return true;
     }
-    await moveTo('completed');
     state.analysisRequested = false;
+    state.failureBeingRecorded = true;
+    await moveTo('completed');
+    state.failureBeingRecorded = false;
     return false;
   }
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { asSystem } from '../../db/doors.ts';
 import { sessionStatusQuery, sessionWorkflowId } from '../../workflows/messages/session.ts';
 import { startAiService, type AiService } from '../ai/ai-service.ts';
@@ -243,6 +244,57 @@ describe('the session life cycle on the AI providers', () => {
         ],
       );
       assert.equal((await readNotes(api, sessionId, testerToken)).length, 2);
+    });
+
+    it("an analyze sent while the failed run's return to completed is being recorded runs Agent 2 again", async () => {
+      openai.mode = 'error500';
+      const { api } = service;
+      const { sessionId } = await startSession(api, business, jobId);
+      await recordStruggle(sessionId);
+      await api.request('POST', `/api/sessions/${sessionId}/complete`, { body: {}, token: business });
+      const agent2 = await onlyJob(sessionId, 'agent2');
+      await waitFor(async () => (await queuedAiWorkOf(agent2.id)).length === 1);
+      await asSystem(db(), (tx) =>
+        tx
+          .updateTable('agent_jobs')
+          .set({ status: 'failed', error: 'input gone' })
+          .where('id', '=', agent2.id)
+          .execute(),
+      );
+      openai.mode = 'ok';
+      // The session's row is held, so the workflow's write of completed waits with its state still
+      // analyzing: the moment a caller may already read completed (the write committed) and send analyze.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holder: number | undefined;
+      const holding = db()
+        .transaction()
+        .execute(async (tx) => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid from sessions
+            where id = ${sessionId} for update`.execute(tx);
+          holder = rows[0]!.pid;
+          await released;
+        });
+      try {
+        await waitFor(() => Promise.resolve(holder !== undefined));
+        assert.ok((await service.runSchedule()).failed >= 1);
+        await waitFor(async () => {
+          const { rows } = await sql<{ waiting: string }>`select count(*) as waiting from pg_stat_activity
+            where ${holder} = any(pg_blocking_pids(pid))`.execute(db());
+          return Number(rows[0]!.waiting) > 0;
+        });
+        const analyze = await api.request('POST', `/api/sessions/${sessionId}/analyze`, { token: business });
+        assert.equal(analyze.status, 202, analyze.text);
+      } finally {
+        release();
+        await holding;
+      }
+      await waitForSessionStatus(api, sessionId, business, 'analyzed');
+      const jobs = await agentJobsOf(sessionId, 'agent2');
+      assert.deepEqual(
+        jobs.map((job) => job.status),
+        ['failed', 'complete'],
+      );
     });
 
     it('GET /api/sessions/:id carries the insights of the latest completed Agent 1 analysis', async () => {
